@@ -1,0 +1,49 @@
+//! Subcommands other than the protocol: each takes plain values and a writer.
+
+use crate::rules::{perft, with_bits, Bits, BitsVisitor, Rules, Setup, ShapeError};
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+/// Prints one line per depth from 1 to `depth`: depth, leaf count, seconds.
+pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
+    struct Table<'a> {
+        setup: Setup,
+        depth: u32,
+        out: &'a mut dyn Write,
+    }
+    impl BitsVisitor for Table<'_> {
+        type Output = anyhow::Result<()>;
+        fn visit<B: Bits>(self) -> Self::Output {
+            let s = self.setup;
+            let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
+            let start = rules.start(s.first, s.top_left);
+            writeln!(self.out, "# perft {}x{} {:?}", s.rows, s.cols, s.variant)?;
+            writeln!(self.out, "# depth nodes seconds")?;
+            for d in 1..=self.depth {
+                let clock = Instant::now();
+                let nodes = perft(&rules, &start, d);
+                let took = clock.elapsed();
+                writeln!(self.out, "{d} {nodes} {}", seconds(took))?;
+                self.out.flush()?;
+            }
+            Ok(())
+        }
+    }
+    check_shape(setup)?;
+    with_bits(setup.rows * setup.cols, Table { setup: *setup, depth, out })
+}
+
+fn check_shape(setup: &Setup) -> Result<(), ShapeError> {
+    Rules::<crate::rules::Words<11>>::new(setup.rows, setup.cols, setup.variant).map(|_| ())
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+/// Whether an I/O error only means the reader went away (`| head`).
+pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,120 @@
+use clap::{Parser, Subcommand, ValueEnum};
+use othello::commands;
+use othello::protocol::{self, Ending, Options, RunError};
+use othello::rules::{Color, RuleSet, Setup, Variant};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Othello (Reversi) referee and player for boards from 3x3 to 26x26.
+///
+/// With no subcommand, plays the line protocol on standard input and output: prints FULL or
+/// SIMPLE, reads five header lines (rows, columns, first player, top-left colour, > or <), then
+/// one move per line ("row col", 1-based, row 1 on top).
+#[derive(Parser)]
+#[command(name = "othello", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Which rule set decides legal moves and flips.
+    #[arg(long, value_enum, default_value_t = Rules::Full, global = true)]
+    rules: Rules,
+    /// Any empty cell is a legal move; no passes; the game ends when the board is full.
+    #[arg(long, global = true)]
+    place_anywhere: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the game tree from the start position, for depths 1 to N.
+    Perft {
+        #[arg(long)]
+        depth: u32,
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+        rows: u8,
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+        cols: u8,
+        /// Who moves first.
+        #[arg(long, value_enum, default_value_t = Side::B)]
+        first: Side,
+        /// The colour on the top-left and bottom-right cells of the starting 2x2 block.
+        #[arg(long, value_enum, default_value_t = Side::W)]
+        top_left: Side,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Rules {
+    Full,
+    Simple,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Side {
+    #[value(alias = "b")]
+    B,
+    #[value(alias = "w")]
+    W,
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::B => Color::Black,
+            Side::W => Color::White,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let rule_set = match cli.rules {
+        Rules::Full => RuleSet::Full,
+        Rules::Simple => RuleSet::Simple,
+    };
+    match cli.command {
+        None => play(Options { rule_set, place_anywhere: cli.place_anywhere }),
+        Some(Command::Perft { depth, rows, cols, first, top_left }) => {
+            let setup = Setup {
+                rows: rows.into(),
+                cols: cols.into(),
+                variant: Variant { rule_set, place_anywhere: cli.place_anywhere, misere: false },
+                first: first.into(),
+                top_left: top_left.into(),
+            };
+            let result = commands::perft_table(&setup, depth, &mut io::stdout().lock());
+            finish(result)
+        }
+    }
+}
+
+fn play(options: Options) -> ExitCode {
+    let stdin = io::stdin().lock();
+    let stdout = io::BufWriter::new(io::stdout().lock());
+    match protocol::run(options, stdin, stdout) {
+        Ok(Ending::Finished) => ExitCode::SUCCESS,
+        Ok(Ending::InputEnded) => {
+            eprintln!("othello: input ended before the game was finished");
+            ExitCode::SUCCESS
+        }
+        Err(RunError::Header(e)) => {
+            eprintln!("othello: {e}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(RunError::Io(e)) => {
+            eprintln!("othello: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn finish(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if commands::is_closed_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "othello: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

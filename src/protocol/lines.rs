@@ -1,0 +1,93 @@
+//! Reading input lines with a length cap, so that a huge or binary line cannot exhaust memory.
+
+use std::io::{self, BufRead};
+
+/// The longest line read as text; a longer one is unreadable.
+pub const MAX_LINE: usize = 4096;
+
+/// Splits input into lines (`\n`-terminated; a last line without one counts too).
+pub struct LineReader<R> {
+    input: R,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub fn new(input: R) -> Self {
+        LineReader { input, buf: Vec::with_capacity(256) }
+    }
+
+    /// The next line: `Ok(None)` at end of input; `Some(None)` for a line that is over
+    /// [`MAX_LINE`] bytes or is not UTF-8; `Some(Some(text))` otherwise, without the newline.
+    pub fn next_line(&mut self) -> io::Result<Option<Option<&str>>> {
+        self.buf.clear();
+        let mut too_long = false;
+        let mut read_any = false;
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                if !read_any {
+                    return Ok(None);
+                }
+                break;
+            }
+            read_any = true;
+            let (part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (&chunk[..i], i + 1, true),
+                None => (chunk, chunk.len(), false),
+            };
+            if !too_long {
+                if self.buf.len() + part.len() > MAX_LINE {
+                    too_long = true;
+                    self.buf.clear();
+                } else {
+                    self.buf.extend_from_slice(part);
+                }
+            }
+            self.input.consume(used);
+            if done {
+                break;
+            }
+        }
+        if too_long {
+            return Ok(Some(None));
+        }
+        Ok(Some(std::str::from_utf8(&self.buf).ok()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<Option<String>> {
+        let mut r = LineReader::new(io::BufReader::with_capacity(7, input));
+        let mut out = Vec::new();
+        while let Some(line) = r.next_line().unwrap() {
+            out.push(line.map(str::to_string));
+        }
+        out
+    }
+
+    #[test]
+    fn splits_lines_and_keeps_a_last_unterminated_one() {
+        assert_eq!(
+            lines(b"1 2\r\n\nlast"),
+            [Some("1 2\r".into()), Some(String::new()), Some("last".into())]
+        );
+        assert!(lines(b"").is_empty());
+    }
+
+    #[test]
+    fn marks_long_and_binary_lines_unreadable() {
+        let mut input = vec![b'9'; MAX_LINE + 1];
+        input.extend_from_slice(b"\n\xff\xfe\n2 3\n");
+        assert_eq!(lines(&input), [None, None, Some("2 3".into())]);
+        let exact = vec![b'1'; MAX_LINE];
+        assert_eq!(lines(&exact).len(), 1);
+        assert!(lines(&exact)[0].is_some());
+    }
+}

@@ -1,0 +1,197 @@
+//! The line protocol of seed 003: `FULL`/`SIMPLE`, a five-line header, then one move per line
+//! answered `VALID` or `INVALID`, with the score, board and turn printed before every move.
+//!
+//! [`Session`] is the pure core: it takes one input line and returns the lines to print.
+//! [`run`] does the reading and writing around it.
+
+mod header;
+mod lines;
+
+pub use header::{Header, HeaderError, HeaderField};
+pub use lines::{LineReader, MAX_LINE};
+
+use crate::rules::{DynGame, RuleSet, Setup, Square, Winner};
+use std::io::{self, BufRead, Write};
+
+/// Command-line choices that the header does not carry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub rule_set: RuleSet,
+    pub place_anywhere: bool,
+}
+
+enum Stage {
+    Header(Header),
+    Playing(Box<dyn DynGame>),
+    Over,
+}
+
+/// One protocol session, fed a line at a time.
+pub struct Session {
+    options: Options,
+    stage: Stage,
+}
+
+/// A parsed move line: 1-based row and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLine {
+    pub row: usize,
+    pub col: usize,
+}
+
+impl MoveLine {
+    /// Exactly two unsigned decimal integers separated by white space; `None` for anything else.
+    pub fn parse(line: &str) -> Option<MoveLine> {
+        let mut tokens = line.split_whitespace();
+        let (row, col) = (tokens.next()?, tokens.next()?);
+        if tokens.next().is_some() {
+            return None;
+        }
+        let number = |t: &str| {
+            if t.bytes().all(|b| b.is_ascii_digit()) {
+                t.parse::<usize>().ok()
+            } else {
+                None
+            }
+        };
+        Some(MoveLine { row: number(row)?, col: number(col)? })
+    }
+
+    /// The 0-based square, if both numbers are at least 1 and fit a board side.
+    pub fn square(self) -> Option<Square> {
+        let row = u8::try_from(self.row.checked_sub(1)?).ok()?;
+        let col = u8::try_from(self.col.checked_sub(1)?).ok()?;
+        Some(Square::new(row, col))
+    }
+}
+
+impl Session {
+    pub fn new(options: Options) -> Self {
+        Session { options, stage: Stage::Header(Header::default()) }
+    }
+
+    /// The first line of output: which rules are played.
+    pub fn greeting(&self) -> &'static str {
+        match self.options.rule_set {
+            RuleSet::Full => "FULL",
+            RuleSet::Simple => "SIMPLE",
+        }
+    }
+
+    /// Whether the game has ended (nothing more is read).
+    pub fn is_over(&self) -> bool {
+        matches!(self.stage, Stage::Over)
+    }
+
+    /// The header line the session waits for, if it is still reading the header.
+    pub fn awaited_header(&self) -> Option<HeaderField> {
+        match &self.stage {
+            Stage::Header(h) => Some(h.next_field()),
+            _ => None,
+        }
+    }
+
+    /// Feeds one input line (`None` if it was unreadable: not UTF-8, or over [`MAX_LINE`]
+    /// bytes) and returns the lines to print. A bad header line is an error that ends the
+    /// session.
+    pub fn handle(&mut self, line: Option<&str>) -> Result<Vec<String>, HeaderError> {
+        match &mut self.stage {
+            Stage::Header(header) => {
+                let Some(values) = header.feed(line)? else {
+                    return Ok(Vec::new());
+                };
+                let setup = Setup {
+                    rows: values.rows,
+                    cols: values.cols,
+                    variant: crate::rules::Variant {
+                        rule_set: self.options.rule_set,
+                        place_anywhere: self.options.place_anywhere,
+                        misere: values.misere,
+                    },
+                    first: values.first,
+                    top_left: values.top_left,
+                };
+                let game = setup.new_game().expect("the header checks the board size");
+                let mut out = Vec::new();
+                self.begin_turn(game, &mut out);
+                Ok(out)
+            }
+            Stage::Playing(game) => {
+                let square = line.and_then(MoveLine::parse).and_then(MoveLine::square);
+                let legal = square.is_some_and(|sq| game.try_play(sq).is_ok());
+                if !legal {
+                    return Ok(vec!["INVALID".to_string()]);
+                }
+                let mut out = vec!["VALID".to_string()];
+                let Stage::Playing(game) = std::mem::replace(&mut self.stage, Stage::Over) else {
+                    unreachable!()
+                };
+                self.begin_turn(game, &mut out);
+                Ok(out)
+            }
+            Stage::Over => Ok(Vec::new()),
+        }
+    }
+
+    /// Prints the score and board, then the turn, or the winner if the game is over.
+    fn begin_turn(&mut self, game: Box<dyn DynGame>, out: &mut Vec<String>) {
+        let (black, white) = game.score();
+        out.push(format!("B: {black}  W: {white}"));
+        out.extend(game.board_rows());
+        match (game.to_move(), game.winner()) {
+            (Some(color), _) => {
+                out.push(format!("TURN: {}", color.letter()));
+                self.stage = Stage::Playing(game);
+            }
+            (None, winner) => {
+                let name = match winner {
+                    Some(Winner::Black) => "B",
+                    Some(Winner::White) => "W",
+                    _ => "NONE",
+                };
+                out.push(format!("WINNER: {name}"));
+                self.stage = Stage::Over;
+            }
+        }
+    }
+}
+
+/// How a session that did not fail ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The WINNER line was printed.
+    Finished,
+    /// Input ended during the game; what was printed stays.
+    InputEnded,
+}
+
+/// Why a session failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Header(#[from] HeaderError),
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+/// Runs a whole session: reads `input` a line at a time, writes every reply to `output`, and
+/// flushes before each read so that a program driving it through pipes never waits.
+pub fn run(options: Options, input: impl BufRead, mut output: impl Write) -> Result<Ending, RunError> {
+    let mut session = Session::new(options);
+    let mut reader = LineReader::new(input);
+    writeln!(output, "{}", session.greeting())?;
+    while !session.is_over() {
+        output.flush()?;
+        let Some(line) = reader.next_line()? else {
+            if let Some(field) = session.awaited_header() {
+                return Err(HeaderError::Ended(field).into());
+            }
+            return Ok(Ending::InputEnded);
+        };
+        for reply in session.handle(line)? {
+            writeln!(output, "{reply}")?;
+        }
+    }
+    output.flush()?;
+    Ok(Ending::Finished)
+}

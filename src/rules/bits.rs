@@ -1,0 +1,259 @@
+//! Fixed-width bit sets: one bit per cell of the board, row-major, bit 0 the top-left cell.
+//!
+//! The board code is generic over [`Bits`], and the storage is picked by the number of cells:
+//! `u64` up to 64 cells, `u128` up to 128, then arrays of words. There is no second code path.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// A set of cells stored as bits.
+pub trait Bits:
+    Copy
+    + Eq
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    /// How many cells this storage holds.
+    const CAPACITY: usize;
+    /// The empty set.
+    const ZERO: Self;
+
+    /// The set holding only `index`.
+    fn bit(index: usize) -> Self;
+    /// Every index moved `n` places up (towards higher indices); bits past the top are lost.
+    fn shift_up(self, n: u32) -> Self;
+    /// Every index moved `n` places down; bits below zero are lost.
+    fn shift_down(self, n: u32) -> Self;
+    /// The number of indices in the set.
+    fn count(self) -> u32;
+    /// The lowest index in the set, if any.
+    fn lowest(self) -> Option<usize>;
+
+    fn is_empty(self) -> bool {
+        self == Self::ZERO
+    }
+    fn contains(self, index: usize) -> bool {
+        !(self & Self::bit(index)).is_empty()
+    }
+    /// The indices in the set, lowest first.
+    fn iter(self) -> BitIter<Self> {
+        BitIter(self)
+    }
+}
+
+/// Iterator over the indices of a [`Bits`] set.
+#[derive(Clone, Copy, Debug)]
+pub struct BitIter<B>(B);
+
+impl<B: Bits> Iterator for BitIter<B> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        let index = self.0.lowest()?;
+        self.0 ^= B::bit(index);
+        Some(index)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl<B: Bits> ExactSizeIterator for BitIter<B> {}
+
+macro_rules! impl_bits_for_int {
+    ($t:ty) => {
+        impl Bits for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn bit(index: usize) -> Self {
+                1 << index
+            }
+            #[inline(always)]
+            fn shift_up(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn shift_down(self, n: u32) -> Self {
+                self.checked_shr(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn lowest(self) -> Option<usize> {
+                (self != 0).then(|| self.trailing_zeros() as usize)
+            }
+        }
+    };
+}
+
+impl_bits_for_int!(u64);
+impl_bits_for_int!(u128);
+
+/// `N` 64-bit words, least significant word first, for boards of more than 128 cells.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Words<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> Default for Words<N> {
+    fn default() -> Self {
+        Words([0; N])
+    }
+}
+
+impl<const N: usize> Debug for Words<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+macro_rules! impl_word_op {
+    ($tr:ident, $m:ident, $tra:ident, $ma:ident, $op:tt) => {
+        impl<const N: usize> $tr for Words<N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $m(mut self, rhs: Self) -> Self {
+                for i in 0..N {
+                    self.0[i] $op rhs.0[i];
+                }
+                self
+            }
+        }
+        impl<const N: usize> $tra for Words<N> {
+            #[inline(always)]
+            fn $ma(&mut self, rhs: Self) {
+                for i in 0..N {
+                    self.0[i] $op rhs.0[i];
+                }
+            }
+        }
+    };
+}
+
+impl_word_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+impl_word_op!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+impl_word_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^=);
+
+impl<const N: usize> Not for Words<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(mut self) -> Self {
+        for w in &mut self.0 {
+            *w = !*w;
+        }
+        self
+    }
+}
+
+impl<const N: usize> Bits for Words<N> {
+    const CAPACITY: usize = 64 * N;
+    const ZERO: Self = Words([0; N]);
+
+    #[inline(always)]
+    fn bit(index: usize) -> Self {
+        let mut w = [0; N];
+        w[index / 64] = 1 << (index % 64);
+        Words(w)
+    }
+
+    #[inline]
+    fn shift_up(self, n: u32) -> Self {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; N];
+        if words >= N {
+            return Words(out);
+        }
+        for i in (words..N).rev() {
+            let src = i - words;
+            let mut v = self.0[src] << bits;
+            if bits != 0 && src > 0 {
+                v |= self.0[src - 1] >> (64 - bits);
+            }
+            out[i] = v;
+        }
+        Words(out)
+    }
+
+    #[inline]
+    fn shift_down(self, n: u32) -> Self {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; N];
+        for i in 0..N.saturating_sub(words) {
+            let src = i + words;
+            let mut v = self.0[src] >> bits;
+            if bits != 0 && src + 1 < N {
+                v |= self.0[src + 1] << (64 - bits);
+            }
+            out[i] = v;
+        }
+        Words(out)
+    }
+
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    #[inline]
+    fn lowest(self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_shifts<B: Bits>() {
+        for i in 0..B::CAPACITY {
+            for n in [0u32, 1, 7, 8, 9, 25, 26, 27, 63, 64, 65] {
+                let up = B::bit(i).shift_up(n);
+                let down = B::bit(i).shift_down(n);
+                let want_up = i + (n as usize);
+                if want_up < B::CAPACITY {
+                    assert_eq!(up, B::bit(want_up), "{i} up {n}");
+                } else {
+                    assert!(up.is_empty());
+                }
+                if i >= n as usize {
+                    assert_eq!(down, B::bit(i - n as usize), "{i} down {n}");
+                } else {
+                    assert!(down.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shifts_move_single_bits_exactly() {
+        check_shifts::<u64>();
+        check_shifts::<u128>();
+        check_shifts::<Words<4>>();
+        check_shifts::<Words<11>>();
+    }
+
+    #[test]
+    fn iteration_and_count_agree() {
+        let set = Words::<11>::bit(3) | Words::bit(64) | Words::bit(675);
+        assert_eq!(set.count(), 3);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![3, 64, 675]);
+        assert_eq!((!Words::<2>::ZERO).count(), 128);
+    }
+}

@@ -1,0 +1,262 @@
+//! The game itself: board shapes, discs, variants, legal moves, flips, passes, the end and the winner.
+//!
+//! [`Rules`] holds what does not change during a game (shape and variant) and answers questions
+//! about a [`Position`] without checking them; [`Game`] is the checked layer on top that refuses
+//! illegal moves and passes automatically.
+
+mod bits;
+mod game;
+mod geometry;
+mod perft;
+
+pub use bits::{BitIter, Bits, Words};
+pub use game::{with_bits, BitsVisitor, DynGame, Game, IllegalMove, Played, Setup};
+pub use geometry::{Geometry, ShapeError, Square, MAX_SIDE, MIN_SIDE};
+pub use perft::perft;
+
+use std::fmt;
+
+/// The colour of a disc, and of the player who owns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub fn opposite(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+    /// `B` or `W`.
+    pub fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+}
+
+/// How moves are legal and which discs they flip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RuleSet {
+    /// Othello: a move flanks lines of opponent discs in any of the eight directions.
+    #[default]
+    Full,
+    /// A move touches an opponent disc and flips exactly the opponent discs next to it.
+    Simple,
+}
+
+/// A rule set and the rule changes of seed 000.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Variant {
+    pub rule_set: RuleSet,
+    /// Any empty cell is a legal move; there are no passes; the game ends on a full board.
+    pub place_anywhere: bool,
+    /// The player with fewer discs wins.
+    pub misere: bool,
+}
+
+/// Who won a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Winner {
+    Black,
+    White,
+    Tie,
+}
+
+impl Winner {
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Winner::Black => Some(Color::Black),
+            Winner::White => Some(Color::White),
+            Winner::Tie => None,
+        }
+    }
+}
+
+/// The discs on the board and the side to move. Passes are explicit: see [`Rules::pass`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position<B> {
+    pub black: B,
+    pub white: B,
+    pub to_move: Color,
+}
+
+impl<B: Bits> Position<B> {
+    pub fn discs(&self, color: Color) -> B {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+    /// The discs of the side to move.
+    pub fn mover(&self) -> B {
+        self.discs(self.to_move)
+    }
+    /// The discs of the side not to move.
+    pub fn waiter(&self) -> B {
+        self.discs(self.to_move.opposite())
+    }
+    pub fn occupied(&self) -> B {
+        self.black | self.white
+    }
+    pub fn color_at(&self, index: usize) -> Option<Color> {
+        if self.black.contains(index) {
+            Some(Color::Black)
+        } else if self.white.contains(index) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+    /// Disc counts `(black, white)`.
+    pub fn score(&self) -> (u32, u32) {
+        (self.black.count(), self.white.count())
+    }
+}
+
+/// The shape and variant of a game: everything that decides what a position allows.
+#[derive(Clone, Debug)]
+pub struct Rules<B> {
+    pub geometry: Geometry<B>,
+    pub variant: Variant,
+}
+
+impl<B: Bits> Rules<B> {
+    pub fn new(rows: usize, cols: usize, variant: Variant) -> Result<Self, ShapeError> {
+        Ok(Rules { geometry: Geometry::new(rows, cols)?, variant })
+    }
+
+    /// The four-disc start: the 2x2 block at row `rows/2 - 1`, column `cols/2 - 1`, with
+    /// `top_left` on its top-left and bottom-right cells.
+    pub fn start(&self, first: Color, top_left: Color) -> Position<B> {
+        let g = &self.geometry;
+        let (r, c) = (g.rows() / 2 - 1, g.cols() / 2 - 1);
+        let at = |dr: usize, dc: usize| B::bit((r + dr) * g.cols() + c + dc);
+        let diagonal = at(0, 0) | at(1, 1);
+        let anti = at(0, 1) | at(1, 0);
+        let (black, white) = match top_left {
+            Color::Black => (diagonal, anti),
+            Color::White => (anti, diagonal),
+        };
+        Position { black, white, to_move: first }
+    }
+
+    pub fn empty(&self, pos: &Position<B>) -> B {
+        self.geometry.cells() & !pos.occupied()
+    }
+
+    /// Every legal move of the side to move (never a pass).
+    #[inline]
+    pub fn moves(&self, pos: &Position<B>) -> B {
+        self.moves_for(pos.mover(), pos.waiter())
+    }
+
+    /// The legal moves of the player owning `mine` against `theirs`.
+    #[inline]
+    pub fn moves_for(&self, mine: B, theirs: B) -> B {
+        let g = &self.geometry;
+        let empty = g.cells() & !(mine | theirs);
+        if self.variant.place_anywhere {
+            return empty;
+        }
+        match self.variant.rule_set {
+            RuleSet::Full => g.flanking_moves(mine, theirs),
+            RuleSet::Simple => g.neighbours(theirs) & empty,
+        }
+    }
+
+    /// The discs a disc of the side to move on `index` would flip. Legality is not checked.
+    #[inline]
+    pub fn flips(&self, pos: &Position<B>, index: usize) -> B {
+        let g = &self.geometry;
+        let from = B::bit(index);
+        match self.variant.rule_set {
+            RuleSet::Full => g.flanked(from, pos.mover(), pos.waiter()),
+            RuleSet::Simple => g.neighbours(from) & pos.waiter(),
+        }
+    }
+
+    pub fn is_legal(&self, pos: &Position<B>, index: usize) -> bool {
+        index < self.geometry.cell_count() && self.moves(pos).contains(index)
+    }
+
+    /// Place a disc for the side to move on `index`, flip, and hand the turn over. The move is
+    /// not checked, and a following pass is not made: that is for the caller.
+    #[inline]
+    pub fn play_unchecked(&self, pos: &Position<B>, index: usize) -> Position<B> {
+        let flips = self.flips(pos, index);
+        self.play_flips(pos, index, flips)
+    }
+
+    /// As [`Rules::play_unchecked`], with the flips already known.
+    #[inline]
+    pub fn play_flips(&self, pos: &Position<B>, index: usize, flips: B) -> Position<B> {
+        let placed = B::bit(index) | flips;
+        let (black, white) = match pos.to_move {
+            Color::Black => (pos.black | placed, pos.white & !flips),
+            Color::White => (pos.black & !flips, pos.white | placed),
+        };
+        Position { black, white, to_move: pos.to_move.opposite() }
+    }
+
+    /// The same discs with the other side to move.
+    pub fn pass(&self, pos: &Position<B>) -> Position<B> {
+        Position { to_move: pos.to_move.opposite(), ..*pos }
+    }
+
+    /// Whether neither side can move (under place-anywhere: whether the board is full).
+    pub fn is_over(&self, pos: &Position<B>) -> bool {
+        if self.variant.place_anywhere {
+            return self.empty(pos).is_empty();
+        }
+        self.moves(pos).is_empty() && self.moves_for(pos.waiter(), pos.mover()).is_empty()
+    }
+
+    /// The winner by disc count, more discs winning (fewer under misère). Empty cells are not
+    /// counted. Meaningful once [`Rules::is_over`].
+    pub fn winner(&self, pos: &Position<B>) -> Winner {
+        let (b, w) = pos.score();
+        let (b, w) = if self.variant.misere { (w, b) } else { (b, w) };
+        match b.cmp(&w) {
+            std::cmp::Ordering::Greater => Winner::Black,
+            std::cmp::Ordering::Less => Winner::White,
+            std::cmp::Ordering::Equal => Winner::Tie,
+        }
+    }
+
+    /// The board as rows of `B`, `W` and `.` separated by single spaces.
+    pub fn board_rows(&self, pos: &Position<B>) -> Vec<String> {
+        let g = &self.geometry;
+        (0..g.rows())
+            .map(|r| {
+                let mut line = String::with_capacity(2 * g.cols());
+                for c in 0..g.cols() {
+                    if c > 0 {
+                        line.push(' ');
+                    }
+                    line.push(match pos.color_at(r * g.cols() + c) {
+                        Some(color) => color.letter(),
+                        None => '.',
+                    });
+                }
+                line
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "black",
+            Color::White => "white",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
