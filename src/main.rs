@@ -93,16 +93,16 @@ fn play(options: Options) -> ExitCode {
     match protocol::run(options, stdin, stdout) {
         Ok(Ending::Finished) => ExitCode::SUCCESS,
         Ok(Ending::InputEnded) => {
-            eprintln!("othello: input ended before the game was finished");
+            say("input ended before the game was finished");
             ExitCode::SUCCESS
         }
         Err(RunError::Header(e)) => {
-            eprintln!("othello: {e}");
+            say(&e.to_string());
             ExitCode::from(2)
         }
         Err(RunError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(RunError::Io(e)) => {
-            eprintln!("othello: {e}");
+            say(&e.to_string());
             ExitCode::FAILURE
         }
     }
@@ -113,8 +113,13 @@ fn finish(result: anyhow::Result<()>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if commands::is_closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "othello: {e:#}");
+            say(&format!("{e:#}"));
             ExitCode::FAILURE
         }
     }
+}
+
+/// One line on stderr; a closed stderr is ignored rather than a panic.
+fn say(message: &str) {
+    let _ = writeln!(io::stderr(), "othello: {message}");
 }

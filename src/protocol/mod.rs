@@ -195,3 +195,6 @@ pub fn run(options: Options, input: impl BufRead, mut output: impl Write) -> Res
     output.flush()?;
     Ok(Ending::Finished)
 }
+
+#[cfg(test)]
+mod tests;

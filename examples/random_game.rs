@@ -1,0 +1,158 @@
+//! Prints the protocol input of one random game: the five header lines, then one legal move per
+//! line (`row col`, 1-based) until the game is over. Pipe it into the referee:
+//!
+//! ```text
+//! cargo run --release --example random_game -- 8 8 --seed 3 | cargo run --release
+//! ```
+//!
+//! Arguments: `ROWS COLS [--seed N] [--first B|W] [--top-left B|W] [--misere] [--simple]
+//! [--place-anywhere] [--invalid-every K]`. `--simple` and `--place-anywhere` only change which
+//! moves are chosen: give the referee the same flags. `--invalid-every K` puts an illegal move
+//! line before every K-th move, which the referee must answer with INVALID.
+
+use othello::rules::{Color, DynGame, RuleSet, Setup, Square, Variant};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: random_game ROWS COLS [--seed N] [--first B|W] [--top-left B|W] \
+                     [--misere] [--simple] [--place-anywhere] [--invalid-every K]";
+
+struct Args {
+    setup: Setup,
+    seed: Option<u64>,
+    invalid_every: Option<usize>,
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("random_game: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut game = match args.setup.new_game() {
+        Ok(game) => game,
+        Err(e) => {
+            eprintln!("random_game: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let seed = args.seed.unwrap_or_else(seed_from_clock);
+    if args.seed.is_none() {
+        eprintln!("random_game: --seed {seed}");
+    }
+    let mut rng = XorShift::new(seed);
+
+    let s = &args.setup;
+    let mut lines = vec![
+        s.rows.to_string(),
+        s.cols.to_string(),
+        s.first.letter().to_string(),
+        s.top_left.letter().to_string(),
+        if s.variant.misere { "<" } else { ">" }.to_string(),
+    ];
+    let mut played = 0;
+    while game.to_move().is_some() {
+        if args.invalid_every.is_some_and(|k| played % k == k - 1) {
+            lines.push(illegal_line(game.as_ref(), &mut rng));
+        }
+        let moves = game.legal_moves();
+        let square = moves[rng.below(moves.len())];
+        game.try_play(square).expect("a legal move is accepted");
+        lines.push(format!("{} {}", square.row + 1, square.col + 1));
+        played += 1;
+    }
+    println!("{}", lines.join("\n"));
+    ExitCode::SUCCESS
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut setup = Setup::default();
+    let mut seed = None;
+    let mut invalid_every = None;
+    let mut sides = Vec::new();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--seed" => seed = Some(number(&value()?)?),
+            "--first" => setup.first = color(&value()?)?,
+            "--top-left" => setup.top_left = color(&value()?)?,
+            "--misere" => setup.variant.misere = true,
+            "--simple" => setup.variant.rule_set = RuleSet::Simple,
+            "--place-anywhere" => setup.variant.place_anywhere = true,
+            "--invalid-every" => match number(&value()?)? {
+                0 => return Err("--invalid-every needs a positive number".into()),
+                k => invalid_every = Some(k as usize),
+            },
+            _ if arg.starts_with("--") => return Err(format!("unknown option {arg}")),
+            _ => sides.push(number(&arg)? as usize),
+        }
+    }
+    let [rows, cols] = sides[..] else {
+        return Err("expected ROWS and COLS".into());
+    };
+    setup.rows = rows;
+    setup.cols = cols;
+    Ok(Args { setup, seed, invalid_every })
+}
+
+fn number(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| format!("not a number: {text:?}"))
+}
+
+fn color(text: &str) -> Result<Color, String> {
+    match text {
+        "B" | "b" => Ok(Color::Black),
+        "W" | "w" => Ok(Color::White),
+        _ => Err(format!("expected B or W, not {text:?}")),
+    }
+}
+
+/// A line the referee must refuse: an occupied cell, a cell off the board, or not a move at all.
+fn illegal_line(game: &dyn DynGame, rng: &mut XorShift) -> String {
+    let (rows, cols) = (game.rows(), game.cols());
+    match rng.below(3) {
+        0 => {
+            let occupied: Vec<Square> = (0..rows)
+                .flat_map(|r| (0..cols).map(move |c| Square::new(r as u8, c as u8)))
+                .filter(|&sq| game.disc(sq).is_some())
+                .collect();
+            let sq = occupied[rng.below(occupied.len())];
+            format!("{} {}", sq.row + 1, sq.col + 1)
+        }
+        1 => format!("{} {}", rows + 1, rng.below(cols) + 1),
+        _ => "pass".to_string(),
+    }
+}
+
+fn seed_from_clock() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(1, |d| d.as_nanos() as u64)
+}
+
+/// Marsaglia's xorshift64: small, fast, and plenty for picking moves.
+struct XorShift(u64);
+
+impl XorShift {
+    fn new(seed: u64) -> Self {
+        // Spread the bits of small seeds (splitmix64's finaliser); the state must not be zero.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        XorShift((z ^ (z >> 31)) | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// A number in `0..n` (`n > 0`); the slight bias does not matter here.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
