@@ -30,7 +30,14 @@ pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Re
         }
     }
     check_shape(setup)?;
-    with_bits(setup.rows * setup.cols, Table { setup: *setup, depth, out })
+    with_bits(
+        setup.rows * setup.cols,
+        Table {
+            setup: *setup,
+            depth,
+            out,
+        },
+    )
 }
 
 fn check_shape(setup: &Setup) -> Result<(), ShapeError> {
@@ -44,6 +51,7 @@ fn seconds(d: Duration) -> String {
 /// Whether an I/O error only means the reader went away (`| head`).
 pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
-        e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }

@@ -16,8 +16,8 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// Which rule set decides legal moves and flips.
-    #[arg(long, value_enum, default_value_t = Rules::Full, global = true)]
-    rules: Rules,
+    #[arg(long, value_enum, default_value_t = RulesArg::Full, global = true)]
+    rules: RulesArg,
     /// Any empty cell is a legal move; no passes; the game ends when the board is full.
     #[arg(long, global = true)]
     place_anywhere: bool,
@@ -43,7 +43,7 @@ enum Command {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Rules {
+enum RulesArg {
     Full,
     Simple,
 }
@@ -68,16 +68,29 @@ impl From<Side> for Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let rule_set = match cli.rules {
-        Rules::Full => RuleSet::Full,
-        Rules::Simple => RuleSet::Simple,
+        RulesArg::Full => RuleSet::Full,
+        RulesArg::Simple => RuleSet::Simple,
     };
     match cli.command {
-        None => play(Options { rule_set, place_anywhere: cli.place_anywhere }),
-        Some(Command::Perft { depth, rows, cols, first, top_left }) => {
+        None => play(Options {
+            rule_set,
+            place_anywhere: cli.place_anywhere,
+        }),
+        Some(Command::Perft {
+            depth,
+            rows,
+            cols,
+            first,
+            top_left,
+        }) => {
             let setup = Setup {
                 rows: rows.into(),
                 cols: cols.into(),
-                variant: Variant { rule_set, place_anywhere: cli.place_anywhere, misere: false },
+                variant: Variant {
+                    rule_set,
+                    place_anywhere: cli.place_anywhere,
+                    misere: false,
+                },
                 first: first.into(),
                 top_left: top_left.into(),
             };

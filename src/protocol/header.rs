@@ -101,7 +101,10 @@ impl Header {
         let field = self.next_field();
         let invalid = |text: &str| HeaderError::Invalid(field, describe(text));
         let Some(text) = line.map(str::trim) else {
-            return Err(HeaderError::Invalid(field, "a line that is not readable text".into()));
+            return Err(HeaderError::Invalid(
+                field,
+                "a line that is not readable text".into(),
+            ));
         };
         match field {
             HeaderField::Rows | HeaderField::Cols => {
@@ -173,7 +176,9 @@ mod tests {
 
     #[test]
     fn accepts_trimmed_and_lower_case_values() {
-        let v = feed_all(&[" 26 ", "3\r", "w", " b", "< "]).unwrap().unwrap();
+        let v = feed_all(&[" 26 ", "3\r", "w", " b", "< "])
+            .unwrap()
+            .unwrap();
         assert_eq!(
             v,
             HeaderValues {
@@ -194,7 +199,9 @@ mod tests {
             "header line 2 (columns): expected an integer from 3 to 26, got \"27\""
         );
         let e = feed_all(&["8", "8", "B", "B", "="]).unwrap_err();
-        assert!(e.to_string().starts_with("header line 5 (win condition): expected >"));
+        assert!(e
+            .to_string()
+            .starts_with("header line 5 (win condition): expected >"));
         assert!(feed_all(&["+8"]).is_err());
         assert!(feed_all(&["2"]).is_err());
         assert!(feed_all(&["8", "8", "X"]).is_err());

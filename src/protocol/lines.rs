@@ -13,7 +13,10 @@ pub struct LineReader<R> {
 
 impl<R: BufRead> LineReader<R> {
     pub fn new(input: R) -> Self {
-        LineReader { input, buf: Vec::with_capacity(256) }
+        LineReader {
+            input,
+            buf: Vec::with_capacity(256),
+        }
     }
 
     /// The next line: `Ok(None)` at end of input; `Some(None)` for a line that is over
@@ -76,7 +79,11 @@ mod tests {
     fn splits_lines_and_keeps_a_last_unterminated_one() {
         assert_eq!(
             lines(b"1 2\r\n\nlast"),
-            [Some("1 2\r".into()), Some(String::new()), Some("last".into())]
+            [
+                Some("1 2\r".into()),
+                Some(String::new()),
+                Some("last".into())
+            ]
         );
         assert!(lines(b"").is_empty());
     }

@@ -54,7 +54,10 @@ impl MoveLine {
                 None
             }
         };
-        Some(MoveLine { row: number(row)?, col: number(col)? })
+        Some(MoveLine {
+            row: number(row)?,
+            col: number(col)?,
+        })
     }
 
     /// The 0-based square, if both numbers are at least 1 and fit a board side.
@@ -67,7 +70,10 @@ impl MoveLine {
 
 impl Session {
     pub fn new(options: Options) -> Self {
-        Session { options, stage: Stage::Header(Header::default()) }
+        Session {
+            options,
+            stage: Stage::Header(Header::default()),
+        }
     }
 
     /// The first line of output: which rules are played.
@@ -176,7 +182,11 @@ pub enum RunError {
 
 /// Runs a whole session: reads `input` a line at a time, writes every reply to `output`, and
 /// flushes before each read so that a program driving it through pipes never waits.
-pub fn run(options: Options, input: impl BufRead, mut output: impl Write) -> Result<Ending, RunError> {
+pub fn run(
+    options: Options,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> Result<Ending, RunError> {
     let mut session = Session::new(options);
     let mut reader = LineReader::new(input);
     writeln!(output, "{}", session.greeting())?;

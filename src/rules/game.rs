@@ -105,7 +105,11 @@ impl<B: Bits> Game<B> {
 
     /// A game from any position; the side to move is passed over at once if it cannot move.
     pub fn from_position(rules: Rules<B>, position: Position<B>) -> Self {
-        let mut game = Game { rules, position, over: false };
+        let mut game = Game {
+            rules,
+            position,
+            over: false,
+        };
         game.settle();
         game
     }
@@ -133,7 +137,11 @@ impl<B: Bits> Game<B> {
         if self.over {
             return Err(IllegalMove::GameOver);
         }
-        let index = self.rules.geometry.index(square).ok_or(IllegalMove::OffBoard(square))?;
+        let index = self
+            .rules
+            .geometry
+            .index(square)
+            .ok_or(IllegalMove::OffBoard(square))?;
         if self.position.occupied().contains(index) {
             return Err(IllegalMove::Occupied(square));
         }
@@ -153,7 +161,12 @@ impl<B: Bits> Game<B> {
         self.position = self.rules.play_flips(&self.position, index, flips);
         let passed = self.settle();
         let g = &self.rules.geometry;
-        Ok(Played { color, square, flips: flips.iter().map(|i| g.square(i)).collect(), passed })
+        Ok(Played {
+            color,
+            square,
+            flips: flips.iter().map(|i| g.square(i)).collect(),
+            passed,
+        })
     }
 }
 
@@ -196,7 +209,10 @@ impl<B: Bits> DynGame for Game<B> {
         self.position.score()
     }
     fn disc(&self, square: Square) -> Option<Color> {
-        self.rules.geometry.index(square).and_then(|i| self.position.color_at(i))
+        self.rules
+            .geometry
+            .index(square)
+            .and_then(|i| self.position.color_at(i))
     }
     fn board_rows(&self) -> Vec<String> {
         self.rules.board_rows(&self.position)
@@ -206,7 +222,11 @@ impl<B: Bits> DynGame for Game<B> {
             return Vec::new();
         }
         let g = &self.rules.geometry;
-        self.rules.moves(&self.position).iter().map(|i| g.square(i)).collect()
+        self.rules
+            .moves(&self.position)
+            .iter()
+            .map(|i| g.square(i))
+            .collect()
     }
     fn try_play(&mut self, square: Square) -> Result<Played, IllegalMove> {
         Game::try_play(self, square)

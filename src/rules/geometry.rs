@@ -48,7 +48,11 @@ pub enum ShapeError {
     #[error("a board needs {MIN_SIDE} to {MAX_SIDE} rows and columns, not {rows}x{cols}")]
     OutOfRange { rows: usize, cols: usize },
     #[error("a {rows}x{cols} board does not fit in {capacity} bits")]
-    TooBig { rows: usize, cols: usize, capacity: usize },
+    TooBig {
+        rows: usize,
+        cols: usize,
+        capacity: usize,
+    },
 }
 
 impl<B: Bits> Geometry<B> {
@@ -57,7 +61,11 @@ impl<B: Bits> Geometry<B> {
             return Err(ShapeError::OutOfRange { rows, cols });
         }
         if rows * cols > B::CAPACITY {
-            return Err(ShapeError::TooBig { rows, cols, capacity: B::CAPACITY });
+            return Err(ShapeError::TooBig {
+                rows,
+                cols,
+                capacity: B::CAPACITY,
+            });
         }
         let mut cells = B::ZERO;
         let mut first_col = B::ZERO;
@@ -83,7 +91,13 @@ impl<B: Bits> Geometry<B> {
             step(false, c - 1, to_right), // north-east
             step(false, c + 1, to_left),  // north-west
         ];
-        Ok(Geometry { rows, cols, cells, steps, max_run: rows.max(cols) - 2 })
+        Ok(Geometry {
+            rows,
+            cols,
+            cells,
+            steps,
+            max_run: rows.max(cols) - 2,
+        })
     }
 
     pub fn rows(&self) -> usize {
@@ -113,7 +127,11 @@ impl<B: Bits> Geometry<B> {
     #[inline(always)]
     fn shift(&self, dir: usize, set: B) -> B {
         let s = &self.steps[dir];
-        let moved = if s.up { set.shift_up(s.amount) } else { set.shift_down(s.amount) };
+        let moved = if s.up {
+            set.shift_up(s.amount)
+        } else {
+            set.shift_down(s.amount)
+        };
         moved & s.land
     }
 

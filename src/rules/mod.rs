@@ -127,7 +127,10 @@ pub struct Rules<B> {
 
 impl<B: Bits> Rules<B> {
     pub fn new(rows: usize, cols: usize, variant: Variant) -> Result<Self, ShapeError> {
-        Ok(Rules { geometry: Geometry::new(rows, cols)?, variant })
+        Ok(Rules {
+            geometry: Geometry::new(rows, cols)?,
+            variant,
+        })
     }
 
     /// The four-disc start: the 2x2 block at row `rows/2 - 1`, column `cols/2 - 1`, with
@@ -142,7 +145,11 @@ impl<B: Bits> Rules<B> {
             Color::Black => (diagonal, anti),
             Color::White => (anti, diagonal),
         };
-        Position { black, white, to_move: first }
+        Position {
+            black,
+            white,
+            to_move: first,
+        }
     }
 
     pub fn empty(&self, pos: &Position<B>) -> B {
@@ -200,12 +207,19 @@ impl<B: Bits> Rules<B> {
             Color::Black => (pos.black | placed, pos.white & !flips),
             Color::White => (pos.black & !flips, pos.white | placed),
         };
-        Position { black, white, to_move: pos.to_move.opposite() }
+        Position {
+            black,
+            white,
+            to_move: pos.to_move.opposite(),
+        }
     }
 
     /// The same discs with the other side to move.
     pub fn pass(&self, pos: &Position<B>) -> Position<B> {
-        Position { to_move: pos.to_move.opposite(), ..*pos }
+        Position {
+            to_move: pos.to_move.opposite(),
+            ..*pos
+        }
     }
 
     /// Whether neither side can move (under place-anywhere: whether the board is full).

@@ -18,5 +18,8 @@ pub fn perft<B: Bits>(rules: &Rules<B>, pos: &Position<B>, depth: u32) -> u64 {
     if depth == 1 {
         return u64::from(moves.count());
     }
-    moves.iter().map(|m| perft(rules, &rules.play_unchecked(pos, m), depth - 1)).sum()
+    moves
+        .iter()
+        .map(|m| perft(rules, &rules.play_unchecked(pos, m), depth - 1))
+        .sum()
 }

@@ -10,10 +10,16 @@ fn position_with<B: Bits>(
     to_move: Color,
     variant: Variant,
 ) -> (Rules<B>, Position<B>) {
-    let cells: Vec<Vec<char>> =
-        rows.iter().map(|r| r.chars().filter(|c| !c.is_whitespace()).collect()).collect();
+    let cells: Vec<Vec<char>> = rows
+        .iter()
+        .map(|r| r.chars().filter(|c| !c.is_whitespace()).collect())
+        .collect();
     let rules = Rules::new(cells.len(), cells[0].len(), variant).unwrap();
-    let mut pos = Position { black: B::ZERO, white: B::ZERO, to_move };
+    let mut pos = Position {
+        black: B::ZERO,
+        white: B::ZERO,
+        to_move,
+    };
     for (r, row) in cells.iter().enumerate() {
         for (c, ch) in row.iter().enumerate() {
             let bit = B::bit(r * row.len() + c);
@@ -30,7 +36,10 @@ fn position_with<B: Bits>(
 /// `c6` style, row 1 at the top.
 fn sq(name: &str) -> Square {
     let b = name.as_bytes();
-    Square::new(name[1..].parse::<u8>().unwrap() - 1, b[0].to_ascii_lowercase() - b'a')
+    Square::new(
+        name[1..].parse::<u8>().unwrap() - 1,
+        b[0].to_ascii_lowercase() - b'a',
+    )
 }
 
 #[test]
@@ -47,8 +56,11 @@ fn seed_004_c6_flips_five_discs_and_no_chain_reaction() {
     let (_, want) = position::<u64>(&figure7, Color::White);
     let c6 = rules.geometry.index(sq("c6")).unwrap();
     assert!(rules.is_legal(&pos, c6));
-    let mut flipped: Vec<String> =
-        rules.flips(&pos, c6).iter().map(|i| rules.geometry.square(i).to_string()).collect();
+    let mut flipped: Vec<String> = rules
+        .flips(&pos, c6)
+        .iter()
+        .map(|i| rules.geometry.square(i).to_string())
+        .collect();
     flipped.sort();
     assert_eq!(flipped, ["b5", "b6", "c4", "c5", "d7"]);
     assert_eq!(rules.play_unchecked(&pos, c6), want);
@@ -58,8 +70,11 @@ fn seed_004_c6_flips_five_discs_and_no_chain_reaction() {
 fn seed_004_standard_start_has_four_symmetric_moves() {
     let rules = Rules::<u64>::new(8, 8, Variant::default()).unwrap();
     let pos = rules.start(Color::Black, Color::White);
-    let mut moves: Vec<String> =
-        rules.moves(&pos).iter().map(|i| rules.geometry.square(i).to_string()).collect();
+    let mut moves: Vec<String> = rules
+        .moves(&pos)
+        .iter()
+        .map(|i| rules.geometry.square(i).to_string())
+        .collect();
     moves.sort();
     assert_eq!(moves, ["c4", "d3", "e6", "f5"]);
     let f5 = rules.geometry.index(sq("f5")).unwrap();
@@ -94,7 +109,9 @@ fn seed_000_sample_game_white_wins_12_to_4_after_black_passes() {
     ];
     let mut passes = Vec::new();
     for (mv, flips) in script {
-        let played = game.try_play(sq(mv)).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        let played = game
+            .try_play(sq(mv))
+            .unwrap_or_else(|e| panic!("{mv}: {e}"));
         let mut got: Vec<String> = played.flips.iter().map(|s| s.to_string()).collect();
         got.sort();
         assert_eq!(got, flips, "flips of {mv}");
@@ -109,11 +126,17 @@ fn seed_000_sample_game_white_wins_12_to_4_after_black_passes() {
 #[test]
 fn simple_rules_flip_exactly_the_neighbours() {
     let rows = ["W.W..", ".BWB.", "WW...", "....."];
-    let variant = Variant { rule_set: RuleSet::Simple, ..Variant::default() };
+    let variant = Variant {
+        rule_set: RuleSet::Simple,
+        ..Variant::default()
+    };
     let (rules, pos) = position_with::<u64>(&rows, Color::Black, variant);
     let b1 = rules.geometry.index(sq("b1")).unwrap();
-    let mut flipped: Vec<String> =
-        rules.flips(&pos, b1).iter().map(|i| rules.geometry.square(i).to_string()).collect();
+    let mut flipped: Vec<String> = rules
+        .flips(&pos, b1)
+        .iter()
+        .map(|i| rules.geometry.square(i).to_string())
+        .collect();
     flipped.sort();
     // a1, c1 and c2 touch b1; a3 and b3 are two rows away.
     assert_eq!(flipped, ["a1", "c1", "c2"]);
@@ -126,8 +149,17 @@ fn simple_rules_flip_exactly_the_neighbours() {
 
 #[test]
 fn place_anywhere_allows_every_empty_cell_and_never_passes() {
-    let variant = Variant { place_anywhere: true, ..Variant::default() };
-    let setup = Setup { rows: 3, cols: 3, variant, first: Color::Black, top_left: Color::White };
+    let variant = Variant {
+        place_anywhere: true,
+        ..Variant::default()
+    };
+    let setup = Setup {
+        rows: 3,
+        cols: 3,
+        variant,
+        first: Color::Black,
+        top_left: Color::White,
+    };
     let mut game = Game::<u64>::new(&setup).unwrap();
     assert_eq!(game.legal_moves().len(), 5);
     // c3 flanks nothing but is legal; it flips nothing.
@@ -149,7 +181,15 @@ fn misere_reverses_the_winner() {
     let (rules, pos) = position::<u64>(&["BBB", "BWB", "BBB"], Color::White);
     assert!(rules.is_over(&pos));
     assert_eq!(rules.winner(&pos), Winner::Black);
-    let misere = Rules::<u64>::new(3, 3, Variant { misere: true, ..Variant::default() }).unwrap();
+    let misere = Rules::<u64>::new(
+        3,
+        3,
+        Variant {
+            misere: true,
+            ..Variant::default()
+        },
+    )
+    .unwrap();
     assert_eq!(misere.winner(&pos), Winner::White);
 }
 
