@@ -171,6 +171,15 @@ impl<const N: usize> Bits for Words<N> {
 
     #[inline]
     fn shift_up(self, n: u32) -> Self {
+        // Board steps are under one word; keep that case free of index arithmetic.
+        if 0 < n && n < 64 {
+            let mut out = [0u64; N];
+            out[0] = self.0[0] << n;
+            for i in 1..N {
+                out[i] = (self.0[i] << n) | (self.0[i - 1] >> (64 - n));
+            }
+            return Words(out);
+        }
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; N];
         if words >= N {
@@ -189,15 +198,23 @@ impl<const N: usize> Bits for Words<N> {
 
     #[inline]
     fn shift_down(self, n: u32) -> Self {
+        if 0 < n && n < 64 {
+            let mut out = [0u64; N];
+            for i in 0..N - 1 {
+                out[i] = (self.0[i] >> n) | (self.0[i + 1] << (64 - n));
+            }
+            out[N - 1] = self.0[N - 1] >> n;
+            return Words(out);
+        }
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; N];
-        for i in 0..N.saturating_sub(words) {
+        for (i, slot) in out.iter_mut().enumerate().take(N.saturating_sub(words)) {
             let src = i + words;
             let mut v = self.0[src] >> bits;
             if bits != 0 && src + 1 < N {
                 v |= self.0[src + 1] << (64 - bits);
             }
-            out[i] = v;
+            *slot = v;
         }
         Words(out)
     }
