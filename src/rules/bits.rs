@@ -158,6 +158,8 @@ impl<const N: usize> Not for Words<N> {
     }
 }
 
+// Shifts read neighbouring words, so index loops say it more plainly than iterators.
+#[allow(clippy::needless_range_loop)]
 impl<const N: usize> Bits for Words<N> {
     const CAPACITY: usize = 64 * N;
     const ZERO: Self = Words([0; N]);
