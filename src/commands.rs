@@ -1,6 +1,6 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
-use crate::rules::{perft, with_bits, Bits, BitsVisitor, Rules, Setup, ShapeError};
+use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup, ShapeError};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -17,7 +17,20 @@ pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Re
             let s = self.setup;
             let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
             let start = rules.start(s.first, s.top_left);
-            writeln!(self.out, "# perft {}x{} {:?}", s.rows, s.cols, s.variant)?;
+            let rule_set = match s.variant.rule_set {
+                RuleSet::Full => "full",
+                RuleSet::Simple => "simple",
+            };
+            let anywhere = if s.variant.place_anywhere {
+                ", place-anywhere"
+            } else {
+                ""
+            };
+            writeln!(
+                self.out,
+                "# perft {}x{}, {rule_set} rules{anywhere}, {} first, {} on the top-left",
+                s.rows, s.cols, s.first, s.top_left
+            )?;
             writeln!(self.out, "# depth nodes seconds")?;
             for d in 1..=self.depth {
                 let clock = Instant::now();

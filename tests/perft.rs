@@ -24,7 +24,11 @@ const TABLE: [u64; 14] = [
 fn check(depth: u32) {
     let rules = Rules::<u64>::new(8, 8, Variant::default()).unwrap();
     let start = rules.start(Color::Black, Color::White);
-    assert_eq!(perft(&rules, &start, depth), TABLE[depth as usize - 1], "depth {depth}");
+    assert_eq!(
+        perft(&rules, &start, depth),
+        TABLE[depth as usize - 1],
+        "depth {depth}"
+    );
 }
 
 #[test]
