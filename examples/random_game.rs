@@ -7,10 +7,12 @@
 //!
 //! Arguments: `ROWS COLS [--seed N] [--first B|W] [--top-left B|W] [--misere] [--simple]
 //! [--place-anywhere] [--invalid-every K]`. `--simple` and `--place-anywhere` only change which
-//! moves are chosen: give the referee the same flags. `--invalid-every K` puts an illegal move
-//! line before every K-th move, which the referee must answer with INVALID.
+//! moves are chosen: give the referee the same rules (`--rules simple`, `--place-anywhere`).
+//! `--invalid-every K` puts an illegal move line before every K-th move, which the referee must
+//! answer with INVALID.
 
 use othello::rules::{Color, DynGame, RuleSet, Setup, Square, Variant};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: random_game ROWS COLS [--seed N] [--first B|W] [--top-left B|W] \
@@ -62,12 +64,18 @@ fn main() -> ExitCode {
         lines.push(format!("{} {}", square.row + 1, square.col + 1));
         played += 1;
     }
-    println!("{}", lines.join("\n"));
+    // A reader that stops early (`| head`) is not an error.
+    let _ = writeln!(io::stdout(), "{}", lines.join("\n"));
     ExitCode::SUCCESS
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut setup = Setup::default();
+    let mut variant = Variant {
+        rule_set: RuleSet::Full,
+        place_anywhere: false,
+        misere: false,
+    };
+    let (mut first, mut top_left) = (Color::Black, Color::White);
     let mut seed = None;
     let mut invalid_every = None;
     let mut sides = Vec::new();
@@ -75,11 +83,11 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
             "--seed" => seed = Some(number(&value()?)?),
-            "--first" => setup.first = color(&value()?)?,
-            "--top-left" => setup.top_left = color(&value()?)?,
-            "--misere" => setup.variant.misere = true,
-            "--simple" => setup.variant.rule_set = RuleSet::Simple,
-            "--place-anywhere" => setup.variant.place_anywhere = true,
+            "--first" => first = color(&value()?)?,
+            "--top-left" => top_left = color(&value()?)?,
+            "--misere" => variant.misere = true,
+            "--simple" => variant.rule_set = RuleSet::Simple,
+            "--place-anywhere" => variant.place_anywhere = true,
             "--invalid-every" => match number(&value()?)? {
                 0 => return Err("--invalid-every needs a positive number".into()),
                 k => invalid_every = Some(k as usize),
@@ -91,9 +99,18 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let [rows, cols] = sides[..] else {
         return Err("expected ROWS and COLS".into());
     };
-    setup.rows = rows;
-    setup.cols = cols;
-    Ok(Args { setup, seed, invalid_every })
+    let setup = Setup {
+        rows,
+        cols,
+        variant,
+        first,
+        top_left,
+    };
+    Ok(Args {
+        setup,
+        seed,
+        invalid_every,
+    })
 }
 
 fn number(text: &str) -> Result<u64, String> {

@@ -100,7 +100,7 @@ impl Header {
     pub fn feed(&mut self, line: Option<&str>) -> Result<Option<HeaderValues>, HeaderError> {
         let field = self.next_field();
         let invalid = |text: &str| HeaderError::Invalid(field, describe(text));
-        let Some(text) = line.map(str::trim) else {
+        let Some(text) = line.map(str::trim_ascii) else {
             return Err(HeaderError::Invalid(
                 field,
                 "a line that is not readable text".into(),

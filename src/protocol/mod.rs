@@ -42,7 +42,7 @@ pub struct MoveLine {
 impl MoveLine {
     /// Exactly two unsigned decimal integers separated by white space; `None` for anything else.
     pub fn parse(line: &str) -> Option<MoveLine> {
-        let mut tokens = line.split_whitespace();
+        let mut tokens = line.split_ascii_whitespace();
         let (row, col) = (tokens.next()?, tokens.next()?);
         if tokens.next().is_some() {
             return None;

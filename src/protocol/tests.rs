@@ -97,7 +97,9 @@ fn a_closed_output_is_an_io_error_not_a_panic() {
 #[test]
 fn move_lines_parse_two_unsigned_integers_only() {
     assert_eq!(MoveLine::parse(" 3  4 "), Some(MoveLine { row: 3, col: 4 }));
-    for bad in ["", "3", "3 4 5", "3,4", "+3 4", "-3 4", "3 x", "٣ 4"] {
+    for bad in [
+        "", "3", "3 4 5", "3,4", "+3 4", "-3 4", "3 x", "٣ 4", "3\u{a0}4",
+    ] {
         assert_eq!(MoveLine::parse(bad), None, "{bad:?}");
     }
     assert_eq!(MoveLine { row: 0, col: 1 }.square(), None);

@@ -1,0 +1,234 @@
+//! Process-level behaviour that a golden transcript cannot show: pipes that close early, output
+//! that must arrive before the next input is written, subcommands and flags.
+
+use assert_cmd::Command;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+fn spawn(args: &[&str]) -> Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the othello binary starts")
+}
+
+/// Waits for the child to exit, killing it (and failing) after [`TIMEOUT`].
+fn wait(child: &mut Child) -> ExitStatus {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("othello did not exit within {TIMEOUT:?}");
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A complete 26x26 place-anywhere game: every empty cell in reading order. Its output is about a
+/// megabyte, far more than a pipe holds.
+fn long_game() -> String {
+    let mut input = String::from("26\n26\nB\nW\n>\n");
+    for row in 1..=26 {
+        for col in 1..=26 {
+            if !(13..=14).contains(&row) || !(13..=14).contains(&col) {
+                input += &format!("{row} {col}\n");
+            }
+        }
+    }
+    input
+}
+
+#[test]
+fn the_long_game_runs_to_the_end() {
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .arg("--place-anywhere")
+        .write_stdin(long_game())
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.len() > 500_000, "{} bytes", stdout.len());
+    assert_eq!(stdout.matches("VALID\n").count(), 26 * 26 - 4);
+    assert!(stdout.ends_with("WINNER: B\n") || stdout.ends_with("WINNER: W\n"));
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn a_closed_stdout_ends_the_game_quietly() {
+    let mut child = spawn(&["--place-anywhere"]);
+    let mut stdin = child.stdin.take().unwrap();
+    // The input fits in a pipe, but write it from a thread anyway: the process may stop
+    // reading at any moment, and then the write fails, which is fine.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(long_game().as_bytes());
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for expected in [
+        "FULL\n",
+        "B: 2  W: 2\n",
+        ". . . . . . . . . . . . . . . . . . . . . . . . . .\n",
+    ] {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert_eq!(line, expected);
+    }
+    drop(stdout);
+    let mut stderr = child.stderr.take().unwrap();
+    let status = wait(&mut child);
+    writer.join().unwrap();
+    let mut errors = String::new();
+    stderr.read_to_string(&mut errors).unwrap();
+    assert!(!errors.contains("panicked"), "stderr: {errors}");
+    assert!(errors.is_empty(), "stderr: {errors}");
+    assert_eq!(status.code(), Some(0));
+}
+
+/// Reads stdout lines on a thread, so that the test can wait for them with a timeout.
+fn line_channel(child: &mut Child) -> mpsc::Receiver<String> {
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (send, receive) = mpsc::channel();
+    thread::spawn(move || {
+        for line in stdout.lines() {
+            if send.send(line.expect("stdout is text")).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+/// The lines up to and including the first one that starts with `prefix`.
+fn read_until(lines: &mpsc::Receiver<String>, prefix: &str) -> Vec<String> {
+    let deadline = Instant::now() + TIMEOUT;
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) => {
+                let done = line.starts_with(prefix);
+                seen.push(line);
+                if done {
+                    return seen;
+                }
+            }
+            Err(e) => panic!("no line starting with {prefix:?} ({e:?}); got {seen:?}"),
+        }
+    }
+}
+
+#[test]
+fn output_is_flushed_before_each_read() {
+    let mut child = spawn(&[]);
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = line_channel(&mut child);
+    // stdin stays open throughout: the referee waits for input with everything printed.
+    stdin.write_all(b"8\n8\nB\nW\n>\n").unwrap();
+    stdin.flush().unwrap();
+    let first = read_until(&lines, "TURN:");
+    assert_eq!(first.first().map(String::as_str), Some("FULL"));
+    assert_eq!(first.last().map(String::as_str), Some("TURN: B"));
+    assert_eq!(first.len(), 1 + 1 + 8 + 1);
+
+    stdin.write_all(b"1 1\n").unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(read_until(&lines, "INVALID"), ["INVALID"]);
+
+    stdin.write_all(b"3 4\n").unwrap();
+    stdin.flush().unwrap();
+    let second = read_until(&lines, "TURN:");
+    assert_eq!(second[0], "VALID");
+    assert_eq!(second[1], "B: 4  W: 1");
+    assert_eq!(second.last().map(String::as_str), Some("TURN: W"));
+
+    drop(stdin);
+    assert_eq!(wait(&mut child).code(), Some(0));
+}
+
+#[test]
+fn perft_counts_the_standard_tree() {
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["perft", "--depth", "5"])
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.lines().any(|l| l.starts_with("5 1396 ")), "{stdout}");
+    assert!(stdout.contains("5 1396"));
+}
+
+#[test]
+fn help_describes_the_protocol_and_the_options() {
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    for word in ["Usage", "--rules", "--place-anywhere", "perft"] {
+        assert!(stdout.contains(word), "no {word:?} in:\n{stdout}");
+    }
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error() {
+    Command::cargo_bin("othello")
+        .unwrap()
+        .arg("--no-such-flag")
+        .write_stdin("4\n4\nB\nB\n>\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("--no-such-flag"));
+    Command::cargo_bin("othello")
+        .unwrap()
+        .args(["--rules", "fancy"])
+        .assert()
+        .code(2)
+        .stdout("");
+}
+
+#[test]
+fn the_example_game_scripts_play_to_the_end() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut scripts = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|ext| ext != "txt") {
+            continue;
+        }
+        scripts += 1;
+        let output = Command::cargo_bin("othello")
+            .unwrap()
+            .pipe_stdin(&path)
+            .unwrap()
+            .timeout(TIMEOUT)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let name = path.display();
+        assert!(output.status.success(), "{name}");
+        assert!(output.stderr.is_empty(), "{name}: {:?}", output.stderr);
+        assert!(
+            stdout.lines().last().unwrap_or("").starts_with("WINNER: "),
+            "{name}"
+        );
+    }
+    assert!(scripts >= 3, "{scripts} game scripts in {}", dir.display());
+}
