@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Cell, Colour, RefBoard, RefGame, RefVariant};
+use common::{cases, Cell, Colour, RefBoard, RefGame, RefVariant, Rng, DIRECTIONS};
 use othello::rules::{
     with_bits, Bits, BitsVisitor, Color, DynGame, Game, IllegalMove, Position, RuleSet, Rules,
     Setup, Square, Variant, Winner, Words,
@@ -71,20 +71,6 @@ fn position_of<B: Bits>(board: &RefBoard) -> Position<B> {
         }
     }
     pos
-}
-
-/// Move choices from the case's seed, so that a failing case replays exactly.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
 }
 
 /// Every board shape whose cell count is in `lo..=hi`.
@@ -483,14 +469,6 @@ fn rules_at_every_width(case: &GameCase) -> Checked {
     rules_along_game::<Words<11>>(case)
 }
 
-/// `PROPTEST_CASES` overrides the case counts below, for long soak runs.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases(160)))]
 
@@ -610,16 +588,7 @@ impl BitsVisitor for EdgeLines {
             .flat_map(|r| (0..cols).map(move |c| (r, c)))
             .filter(|&(r, c)| r == 0 || c == 0 || r == rows - 1 || c == cols - 1);
         for start in border {
-            for (dr, dc) in [
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-                (0, -1),
-                (0, 1),
-                (1, -1),
-                (1, 0),
-                (1, 1),
-            ] {
+            for (dr, dc) in DIRECTIONS {
                 let mut line = Vec::new();
                 let mut here = start;
                 while let (Some(r), Some(c)) =

@@ -4,8 +4,8 @@
 
 mod common;
 
+use common::{cases, RefGame, RefVariant, Rng, MAX_LINE};
 use common::{protocol_args, reference_session, reference_session_bytes, Colour, RefBoard};
-use common::{RefGame, RefVariant, MAX_LINE};
 use othello::protocol::{run, Options};
 use othello::rules::RuleSet;
 use proptest::prelude::*;
@@ -233,25 +233,6 @@ fn args_of(variant: RefVariant) -> Vec<String> {
     args
 }
 
-/// Choices from the case's seed (splitmix64), so that a failing case replays exactly.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
-        choices[self.below(choices.len())]
-    }
-    fn pick_owned(&mut self, mut choices: Vec<String>) -> String {
-        choices.swap_remove(self.below(choices.len()))
-    }
-}
-
 #[derive(Clone, Debug)]
 struct SessionCase {
     rows: usize,
@@ -429,14 +410,6 @@ fn session_case() -> impl Strategy<Value = SessionCase> {
                 seed,
             },
         )
-}
-
-/// `PROPTEST_CASES` overrides the case counts below, for long soak runs.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(default)
 }
 
 proptest! {

@@ -44,7 +44,8 @@ pub struct RefVariant {
 /// A cell as (row, column), both 0-based, row 0 on top.
 pub type Cell = (usize, usize);
 
-const DIRECTIONS: [(isize, isize); 8] = [
+/// The eight directions as (row step, column step).
+pub const DIRECTIONS: [(isize, isize); 8] = [
     (-1, -1),
     (-1, 0),
     (-1, 1),
@@ -481,4 +482,31 @@ fn print_turn(game: &RefGame, say: &mut impl FnMut(&str)) {
             say(&format!("WINNER: {name}"));
         }
     }
+}
+
+/// Choices from the case's seed (splitmix64), so that a failing case replays exactly.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+    pub fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
+        choices[self.below(choices.len())]
+    }
+    pub fn pick_owned(&mut self, mut choices: Vec<String>) -> String {
+        choices.swap_remove(self.below(choices.len()))
+    }
+}
+
+/// The case count of a property test: `default`, or `PROPTEST_CASES` for long soak runs.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
 }
