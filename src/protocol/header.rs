@@ -1,5 +1,6 @@
 //! The five header lines: rows, columns, first player, top-left colour, `>` or `<`.
 
+use super::Unreadable;
 use crate::rules::{Color, MAX_SIDE, MIN_SIDE};
 use std::fmt;
 
@@ -96,15 +97,16 @@ impl Header {
         .count()]
     }
 
-    /// Takes the next line (`None` if unreadable); returns the values once the fifth is in.
-    pub fn feed(&mut self, line: Option<&str>) -> Result<Option<HeaderValues>, HeaderError> {
+    /// Takes the next line; returns the values once the fifth is in.
+    pub fn feed(
+        &mut self,
+        line: Result<&str, Unreadable>,
+    ) -> Result<Option<HeaderValues>, HeaderError> {
         let field = self.next_field();
         let invalid = |text: &str| HeaderError::Invalid(field, describe(text));
-        let Some(text) = line.map(str::trim_ascii) else {
-            return Err(HeaderError::Invalid(
-                field,
-                "a line that is not readable text".into(),
-            ));
+        let text = match line {
+            Ok(text) => text.trim_ascii(),
+            Err(unreadable) => return Err(HeaderError::Invalid(field, unreadable.to_string())),
         };
         match field {
             HeaderField::Rows | HeaderField::Cols => {
@@ -168,7 +170,7 @@ mod tests {
         let mut h = Header::default();
         let mut last = Ok(None);
         for l in lines {
-            last = h.feed(Some(l));
+            last = h.feed(Ok(l));
             last.as_ref().map_err(Clone::clone)?;
         }
         last

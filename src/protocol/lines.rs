@@ -5,6 +5,24 @@ use std::io::{self, BufRead};
 /// The longest line read as text; a longer one is unreadable.
 pub const MAX_LINE: usize = 4096;
 
+/// A line that cannot be taken as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Over [`MAX_LINE`] bytes, not counting the newline.
+    TooLong,
+    /// Not UTF-8.
+    NotUtf8,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreadable::TooLong => write!(f, "a line over {MAX_LINE} bytes"),
+            Unreadable::NotUtf8 => f.write_str("a line that is not UTF-8 text"),
+        }
+    }
+}
+
 /// Splits input into lines (`\n`-terminated; a last line without one counts too).
 pub struct LineReader<R> {
     input: R,
@@ -19,9 +37,8 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// The next line: `Ok(None)` at end of input; `Some(None)` for a line that is over
-    /// [`MAX_LINE`] bytes or is not UTF-8; `Some(Some(text))` otherwise, without the newline.
-    pub fn next_line(&mut self) -> io::Result<Option<Option<&str>>> {
+    /// The next line without its newline, or `Ok(None)` at end of input.
+    pub fn next_line(&mut self) -> io::Result<Option<Result<&str, Unreadable>>> {
         self.buf.clear();
         let mut too_long = false;
         let mut read_any = false;
@@ -56,9 +73,11 @@ impl<R: BufRead> LineReader<R> {
             }
         }
         if too_long {
-            return Ok(Some(None));
+            return Ok(Some(Err(Unreadable::TooLong)));
         }
-        Ok(Some(std::str::from_utf8(&self.buf).ok()))
+        Ok(Some(
+            std::str::from_utf8(&self.buf).map_err(|_| Unreadable::NotUtf8),
+        ))
     }
 }
 
@@ -66,7 +85,7 @@ impl<R: BufRead> LineReader<R> {
 mod tests {
     use super::*;
 
-    fn lines(input: &[u8]) -> Vec<Option<String>> {
+    fn lines(input: &[u8]) -> Vec<Result<String, Unreadable>> {
         let mut r = LineReader::new(io::BufReader::with_capacity(7, input));
         let mut out = Vec::new();
         while let Some(line) = r.next_line().unwrap() {
@@ -79,11 +98,7 @@ mod tests {
     fn splits_lines_and_keeps_a_last_unterminated_one() {
         assert_eq!(
             lines(b"1 2\r\n\nlast"),
-            [
-                Some("1 2\r".into()),
-                Some(String::new()),
-                Some("last".into())
-            ]
+            [Ok("1 2\r".into()), Ok(String::new()), Ok("last".into())]
         );
         assert!(lines(b"").is_empty());
     }
@@ -92,9 +107,16 @@ mod tests {
     fn marks_long_and_binary_lines_unreadable() {
         let mut input = vec![b'9'; MAX_LINE + 1];
         input.extend_from_slice(b"\n\xff\xfe\n2 3\n");
-        assert_eq!(lines(&input), [None, None, Some("2 3".into())]);
+        assert_eq!(
+            lines(&input),
+            [
+                Err(Unreadable::TooLong),
+                Err(Unreadable::NotUtf8),
+                Ok("2 3".into())
+            ]
+        );
         let exact = vec![b'1'; MAX_LINE];
         assert_eq!(lines(&exact).len(), 1);
-        assert!(lines(&exact)[0].is_some());
+        assert!(lines(&exact)[0].is_ok());
     }
 }

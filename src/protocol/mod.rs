@@ -8,7 +8,7 @@ mod header;
 mod lines;
 
 pub use header::{Header, HeaderError, HeaderField};
-pub use lines::{LineReader, MAX_LINE};
+pub use lines::{LineReader, Unreadable, MAX_LINE};
 
 use crate::rules::{DynGame, RuleSet, Setup, Square, Winner};
 use std::io::{self, BufRead, Write};
@@ -97,10 +97,9 @@ impl Session {
         }
     }
 
-    /// Feeds one input line (`None` if it was unreadable: not UTF-8, or over [`MAX_LINE`]
-    /// bytes) and returns the lines to print. A bad header line is an error that ends the
-    /// session.
-    pub fn handle(&mut self, line: Option<&str>) -> Result<Vec<String>, HeaderError> {
+    /// Feeds one input line and returns the lines to print. A bad header line is an error that
+    /// ends the session; a bad move line is answered `INVALID`.
+    pub fn handle(&mut self, line: Result<&str, Unreadable>) -> Result<Vec<String>, HeaderError> {
         match &mut self.stage {
             Stage::Header(header) => {
                 let Some(values) = header.feed(line)? else {
@@ -123,7 +122,10 @@ impl Session {
                 Ok(out)
             }
             Stage::Playing(game) => {
-                let square = line.and_then(MoveLine::parse).and_then(MoveLine::square);
+                let square = line
+                    .ok()
+                    .and_then(MoveLine::parse)
+                    .and_then(MoveLine::square);
                 let legal = square.is_some_and(|sq| game.try_play(sq).is_ok());
                 if !legal {
                     return Ok(vec!["INVALID".to_string()]);
