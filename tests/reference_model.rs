@@ -242,7 +242,7 @@ fn check_position<B: Bits>(
     prop_assert_eq!(cells_of(cols, rules.moves(pos)), moves.clone());
     let theirs = reference.legal_moves_for(reference.to_move.other());
     prop_assert_eq!(
-        cells_of(cols, rules.moves_for(pos.waiter(), pos.mover())),
+        cells_of(cols, rules.moves_for(pos.opponent(), pos.mover())),
         theirs
     );
     for &m in &moves {

@@ -97,7 +97,7 @@ impl<B: Bits> Position<B> {
         self.discs(self.to_move)
     }
     /// The discs of the side not to move.
-    pub fn waiter(&self) -> B {
+    pub fn opponent(&self) -> B {
         self.discs(self.to_move.opposite())
     }
     pub fn occupied(&self) -> B {
@@ -159,7 +159,7 @@ impl<B: Bits> Rules<B> {
     /// Every legal move of the side to move (never a pass).
     #[inline]
     pub fn moves(&self, pos: &Position<B>) -> B {
-        self.moves_for(pos.mover(), pos.waiter())
+        self.moves_for(pos.mover(), pos.opponent())
     }
 
     /// The legal moves of the player owning `mine` against `theirs`.
@@ -182,8 +182,8 @@ impl<B: Bits> Rules<B> {
         let g = &self.geometry;
         let from = B::bit(index);
         match self.variant.rule_set {
-            RuleSet::Full => g.flanked(from, pos.mover(), pos.waiter()),
-            RuleSet::Simple => g.neighbours(from) & pos.waiter(),
+            RuleSet::Full => g.flanked(from, pos.mover(), pos.opponent()),
+            RuleSet::Simple => g.neighbours(from) & pos.opponent(),
         }
     }
 
@@ -227,7 +227,7 @@ impl<B: Bits> Rules<B> {
         if self.variant.place_anywhere {
             return self.empty(pos).is_empty();
         }
-        self.moves(pos).is_empty() && self.moves_for(pos.waiter(), pos.mover()).is_empty()
+        self.moves(pos).is_empty() && self.moves_for(pos.opponent(), pos.mover()).is_empty()
     }
 
     /// The winner by disc count, more discs winning (fewer under misère). Empty cells are not
