@@ -11,6 +11,7 @@
 //! `--invalid-every K` puts an illegal move line before every K-th move, which the referee must
 //! answer with INVALID.
 
+use othello::protocol::letter;
 use othello::rules::{Color, DynGame, RuleSet, Setup, Square, Variant};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -49,8 +50,8 @@ fn main() -> ExitCode {
     let mut lines = vec![
         s.rows.to_string(),
         s.cols.to_string(),
-        s.first.letter().to_string(),
-        s.top_left.letter().to_string(),
+        letter(s.first).to_string(),
+        letter(s.top_left).to_string(),
         if s.variant.misere { "<" } else { ">" }.to_string(),
     ];
     let mut played = 0;

@@ -236,7 +236,6 @@ fn check_position<B: Bits>(
     let cols = reference.cols;
     prop_assert_eq!(*pos, position_of::<B>(reference));
     prop_assert_eq!(pos.score(), reference.score());
-    prop_assert_eq!(rules.board_rows(pos), reference.board_rows());
 
     let moves = reference.legal_moves();
     prop_assert_eq!(cells_of(cols, rules.moves(pos)), moves.clone());
@@ -323,7 +322,7 @@ fn check_game(game: &dyn DynGame, reference: &RefGame) -> Checked {
     prop_assert_eq!(game.to_move(), reference.turn.map(color));
     prop_assert_eq!(game.winner(), reference.outcome().map(winner));
     prop_assert_eq!(game.score(), board.score());
-    prop_assert_eq!(game.board_rows(), board.board_rows());
+    prop_assert_eq!(othello::protocol::board_lines(game), board.board_rows());
     let moves: Vec<Cell> = game.legal_moves().into_iter().map(cell).collect();
     prop_assert_eq!(moves, reference.legal_moves());
     for r in 0..board.rows {

@@ -10,7 +10,7 @@ mod lines;
 pub use header::{Header, HeaderError, HeaderField};
 pub use lines::{LineReader, Unreadable, MAX_LINE};
 
-use crate::rules::{DynGame, RuleSet, Setup, Square, Winner};
+use crate::rules::{Color, DynGame, RuleSet, Setup, Square, Winner};
 use std::io::{self, BufRead, Write};
 
 /// Command-line choices that the header does not carry.
@@ -145,22 +145,39 @@ impl Session {
     fn begin_turn(&mut self, game: Box<dyn DynGame>, out: &mut Vec<String>) {
         let (black, white) = game.score();
         out.push(format!("B: {black}  W: {white}"));
-        out.extend(game.board_rows());
+        out.extend(board_lines(game.as_ref()));
         match (game.to_move(), game.winner()) {
             (Some(color), _) => {
-                out.push(format!("TURN: {}", color.letter()));
+                out.push(format!("TURN: {}", letter(color)));
                 self.stage = Stage::Playing(game);
             }
             (None, winner) => {
-                let name = match winner {
-                    Some(Winner::Black) => "B",
-                    Some(Winner::White) => "W",
-                    _ => "NONE",
-                };
+                let name = winner.and_then(Winner::color).map_or("NONE", letter);
                 out.push(format!("WINNER: {name}"));
                 self.stage = Stage::Over;
             }
         }
+    }
+}
+
+/// The board as the protocol prints it: a line per row, `B`, `W` or `.` separated by single
+/// spaces.
+pub fn board_lines(game: &dyn DynGame) -> Vec<String> {
+    (0..game.rows())
+        .map(|r| {
+            let cells: Vec<&str> = (0..game.cols())
+                .map(|c| game.disc(Square::new(r as u8, c as u8)).map_or(".", letter))
+                .collect();
+            cells.join(" ")
+        })
+        .collect()
+}
+
+/// `B` or `W`, as the header and the `TURN:` line write a colour.
+pub fn letter(color: Color) -> &'static str {
+    match color {
+        Color::Black => "B",
+        Color::White => "W",
     }
 }
 

@@ -182,8 +182,6 @@ pub trait DynGame: Send {
     /// Disc counts `(black, white)`.
     fn score(&self) -> (u32, u32);
     fn disc(&self, square: Square) -> Option<Color>;
-    /// The rows of the board as `B`, `W` and `.` separated by single spaces.
-    fn board_rows(&self) -> Vec<String>;
     /// The legal moves of the player to move.
     fn legal_moves(&self) -> Vec<Square>;
     fn try_play(&mut self, square: Square) -> Result<Played, IllegalMove>;
@@ -213,9 +211,6 @@ impl<B: Bits> DynGame for Game<B> {
             .geometry
             .index(square)
             .and_then(|i| self.position.color_at(i))
-    }
-    fn board_rows(&self) -> Vec<String> {
-        self.rules.board_rows(&self.position)
     }
     fn legal_moves(&self) -> Vec<Square> {
         if self.over {

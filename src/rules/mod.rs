@@ -30,13 +30,6 @@ impl Color {
             Color::White => Color::Black,
         }
     }
-    /// `B` or `W`.
-    pub fn letter(self) -> char {
-        match self {
-            Color::Black => 'B',
-            Color::White => 'W',
-        }
-    }
 }
 
 /// How moves are legal and which discs they flip.
@@ -240,26 +233,6 @@ impl<B: Bits> Rules<B> {
             std::cmp::Ordering::Less => Winner::White,
             std::cmp::Ordering::Equal => Winner::Tie,
         }
-    }
-
-    /// The board as rows of `B`, `W` and `.` separated by single spaces.
-    pub fn board_rows(&self, pos: &Position<B>) -> Vec<String> {
-        let g = &self.geometry;
-        (0..g.rows())
-            .map(|r| {
-                let mut line = String::with_capacity(2 * g.cols());
-                for c in 0..g.cols() {
-                    if c > 0 {
-                        line.push(' ');
-                    }
-                    line.push(match pos.color_at(r * g.cols() + c) {
-                        Some(color) => color.letter(),
-                        None => '.',
-                    });
-                }
-                line
-            })
-            .collect()
     }
 }
 

@@ -197,9 +197,16 @@ fn misere_reverses_the_winner() {
 fn start_block_sits_up_and_left_on_odd_sides() {
     let rules = Rules::<u128>::new(5, 7, Variant::default()).unwrap();
     let pos = rules.start(Color::White, Color::Black);
-    let rows = rules.board_rows(&pos);
-    assert_eq!(rows[1], ". . B W . . .");
-    assert_eq!(rows[2], ". . W B . . .");
+    let at = |r, c| pos.color_at(rules.geometry.index(Square::new(r, c)).unwrap());
+    assert_eq!(
+        (at(1, 2), at(1, 3)),
+        (Some(Color::Black), Some(Color::White))
+    );
+    assert_eq!(
+        (at(2, 2), at(2, 3)),
+        (Some(Color::White), Some(Color::Black))
+    );
+    assert_eq!(pos.occupied().count(), 4);
     assert_eq!(pos.to_move, Color::White);
 }
 
