@@ -117,8 +117,11 @@ impl Session {
                     top_left: values.top_left,
                 };
                 let game = setup.new_game().expect("the header checks the board size");
-                let mut out = Vec::new();
-                self.begin_turn(game, &mut out);
+                let out = turn_lines(game.as_ref());
+                self.stage = match game.to_move() {
+                    Some(_) => Stage::Playing(game),
+                    None => Stage::Over,
+                };
                 Ok(out)
             }
             Stage::Playing(game) => {
@@ -131,33 +134,30 @@ impl Session {
                     return Ok(vec!["INVALID".to_string()]);
                 }
                 let mut out = vec!["VALID".to_string()];
-                let Stage::Playing(game) = std::mem::replace(&mut self.stage, Stage::Over) else {
-                    unreachable!()
-                };
-                self.begin_turn(game, &mut out);
+                out.extend(turn_lines(game.as_ref()));
+                if game.to_move().is_none() {
+                    self.stage = Stage::Over;
+                }
                 Ok(out)
             }
             Stage::Over => Ok(Vec::new()),
         }
     }
+}
 
-    /// Prints the score and board, then the turn, or the winner if the game is over.
-    fn begin_turn(&mut self, game: Box<dyn DynGame>, out: &mut Vec<String>) {
-        let (black, white) = game.score();
-        out.push(format!("B: {black}  W: {white}"));
-        out.extend(board_lines(game.as_ref()));
-        match (game.to_move(), game.winner()) {
-            (Some(color), _) => {
-                out.push(format!("TURN: {}", letter(color)));
-                self.stage = Stage::Playing(game);
-            }
-            (None, winner) => {
-                let name = winner.and_then(Winner::color).map_or("NONE", letter);
-                out.push(format!("WINNER: {name}"));
-                self.stage = Stage::Over;
-            }
+/// The score and board, then the turn, or the winner if the game is over.
+fn turn_lines(game: &dyn DynGame) -> Vec<String> {
+    let (black, white) = game.score();
+    let mut out = vec![format!("B: {black}  W: {white}")];
+    out.extend(board_lines(game));
+    out.push(match game.to_move() {
+        Some(color) => format!("TURN: {}", letter(color)),
+        None => {
+            let winner = game.winner().and_then(Winner::color).map_or("NONE", letter);
+            format!("WINNER: {winner}")
         }
-    }
+    });
+    out
 }
 
 /// The board as the protocol prints it: a line per row, `B`, `W` or `.` separated by single
