@@ -123,13 +123,15 @@ impl<B: Bits> Game<B> {
 
     /// Passes for a side without moves; returns who was passed over.
     fn settle(&mut self) -> Option<Color> {
-        self.over = self.rules.is_over(&self.position);
-        if !self.over && self.rules.moves(&self.position).is_empty() {
-            let passed = self.position.to_move;
-            self.position = self.rules.pass(&self.position);
-            return Some(passed);
+        // A side with a move means the game goes on; only otherwise ask whether it is over.
+        let can_move = !self.rules.moves(&self.position).is_empty();
+        self.over = !can_move && self.rules.is_over(&self.position);
+        if can_move || self.over {
+            return None;
         }
-        None
+        let passed = self.position.to_move;
+        self.position = self.rules.pass(&self.position);
+        Some(passed)
     }
 
     /// Why `square` is not a legal move now, if it is not.
