@@ -11,7 +11,7 @@
 //! `--invalid-every K` puts an illegal move line before every K-th move, which the referee must
 //! answer with INVALID.
 
-use othello::protocol::letter;
+use othello::protocol::{color_of_letter, letter};
 use othello::rules::{Color, DynGame, RuleSet, Setup, Square, Variant};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -119,11 +119,7 @@ fn number(text: &str) -> Result<u64, String> {
 }
 
 fn color(text: &str) -> Result<Color, String> {
-    match text {
-        "B" | "b" => Ok(Color::Black),
-        "W" | "w" => Ok(Color::White),
-        _ => Err(format!("expected B or W, not {text:?}")),
-    }
+    color_of_letter(text).ok_or(format!("expected B or W, not {text:?}"))
 }
 
 /// A line the referee must refuse: an occupied cell, a cell off the board, or not a move at all.

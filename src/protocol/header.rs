@@ -1,6 +1,6 @@
 //! The five header lines: rows, columns, first player, top-left colour, `>` or `<`.
 
-use super::Unreadable;
+use super::{color_of_letter, Unreadable};
 use crate::rules::{Color, MAX_SIDE, MIN_SIDE};
 use std::fmt;
 
@@ -122,11 +122,7 @@ impl Header {
                 }
             }
             HeaderField::FirstPlayer | HeaderField::TopLeft => {
-                let color = match text {
-                    "B" | "b" => Color::Black,
-                    "W" | "w" => Color::White,
-                    _ => return Err(invalid(text)),
-                };
+                let color = color_of_letter(text).ok_or_else(|| invalid(text))?;
                 if field == HeaderField::FirstPlayer {
                     self.first = Some(color);
                 } else {

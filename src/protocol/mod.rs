@@ -10,7 +10,7 @@ mod lines;
 pub use header::{Header, HeaderError, HeaderField};
 pub use lines::{LineReader, Unreadable, MAX_LINE};
 
-use crate::rules::{Color, DynGame, RuleSet, Setup, Square, Winner};
+use crate::rules::{Color, DynGame, RuleSet, Setup, Square, Variant, Winner};
 use std::io::{self, BufRead, Write};
 
 /// Command-line choices that the header does not carry.
@@ -108,7 +108,7 @@ impl Session {
                 let setup = Setup {
                     rows: values.rows,
                     cols: values.cols,
-                    variant: crate::rules::Variant {
+                    variant: Variant {
                         rule_set: self.options.rule_set,
                         place_anywhere: self.options.place_anywhere,
                         misere: values.misere,
@@ -178,6 +178,15 @@ pub fn letter(color: Color) -> &'static str {
     match color {
         Color::Black => "B",
         Color::White => "W",
+    }
+}
+
+/// The colour a header line names: `B` or `W`, either case.
+pub fn color_of_letter(text: &str) -> Option<Color> {
+    match text {
+        "B" | "b" => Some(Color::Black),
+        "W" | "w" => Some(Color::White),
+        _ => None,
     }
 }
 
