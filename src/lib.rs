@@ -1,5 +1,8 @@
-//! Othello (Reversi) on any board from 3x3 to 26x26: the rules, the line protocol, perft.
+//! Othello (Reversi) on any board from 3x3 to 26x26: the rules, the line protocol, the computer
+//! player, perft.
 
 pub mod commands;
+pub mod notation;
 pub mod protocol;
 pub mod rules;
+pub mod search;

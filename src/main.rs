@@ -1,3 +1,4 @@
+use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
 use othello::protocol::{self, Ending, Options, RunError};
@@ -39,6 +40,15 @@ enum Command {
         /// The colour on the top-left and bottom-right cells of the starting 2x2 block.
         #[arg(long, value_enum, default_value_t = Side::W)]
         top_left: Side,
+    },
+    /// Solve positions exactly.
+    Solve {
+        /// An OBF file (the FFO test format): solve every line, compare with its scores.
+        #[arg(long)]
+        file: std::path::PathBuf,
+        /// Transposition table size in megabytes.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
     },
 }
 
@@ -95,6 +105,15 @@ fn main() -> ExitCode {
                 top_left: top_left.into(),
             };
             let result = commands::perft_table(&setup, depth, &mut io::stdout().lock());
+            finish(result)
+        }
+        Some(Command::Solve { file, hash_mb }) => {
+            let result = std::fs::File::open(&file)
+                .with_context(|| format!("cannot read {}", file.display()))
+                .and_then(|f| {
+                    commands::solve_file(io::BufReader::new(f), hash_mb, &mut io::stdout().lock())
+                })
+                .map(|_| ());
             finish(result)
         }
     }

@@ -21,6 +21,10 @@ impl Square {
     }
 }
 
+/// The eight directions as pairs of opposites, in the numbering [`Geometry::shift`] uses:
+/// east-west, south-north, south-east-north-west, south-west-north-east.
+pub const AXES: [(usize, usize); 4] = [(0, 1), (2, 3), (4, 7), (5, 6)];
+
 /// One of the eight directions a line of discs can run in.
 #[derive(Clone, Copy, Debug)]
 struct Step<B> {
@@ -124,8 +128,10 @@ impl<B: Bits> Geometry<B> {
         Square::new((index / self.cols) as u8, (index % self.cols) as u8)
     }
 
+    /// Every cell of `set` moved one step in direction `dir` (see [`AXES`]); cells that would
+    /// leave the board are dropped.
     #[inline(always)]
-    fn shift(&self, dir: usize, set: B) -> B {
+    pub fn shift(&self, dir: usize, set: B) -> B {
         let s = &self.steps[dir];
         let moved = if s.up {
             set.shift_up(s.amount)

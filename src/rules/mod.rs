@@ -11,7 +11,7 @@ mod perft;
 
 pub use bits::{BitIter, Bits, Words};
 pub use game::{with_bits, BitsVisitor, DynGame, Game, IllegalMove, Played, Setup};
-pub use geometry::{Geometry, ShapeError, Square, MAX_SIDE, MIN_SIDE};
+pub use geometry::{Geometry, ShapeError, Square, AXES, MAX_SIDE, MIN_SIDE};
 pub use perft::perft;
 
 use std::fmt;

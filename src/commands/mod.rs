@@ -1,5 +1,9 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
+mod solve;
+
+pub use solve::{obf_position, solve_file, FileTotals};
+
 use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};

@@ -1,0 +1,220 @@
+//! The exact endgame solver: searches to the end of the game and returns the final disc
+//! difference (in whole discs) for the side to move.
+
+use super::{Bound, Engine, Entry, DISC, SOLVED};
+use crate::rules::{Bits, Position};
+use std::time::{Duration, Instant};
+
+/// Below this many empty cells the solver skips the table and move ordering: they cost more
+/// than they save so near the end.
+const SHALLOW: u32 = 6;
+
+/// An exact result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// Final disc difference for the side to move under best play (see [`super::Scoring`]).
+    pub score: i32,
+    /// A best move, or `None` when the side to move must pass or the game is over.
+    pub best: Option<usize>,
+    /// Every legal move with its exact value, best first, when asked for.
+    pub moves: Vec<(usize, i32)>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl<B: Bits> Engine<B> {
+    /// Solves `pos` exactly, ignoring the time limit. With `all_moves`, every move gets its
+    /// exact value; otherwise only the best one is proved.
+    pub fn solve_exact(&mut self, pos: &Position<B>, all_moves: bool) -> Solved {
+        let clock = Instant::now();
+        self.table.new_search();
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = None;
+        let key = self.zobrist.key(pos);
+        let moves = self.rules.moves(pos);
+        let limit = self.rules.geometry.cell_count() as i32 + 1;
+        if moves.is_empty() {
+            let score = self.solve(pos, key, -limit, limit, 0);
+            return Solved {
+                score,
+                best: None,
+                moves: Vec::new(),
+                nodes: self.nodes,
+                elapsed: clock.elapsed(),
+            };
+        }
+        let mut list = Vec::new();
+        let table_move = self.table.probe(key).and_then(|e| e.best);
+        self.order(pos, moves, table_move, true, &mut list);
+        let mut alpha = -limit;
+        let mut best = None;
+        let mut values = Vec::new();
+        for (i, &(m, _)) in list.iter().enumerate() {
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let score = if all_moves {
+                -self.solve(&child, child_key, -limit, limit, 1)
+            } else if i == 0 {
+                -self.solve(&child, child_key, -limit, -alpha, 1)
+            } else {
+                let probe = -self.solve(&child, child_key, -alpha - 1, -alpha, 1);
+                if probe > alpha {
+                    -self.solve(&child, child_key, -limit, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            if all_moves {
+                values.push((m, score));
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(m);
+            }
+        }
+        values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        self.table.store(
+            key,
+            Entry {
+                score: alpha * DISC,
+                best,
+                depth: SOLVED,
+                bound: Bound::Exact,
+            },
+        );
+        Solved {
+            score: alpha,
+            best,
+            moves: values,
+            nodes: self.nodes,
+            elapsed: clock.elapsed(),
+        }
+    }
+
+    /// The exact value of `pos` within `(alpha, beta)`, fail-soft: a result at or below
+    /// `alpha` is an upper bound, at or above `beta` a lower bound.
+    pub(super) fn solve(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let empties = self.rules.empty(pos).count();
+        if empties <= SHALLOW {
+            return self.solve_shallow(pos, alpha, beta);
+        }
+        if self.count_node() {
+            return 0;
+        }
+        let moves = self.rules.moves(pos);
+        if moves.is_empty() {
+            if self.rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
+                return self.final_score(pos);
+            }
+            let passed = self.rules.pass(pos);
+            let key = self.zobrist.after_pass(key);
+            return -self.solve(&passed, key, -beta, -alpha, ply + 1);
+        }
+        let mut table_move = None;
+        if let Some(e) = self.table.probe(key) {
+            table_move = e.best.filter(|&m| moves.contains(m));
+            if e.depth == SOLVED {
+                let score = e.score / DISC;
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let mut list = self.take_list(ply);
+        self.order(pos, moves, table_move, true, &mut list);
+        let alpha_in = alpha;
+        let mut best_score = -i32::MAX;
+        let mut best_move = None;
+        for (i, &(m, _)) in list.iter().enumerate() {
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let mut score;
+            if i == 0 {
+                score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
+            } else {
+                score = -self.solve(&child, child_key, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            key,
+            Entry {
+                score: best_score * DISC,
+                best: best_move,
+                depth: SOLVED,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    /// The last few moves: plain alpha-beta, no table.
+    fn solve_shallow(&mut self, pos: &Position<B>, mut alpha: i32, beta: i32) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        let moves = self.rules.moves(pos);
+        if moves.is_empty() {
+            if self.rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
+                return self.final_score(pos);
+            }
+            return -self.solve_shallow(&self.rules.pass(pos), -beta, -alpha);
+        }
+        let mut best = -i32::MAX;
+        for m in moves.iter() {
+            let child = self.rules.play_unchecked(pos, m);
+            let score = -self.solve_shallow(&child, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

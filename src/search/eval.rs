@@ -1,0 +1,146 @@
+//! A static evaluation for any board size and variant, in hundredths of a disc from the side to
+//! move's point of view.
+//!
+//! Terms: mobility, potential mobility (empty cells next to the opponent), corners and the
+//! cells next to them, stable discs, discs, and parity near the end. Under misère the terms that
+//! count owned discs change sign; freedom to move is worth the same in both games.
+
+use crate::rules::{Bits, Position, RuleSet, Rules, AXES};
+
+/// Hundredths of a disc: the unit of every score.
+pub const DISC: i32 = 100;
+
+/// Masks derived from the board shape once.
+#[derive(Clone, Debug)]
+pub struct Evaluator<B> {
+    corners: B,
+    /// For each corner: the corner, its diagonal neighbour (X) and its edge neighbours (C).
+    corner_regions: Vec<(B, B, B)>,
+    /// For each direction: the cells with no neighbour that way.
+    edge: [B; 8],
+    cells: u32,
+}
+
+impl<B: Bits> Evaluator<B> {
+    pub fn new(rules: &Rules<B>) -> Self {
+        let g = &rules.geometry;
+        let (rows, cols) = (g.rows(), g.cols());
+        let at = |r: usize, c: usize| B::bit(r * cols + c);
+        let mut corners = B::ZERO;
+        let mut corner_regions = Vec::new();
+        for (r, c, dr, dc) in [
+            (0, 0, 1isize, 1isize),
+            (0, cols - 1, 1, -1),
+            (rows - 1, 0, -1, 1),
+            (rows - 1, cols - 1, -1, -1),
+        ] {
+            let near = |a: usize, d: isize| (a as isize + d) as usize;
+            let corner = at(r, c);
+            let x = at(near(r, dr), near(c, dc)) & !corner;
+            let cs = (at(near(r, dr), c) | at(r, near(c, dc))) & !corner;
+            corners |= corner;
+            corner_regions.push((corner, x, cs));
+        }
+        let mut edge = [B::ZERO; 8];
+        for (a, b) in AXES {
+            // A cell has a neighbour towards `a` exactly when it is the image of a cell moved
+            // towards `b`.
+            edge[a] = g.cells() & !g.shift(b, g.cells());
+            edge[b] = g.cells() & !g.shift(a, g.cells());
+        }
+        Evaluator {
+            corners,
+            corner_regions,
+            edge,
+            cells: g.cell_count() as u32,
+        }
+    }
+
+    /// A fixed preference for playing on `cell`: corners high, the cells next to corners low.
+    pub fn square_weight(&self, cell: B) -> i32 {
+        let mut weight = 0;
+        for &(corner, x, c) in &self.corner_regions {
+            if !(cell & corner).is_empty() {
+                weight += 1000;
+            } else if !(cell & x).is_empty() {
+                weight -= 500;
+            } else if !(cell & c).is_empty() {
+                weight -= 200;
+            }
+        }
+        weight
+    }
+
+    /// Discs of `mine` that no sequence of moves can turn over (a safe under-estimate under
+    /// FULL rules, exact under SIMPLE).
+    pub fn stable(&self, rules: &Rules<B>, mine: B, empty: B) -> B {
+        let g = &rules.geometry;
+        if rules.variant.rule_set == RuleSet::Simple {
+            // Only a disc next to an empty cell can ever be flipped.
+            return mine & !g.neighbours(empty);
+        }
+        if (mine & self.corners).is_empty() {
+            // Stability grows from corners only.
+            return B::ZERO;
+        }
+        let mut stable = B::ZERO;
+        loop {
+            let mut next = mine;
+            for (a, b) in AXES {
+                // Safe along this line if one side is the edge or a stable disc of ours.
+                let held_a = self.edge[a] | g.shift(b, stable);
+                let held_b = self.edge[b] | g.shift(a, stable);
+                next &= held_a | held_b;
+            }
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
+    }
+
+    pub fn evaluate(&self, rules: &Rules<B>, pos: &Position<B>) -> i32 {
+        let g = &rules.geometry;
+        let (me, op) = (pos.mover(), pos.opponent());
+        let empty = g.cells() & !(me | op);
+        let empties = empty.count();
+        // 0 at the start of the game, 64 when the board is full.
+        let phase = (64 * (self.cells - empties) / self.cells) as i32;
+
+        let mut freedom = 0;
+        if !rules.variant.place_anywhere {
+            let mine = rules.moves_for(me, op).count() as i32;
+            let theirs = rules.moves_for(op, me).count() as i32;
+            freedom += 100 * (mine - theirs) * 8 / (mine + theirs + 2);
+            freedom += 12 * (mine - theirs);
+        }
+        let frontier = |discs: B| (g.neighbours(discs) & empty).count() as i32;
+        freedom += 10 * (frontier(op) - frontier(me));
+
+        let mut owned = 0;
+        for &(corner, x, c) in &self.corner_regions {
+            owned += 400 * (diff(me & corner, op & corner));
+            if !(corner & empty).is_empty() {
+                owned -= 150 * diff(me & x, op & x) + 40 * diff(me & c, op & c);
+            }
+        }
+        owned += 60
+            * (self.stable(rules, me, empty).count() as i32
+                - self.stable(rules, op, empty).count() as i32);
+        owned += (phase * phase / 64 - 8) * diff(me, op) / 4;
+        if rules.variant.misere {
+            owned = -owned;
+        }
+
+        let parity = if empties <= 12 && empties % 2 == 1 {
+            30
+        } else {
+            0
+        };
+        freedom + owned + parity
+    }
+}
+
+fn diff<B: Bits>(a: B, b: B) -> i32 {
+    a.count() as i32 - b.count() as i32
+}

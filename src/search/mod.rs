@@ -1,0 +1,447 @@
+//! The computer player's search: negamax alpha-beta with principal-variation search, iterative
+//! deepening, a transposition table and an exact endgame solver, for every size and variant.
+//!
+//! Scores are in hundredths of a disc ([`DISC`]) from the side to move's point of view. Where the
+//! search reaches the end of the game the score is the exact final disc difference (negated
+//! under misère), so a won endgame is always worth more than any estimate of a drawn one only
+//! through the estimate being smaller; maximising the final difference also wins whenever a win
+//! exists.
+
+mod endgame;
+mod eval;
+mod table;
+
+pub use endgame::Solved;
+pub use eval::{Evaluator, DISC};
+pub use table::{splitmix, Bound, Entry, Table, Zobrist, SOLVED};
+
+use crate::rules::{Bits, Position, Rules};
+use std::time::{Duration, Instant};
+
+/// How final scores count empty cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scoring {
+    /// Discs only: the seed protocols' count.
+    #[default]
+    Plain,
+    /// Empty cells go to the winner, as tournament results and the FFO test scores count them.
+    EmptiesToWinner,
+}
+
+/// What a search may spend and how it plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Deepest iteration, in moves.
+    pub depth: Option<u32>,
+    /// Time for one move: the move comes back within it.
+    pub move_time: Option<Duration>,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Varied play: a small, seed-dependent adjustment of every estimate.
+    pub seed: Option<u64>,
+    pub scoring: Scoring,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            depth: None,
+            move_time: Some(Duration::from_secs(1)),
+            hash_mb: 16,
+            seed: None,
+            scoring: Scoring::Plain,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The move to play (a cell index), or `None` when the side to move must pass.
+    pub best: Option<usize>,
+    /// Its score in hundredths of a disc; exact when `exact` is set.
+    pub score: i32,
+    /// The last iteration completed.
+    pub depth: u32,
+    /// Whether the score is the exact outcome under best play.
+    pub exact: bool,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<usize>,
+}
+
+/// Time kept back from a move's limit for returning the move.
+const MARGIN: Duration = Duration::from_millis(2);
+/// Beyond every score.
+const INFINITY: i32 = i32::MAX / 4;
+/// How often (in nodes, minus one) the clock is read.
+const CLOCK_EVERY: u64 = 15;
+
+/// A search engine for one board shape and variant. It keeps its table between moves.
+pub struct Engine<B> {
+    rules: Rules<B>,
+    eval: Evaluator<B>,
+    zobrist: Zobrist,
+    table: Table,
+    config: Config,
+    /// Move-ordering weight of each cell: corners first, cells next to empty corners last.
+    square_weight: Vec<i32>,
+    /// One reusable move list per ply, so the search does not allocate as it goes.
+    lists: Vec<Vec<(usize, i32)>>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl<B: Bits> Engine<B> {
+    pub fn new(rules: Rules<B>, config: Config) -> Self {
+        let eval = Evaluator::new(&rules);
+        let cells = rules.geometry.cell_count();
+        let square_weight = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
+        Engine {
+            zobrist: Zobrist::new(cells),
+            table: Table::new(config.hash_mb),
+            eval,
+            rules,
+            config,
+            square_weight,
+            lists: Vec::new(),
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+        }
+    }
+
+    pub fn rules(&self) -> &Rules<B> {
+        &self.rules
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Forgets every stored result.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// The estimate of `pos` for its side to move.
+    pub fn evaluate(&self, pos: &Position<B>) -> i32 {
+        self.eval.evaluate(&self.rules, pos)
+    }
+
+    /// Searches `pos` within the configured limits and returns the best move found.
+    pub fn search(&mut self, pos: &Position<B>) -> Report {
+        let clock = Instant::now();
+        self.begin(clock);
+        let key = self.zobrist.key(pos);
+        let moves = self.rules.moves(pos);
+        let empties = self.rules.empty(pos).count();
+        let mut report = Report {
+            best: moves.lowest(),
+            score: 0,
+            depth: 0,
+            exact: false,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        let mut root: Vec<(usize, i32)> =
+            moves.iter().map(|m| (m, self.square_weight[m])).collect();
+        root.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        if let Some(&(m, _)) = root.first() {
+            report.best = Some(m);
+        }
+        // One move, or none: nothing to think about.
+        if root.len() <= 1 && self.config.depth.is_none() {
+            report.pv = report.best.into_iter().collect();
+            report.elapsed = clock.elapsed();
+            return report;
+        }
+        let last = self.config.depth.unwrap_or(u32::MAX).max(1);
+        for depth in 1..=last {
+            let (score, best, complete) = self.root_iteration(pos, key, depth as i32, &mut root);
+            if let Some(best) = best {
+                report.best = Some(best);
+                report.score = score;
+                if complete {
+                    report.depth = depth;
+                    report.exact = depth >= empties;
+                }
+            }
+            if !complete || report.exact {
+                break;
+            }
+            if let Some(limit) = self.config.move_time {
+                // The next iteration would take several times as long as this one did.
+                if clock.elapsed() * 3 > limit {
+                    break;
+                }
+            }
+        }
+        report.nodes = self.nodes;
+        report.pv = self.principal_variation(pos, key, report.best);
+        report.elapsed = clock.elapsed();
+        report
+    }
+
+    fn begin(&mut self, clock: Instant) {
+        self.table.new_search();
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = self
+            .config
+            .move_time
+            .map(|t| clock + t.saturating_sub(MARGIN));
+    }
+
+    /// One iteration over the root moves, best first. Returns the best score and move, and
+    /// whether every move was searched; an interrupted iteration still returns its best move if
+    /// the first (previously best) move was searched in full.
+    fn root_iteration(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        depth: i32,
+        root: &mut [(usize, i32)],
+    ) -> (i32, Option<usize>, bool) {
+        let mut alpha = -INFINITY;
+        let mut best = None;
+        for i in 0..root.len() {
+            let m = root[i].0;
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let score = if i == 0 {
+                -self.pvs(&child, child_key, depth - 1, -INFINITY, -alpha, 1)
+            } else {
+                let probe = -self.pvs(&child, child_key, depth - 1, -alpha - 1, -alpha, 1);
+                if probe > alpha && !self.stopped {
+                    -self.pvs(&child, child_key, depth - 1, -INFINITY, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return (alpha, best, false);
+            }
+            root[i].1 = score;
+            if score > alpha {
+                alpha = score;
+                best = Some(m);
+                // Keep the best move first for the next iteration.
+                root[..=i].rotate_right(1);
+            }
+        }
+        if let Some(m) = best {
+            self.store(key, depth, alpha, Bound::Exact, Some(m));
+        }
+        (alpha, best, true)
+    }
+
+    fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<usize>) {
+        let depth = depth.clamp(0, SOLVED as i32 - 1) as u8;
+        self.table.store(
+            key,
+            Entry {
+                score,
+                best,
+                depth,
+                bound,
+            },
+        );
+    }
+
+    /// Reads the clock now and then; once past the deadline every node returns at once.
+    #[inline]
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & CLOCK_EVERY == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn pvs(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        let empties = self.rules.empty(pos).count() as i32;
+        if empties <= depth {
+            // Everything below is reached: solve exactly, in whole discs.
+            let a = alpha.div_euclid(DISC);
+            let b = -((-beta).div_euclid(DISC));
+            return DISC * self.solve(pos, key, a, b, ply);
+        }
+        let moves = self.rules.moves(pos);
+        if moves.is_empty() {
+            if self.rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
+                return DISC * self.final_score(pos);
+            }
+            let passed = self.rules.pass(pos);
+            let key = self.zobrist.after_pass(key);
+            return -self.pvs(&passed, key, depth, -beta, -alpha, ply + 1);
+        }
+        if depth <= 0 {
+            return self.estimate(pos, key);
+        }
+
+        let mut table_move = None;
+        if let Some(e) = self.table.probe(key) {
+            table_move = e.best.filter(|&m| moves.contains(m));
+            if e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if cut {
+                    return e.score;
+                }
+            }
+        }
+
+        let mut list = self.take_list(ply);
+        self.order(pos, moves, table_move, depth >= 3, &mut list);
+        let alpha_in = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for (i, &(m, _)) in list.iter().enumerate() {
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let mut score;
+            if i == 0 {
+                score = -self.pvs(&child, child_key, depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                score = -self.pvs(&child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.pvs(&child, child_key, depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(key, depth, best_score, bound, best_move);
+        best_score
+    }
+
+    fn take_list(&mut self, ply: usize) -> Vec<(usize, i32)> {
+        if self.lists.len() <= ply {
+            self.lists.resize_with(ply + 1, Vec::new);
+        }
+        std::mem::take(&mut self.lists[ply])
+    }
+
+    /// Fills `list` with `moves`, most promising first: the table's move, then corners and moves
+    /// that leave the opponent few replies (`look_ahead`), or square weights alone.
+    fn order(
+        &self,
+        pos: &Position<B>,
+        moves: B,
+        table_move: Option<usize>,
+        look_ahead: bool,
+        list: &mut Vec<(usize, i32)>,
+    ) {
+        list.clear();
+        let count = moves.count();
+        // Counting replies costs a move generation per move: worth it on small move lists.
+        let look_ahead = look_ahead && count <= 48;
+        for m in moves.iter() {
+            let mut score = self.square_weight[m];
+            if Some(m) == table_move {
+                score = INFINITY;
+            } else if look_ahead {
+                let child = self.rules.play_unchecked(pos, m);
+                let replies = self.rules.moves(&child).count() as i32;
+                score -= 100 * replies;
+            }
+            list.push((m, score));
+        }
+        list.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+    }
+
+    /// The static estimate, with the seed's adjustment when varied play is asked for.
+    fn estimate(&self, pos: &Position<B>, key: u64) -> i32 {
+        let mut score = self.eval.evaluate(&self.rules, pos);
+        if let Some(seed) = self.config.seed {
+            let mut state = key ^ seed;
+            score += (splitmix(&mut state) % 41) as i32 - 20;
+        }
+        score
+    }
+
+    /// The final disc difference for the side to move, under the variant and scoring.
+    fn final_score(&self, pos: &Position<B>) -> i32 {
+        let mut d = pos.mover().count() as i32 - pos.opponent().count() as i32;
+        if self.rules.variant.misere {
+            d = -d;
+        }
+        if self.config.scoring == Scoring::EmptiesToWinner {
+            let e = self.rules.empty(pos).count() as i32;
+            d += d.signum() * e;
+        }
+        d
+    }
+
+    /// Follows the table's best moves from `pos`.
+    fn principal_variation(&self, pos: &Position<B>, key: u64, first: Option<usize>) -> Vec<usize> {
+        let mut line = Vec::new();
+        let (mut pos, mut key) = (*pos, key);
+        let mut next = first;
+        while let Some(m) = next {
+            if !self.rules.moves(&pos).contains(m) || line.len() > self.rules.geometry.cell_count()
+            {
+                break;
+            }
+            line.push(m);
+            let flips = self.rules.flips(&pos, m);
+            key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            pos = self.rules.play_flips(&pos, m, flips);
+            if self.rules.moves(&pos).is_empty() {
+                pos = self.rules.pass(&pos);
+                key = self.zobrist.after_pass(key);
+            }
+            next = self.table.probe(key).and_then(|e| e.best);
+        }
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,232 @@
+//! Zobrist keys and the transposition table.
+
+use crate::rules::{Bits, Color, Position};
+
+/// Random keys per cell and colour, for boards of any size, from a fixed seed so that searches
+/// repeat exactly.
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    black: Vec<u64>,
+    /// `black[i] ^ white key of i`: what turning the disc on `i` over does to a key.
+    turn_over: Vec<u64>,
+    white_to_move: u64,
+}
+
+/// SplitMix64: a small, well-mixed generator for keys and seeded choices.
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Zobrist {
+    pub fn new(cells: usize) -> Self {
+        let mut state = 0x0123_4567_89AB_CDEF;
+        let black: Vec<u64> = (0..cells).map(|_| splitmix(&mut state)).collect();
+        let turn_over = black.iter().map(|b| b ^ splitmix(&mut state)).collect();
+        Zobrist {
+            black,
+            turn_over,
+            white_to_move: splitmix(&mut state),
+        }
+    }
+
+    pub fn key<B: Bits>(&self, pos: &Position<B>) -> u64 {
+        let mut key = 0;
+        for i in pos.black.iter() {
+            key ^= self.black[i];
+        }
+        for i in pos.white.iter() {
+            key ^= self.black[i] ^ self.turn_over[i];
+        }
+        if pos.to_move == Color::White {
+            key ^= self.white_to_move;
+        }
+        key
+    }
+
+    /// The key after the side to move, `mover`, puts a disc on `index` and turns `flips` over.
+    #[inline]
+    pub fn after_move<B: Bits>(&self, key: u64, mover: Color, index: usize, flips: B) -> u64 {
+        let mut key = key ^ self.black[index] ^ self.white_to_move;
+        if mover == Color::White {
+            key ^= self.turn_over[index];
+        }
+        for i in flips.iter() {
+            key ^= self.turn_over[i];
+        }
+        key
+    }
+
+    /// The key after a pass.
+    #[inline]
+    pub fn after_pass(&self, key: u64) -> u64 {
+        key ^ self.white_to_move
+    }
+}
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is exactly the score.
+    Exact,
+    /// The true value is at least the score (a cut-off).
+    Lower,
+    /// The true value is at most the score.
+    Upper,
+}
+
+/// No move stored.
+pub const NO_MOVE: u16 = u16::MAX;
+/// The depth stored for a value solved to the end of the game: deeper than any search.
+pub const SOLVED: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    score: i32,
+    best: u16,
+    depth: u8,
+    /// Bound in the low two bits, the table's generation above them.
+    flags: u8,
+}
+
+/// A stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub score: i32,
+    pub best: Option<usize>,
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+/// A fixed-size table of two-slot buckets: one slot keeps the deeper result, the other the
+/// newest, and results from earlier moves give way first.
+pub struct Table {
+    slots: Vec<Slot>,
+    mask: usize,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of about `megabytes` (rounded down to a power of two of slots; at least 1024).
+    pub fn new(megabytes: usize) -> Self {
+        let bytes = megabytes.saturating_mul(1 << 20);
+        let wanted = (bytes / std::mem::size_of::<Slot>()).max(1024);
+        let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        Table {
+            slots: vec![Slot::default(); len],
+            mask: len - 1,
+            generation: 0,
+        }
+    }
+
+    /// Marks the start of a new search, so the old results are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 0x3F;
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(Slot::default());
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & self.mask & !1
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        let slot = self.slots[b..b + 2]
+            .iter()
+            .find(|s| s.key == key && s.flags != 0)?;
+        Some(Entry {
+            score: slot.score,
+            best: (slot.best != NO_MOVE).then_some(slot.best as usize),
+            depth: slot.depth,
+            bound: match slot.flags & 3 {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+        })
+    }
+
+    pub fn store(&mut self, key: u64, entry: Entry) {
+        let b = self.bucket(key);
+        let generation = self.generation;
+        let flags = (generation << 2)
+            | match entry.bound {
+                Bound::Exact => 1,
+                Bound::Lower => 2,
+                Bound::Upper => 3,
+            };
+        let value = |s: &Slot| {
+            let current = (s.flags >> 2) == generation && s.flags != 0;
+            (current as u32) * 256 + s.depth as u32
+        };
+        let slot = if self.slots[b].key == key {
+            b
+        } else if self.slots[b + 1].key == key {
+            b + 1
+        } else if value(&self.slots[b]) <= value(&self.slots[b + 1]) {
+            b
+        } else {
+            b + 1
+        };
+        let old = self.slots[slot];
+        // Keep a known best move when the new result has none.
+        let best = match entry.best {
+            Some(m) => m as u16,
+            None if old.key == key => old.best,
+            None => NO_MOVE,
+        };
+        self.slots[slot] = Slot {
+            key,
+            score: entry.score,
+            best,
+            depth: entry.depth,
+            flags,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_keys_match_fresh_ones() {
+        let rules = crate::rules::Rules::<u64>::new(8, 8, Default::default()).unwrap();
+        let z = Zobrist::new(64);
+        let mut pos = rules.start(Color::Black, Color::White);
+        let mut key = z.key(&pos);
+        for _ in 0..20 {
+            let Some(m) = rules.moves(&pos).lowest() else {
+                pos = rules.pass(&pos);
+                key = z.after_pass(key);
+                continue;
+            };
+            let flips = rules.flips(&pos, m);
+            key = z.after_move(key, pos.to_move, m, flips);
+            pos = rules.play_flips(&pos, m, flips);
+            assert_eq!(key, z.key(&pos));
+        }
+    }
+
+    #[test]
+    fn table_keeps_what_it_stores() {
+        let mut t = Table::new(1);
+        let e = Entry {
+            score: -7,
+            best: Some(12),
+            depth: 5,
+            bound: Bound::Lower,
+        };
+        t.store(42, e);
+        assert_eq!(t.probe(42), Some(e));
+        assert_eq!(t.probe(43), None);
+    }
+}
