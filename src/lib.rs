@@ -3,6 +3,7 @@
 
 pub mod commands;
 pub mod notation;
+pub mod players;
 pub mod protocol;
 pub mod rules;
 pub mod search;

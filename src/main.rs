@@ -1,10 +1,13 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
-use othello::protocol::{self, Ending, Options, RunError};
+use othello::players;
+use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
+use othello::search::{Config, Scoring};
 use othello::rules::{Color, RuleSet, Setup, Variant};
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Othello (Reversi) referee and player for boards from 3x3 to 26x26.
 ///
@@ -22,6 +25,54 @@ struct Cli {
     /// Any empty cell is a legal move; no passes; the game ends when the board is full.
     #[arg(long, global = true)]
     place_anywhere: bool,
+    /// The side the program plays in the line protocol: W, B or both.
+    #[arg(long, value_enum)]
+    computer: Option<ComputerArg>,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+/// How the computer player searches.
+#[derive(clap::Args)]
+struct SearchArgs {
+    /// Search this many moves ahead (instead of a time limit).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    depth: Option<u32>,
+    /// Time for each move, such as 250ms or 2s; the move comes back within it [default: 1s].
+    #[arg(long, value_parser = players::parse_duration)]
+    move_time: Option<Duration>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash_mb: u32,
+    /// Vary the play with this seed (the same seed plays the same way).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl SearchArgs {
+    fn config(&self) -> Config {
+        let move_time = match (self.depth, self.move_time) {
+            (Some(_), None) => None,
+            (_, Some(t)) => Some(t),
+            (None, None) => Config::default().move_time,
+        };
+        Config {
+            depth: self.depth,
+            move_time,
+            hash_mb: self.hash_mb as usize,
+            seed: self.seed,
+            scoring: Scoring::Plain,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ComputerArg {
+    #[value(alias = "b")]
+    B,
+    #[value(alias = "w")]
+    W,
+    Both,
 }
 
 #[derive(Subcommand)]
@@ -85,6 +136,14 @@ fn main() -> ExitCode {
         None => play(Options {
             rule_set,
             place_anywhere: cli.place_anywhere,
+            computer: cli.computer.map(|c| Computer {
+                sides: match c {
+                    ComputerArg::B => Sides::Black,
+                    ComputerArg::W => Sides::White,
+                    ComputerArg::Both => Sides::Both,
+                },
+                config: cli.search.config(),
+            }),
         }),
         Some(Command::Perft {
             depth,

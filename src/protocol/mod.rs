@@ -10,7 +10,9 @@ mod lines;
 pub use header::{Header, HeaderError, HeaderField};
 pub use lines::{LineReader, Unreadable, MAX_LINE};
 
+use crate::players::{Player, PlayerSpec};
 use crate::rules::{Color, DynGame, RuleSet, Setup, Square, Variant, Winner};
+use crate::search::Config;
 use std::io::{self, BufRead, Write};
 
 /// Command-line choices that the header does not carry.
@@ -18,6 +20,33 @@ use std::io::{self, BufRead, Write};
 pub struct Options {
     pub rule_set: RuleSet,
     pub place_anywhere: bool,
+    /// The side or sides the program plays, and how it searches.
+    pub computer: Option<Computer>,
+}
+
+/// The program as a player in the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Computer {
+    pub sides: Sides,
+    pub config: Config,
+}
+
+/// Which sides a player takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    Black,
+    White,
+    Both,
+}
+
+impl Sides {
+    pub fn includes(self, color: Color) -> bool {
+        match self {
+            Sides::Both => true,
+            Sides::Black => color == Color::Black,
+            Sides::White => color == Color::White,
+        }
+    }
 }
 
 enum Stage {
@@ -30,6 +59,8 @@ enum Stage {
 pub struct Session {
     options: Options,
     stage: Stage,
+    /// The program's player, once the header has fixed the board.
+    computer: Option<Box<dyn Player>>,
 }
 
 /// A parsed move line: 1-based row and column.
@@ -73,6 +104,7 @@ impl Session {
         Session {
             options,
             stage: Stage::Header(Header::default()),
+            computer: None,
         }
     }
 
@@ -116,8 +148,12 @@ impl Session {
                     first: values.first,
                     top_left: values.top_left,
                 };
-                let game = setup.new_game().expect("the header checks the board size");
-                let out = turn_lines(game.as_ref());
+                let mut game = setup.new_game().expect("the header checks the board size");
+                self.computer = self.options.computer.map(|c| {
+                    PlayerSpec::Engine(c.config).build(setup.rows, setup.cols, setup.variant, 0)
+                });
+                let mut out = turn_lines(game.as_ref());
+                Self::play_computer(&self.options, &mut self.computer, game.as_mut(), &mut out);
                 self.stage = match game.to_move() {
                     Some(_) => Stage::Playing(game),
                     None => Stage::Over,
@@ -135,12 +171,42 @@ impl Session {
                 }
                 let mut out = vec!["VALID".to_string()];
                 out.extend(turn_lines(game.as_ref()));
+                let game = game.as_mut();
+                Self::play_computer(&self.options, &mut self.computer, game, &mut out);
                 if game.to_move().is_none() {
                     self.stage = Stage::Over;
                 }
                 Ok(out)
             }
             Stage::Over => Ok(Vec::new()),
+        }
+    }
+
+    /// While the program is to move, plays its move and prints it as a person would have
+    /// typed it, then `VALID` and the new turn.
+    fn play_computer(
+        options: &Options,
+        computer: &mut Option<Box<dyn Player>>,
+        game: &mut dyn DynGame,
+        out: &mut Vec<String>,
+    ) {
+        let (Some(settings), Some(player)) = (options.computer, computer.as_mut()) else {
+            return;
+        };
+        while let Some(color) = game.to_move() {
+            if !settings.sides.includes(color) {
+                break;
+            }
+            let Some(square) = player.choose(game) else {
+                break;
+            };
+            if game.try_play(square).is_err() {
+                // The engine only returns legal moves; never play on from a board in doubt.
+                break;
+            }
+            out.push(format!("{} {}", square.row + 1, square.col + 1));
+            out.push("VALID".to_string());
+            out.extend(turn_lines(game));
         }
     }
 }

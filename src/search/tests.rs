@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::{Color, Square, Variant};
+use crate::rules::{Color, Variant};
 
 fn engine<B: Bits>(rows: usize, cols: usize, variant: Variant, config: Config) -> Engine<B> {
     Engine::new(Rules::new(rows, cols, variant).unwrap(), config)

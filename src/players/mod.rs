@@ -1,0 +1,171 @@
+//! Players: anything that picks a move for the side to move in a game of any size. The engine
+//! wraps the search; random, greedy and fixed-weights players are the yardsticks it is measured
+//! against.
+
+mod baseline;
+mod engine;
+
+pub use baseline::{Greedy, RandomMover, SquareWeights};
+pub use engine::EnginePlayer;
+
+use crate::rules::{with_bits, Bits, BitsVisitor, Color, DynGame, Position, Square, Variant};
+use crate::search::Config;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Picks moves.
+pub trait Player: Send {
+    /// A legal move for the side to move, or `None` if the game is over.
+    fn choose(&mut self, game: &dyn DynGame) -> Option<Square>;
+}
+
+/// Which player, with its settings: `random`, `greedy`, `weights`, or the engine as
+/// comma-separated settings such as `depth=6` or `time=50ms,hash=32,seed=7`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    Random,
+    Greedy,
+    Weights,
+    Engine(Config),
+}
+
+/// Why a player description was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("unknown setting {0:?} (expected depth=N, time=DURATION, hash=MB or seed=N)")]
+    Setting(String),
+    #[error("{0}")]
+    Value(String),
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        match text.trim() {
+            "random" => return Ok(PlayerSpec::Random),
+            "greedy" => return Ok(PlayerSpec::Greedy),
+            "weights" => return Ok(PlayerSpec::Weights),
+            _ => {}
+        }
+        let mut config = Config {
+            move_time: None,
+            ..Config::default()
+        };
+        for setting in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = setting
+                .split_once('=')
+                .ok_or_else(|| SpecError::Setting(setting.to_string()))?;
+            let number = |what: &str| {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| SpecError::Value(format!("{what} must be a whole number, not {value:?}")))
+            };
+            match key {
+                "depth" => config.depth = Some(number("depth")?.clamp(1, 1000) as u32),
+                "time" => {
+                    config.move_time = Some(parse_duration(value).map_err(SpecError::Value)?)
+                }
+                "hash" => config.hash_mb = number("hash")?.clamp(1, 1 << 16) as usize,
+                "seed" => config.seed = Some(number("seed")?),
+                _ => return Err(SpecError::Setting(setting.to_string())),
+            }
+        }
+        if config.depth.is_none() && config.move_time.is_none() {
+            config.move_time = Config::default().move_time;
+        }
+        Ok(PlayerSpec::Engine(config))
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::Weights => f.write_str("weights"),
+            PlayerSpec::Engine(c) => {
+                let mut parts = Vec::new();
+                if let Some(d) = c.depth {
+                    parts.push(format!("depth={d}"));
+                }
+                if let Some(t) = c.move_time {
+                    parts.push(format!("time={}ms", t.as_millis()));
+                }
+                parts.push(format!("hash={}", c.hash_mb));
+                if let Some(s) = c.seed {
+                    parts.push(format!("seed={s}"));
+                }
+                f.write_str(&parts.join(","))
+            }
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// A player for games of this shape and variant. `seed` varies the yardsticks' choices
+    /// between equal moves.
+    pub fn build(&self, rows: usize, cols: usize, variant: Variant, seed: u64) -> Box<dyn Player> {
+        struct Build(PlayerSpec, usize, usize, Variant, u64);
+        impl BitsVisitor for Build {
+            type Output = Box<dyn Player>;
+            fn visit<B: Bits>(self) -> Box<dyn Player> {
+                let Build(spec, rows, cols, variant, seed) = self;
+                let rules = crate::rules::Rules::<B>::new(rows, cols, variant)
+                    .expect("callers pass board sizes the rules accept");
+                match spec {
+                    PlayerSpec::Random => Box::new(RandomMover::new(rules, seed)),
+                    PlayerSpec::Greedy => Box::new(Greedy::new(rules, seed)),
+                    PlayerSpec::Weights => Box::new(SquareWeights::new(rules, seed)),
+                    PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(rules, config)),
+                }
+            }
+        }
+        with_bits(rows * cols, Build(*self, rows, cols, variant, seed))
+    }
+}
+
+/// A duration such as `250ms`, `1s`, `1.5s` or `2m`; a bare number is milliseconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration such as 250ms or 1s"))?;
+    let seconds = match unit {
+        "" | "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        _ => return Err(format!("{text:?} has an unknown unit (use ms, s or m)")),
+    };
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 86_400.0 {
+        return Err(format!("{text:?} is not a time from 1ms to a day"));
+    }
+    Ok(Duration::from_secs_f64(seconds).max(Duration::from_millis(1)))
+}
+
+/// The position of `game` in the bit set `B` (which must hold the board).
+pub fn position_of<B: Bits>(game: &dyn DynGame) -> Position<B> {
+    let cols = game.cols();
+    let mut pos = Position {
+        black: B::ZERO,
+        white: B::ZERO,
+        to_move: game.to_move().unwrap_or(Color::Black),
+    };
+    for r in 0..game.rows() {
+        for c in 0..cols {
+            match game.disc(Square::new(r as u8, c as u8)) {
+                Some(Color::Black) => pos.black |= B::bit(r * cols + c),
+                Some(Color::White) => pos.white |= B::bit(r * cols + c),
+                None => {}
+            }
+        }
+    }
+    pos
+}
+
+#[cfg(test)]
+mod tests;
