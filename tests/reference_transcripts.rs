@@ -216,6 +216,7 @@ fn library_session(variant: RefVariant, input: &[u8]) -> Result<String, TestCase
     let options = Options {
         rule_set,
         place_anywhere: variant.place_anywhere,
+        computer: None,
     };
     let mut out = Vec::new();
     run(options, input, &mut out).map_err(|e| TestCaseError::fail(e.to_string()))?;

@@ -21,6 +21,7 @@ fn simple_greeting_and_header_error_print_nothing_else() {
     let options = Options {
         rule_set: RuleSet::Simple,
         place_anywhere: false,
+        computer: None,
     };
     let (result, out) = session(options, b"4\n4\nQ\n");
     assert_eq!(out, "SIMPLE\n");
@@ -65,6 +66,7 @@ fn game_over_prints_the_winner_and_stops_reading() {
     let options = Options {
         rule_set: RuleSet::Full,
         place_anywhere: true,
+        computer: None,
     };
     let (result, out) = session(
         options,
@@ -174,7 +176,7 @@ mod never_panics {
                 input.push(b'\n');
             }
             let rule_set = if simple { RuleSet::Simple } else { RuleSet::Full };
-            let options = Options { rule_set, place_anywhere: anywhere };
+            let options = Options { rule_set, place_anywhere: anywhere, computer: None };
             let mut out = Vec::new();
             let result = run(options, &input[..], &mut out);
             let out = String::from_utf8(out).unwrap();
