@@ -1,11 +1,11 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
-use othello::players;
+use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
-use othello::search::{Config, Scoring};
 use othello::rules::{Color, RuleSet, Setup, Variant};
-use std::io::{self, Write};
+use othello::search::{Config, Scoring};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -81,16 +81,8 @@ enum Command {
     Perft {
         #[arg(long)]
         depth: u32,
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
-        rows: u8,
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
-        cols: u8,
-        /// Who moves first.
-        #[arg(long, value_enum, default_value_t = Side::B)]
-        first: Side,
-        /// The colour on the top-left and bottom-right cells of the starting 2x2 block.
-        #[arg(long, value_enum, default_value_t = Side::W)]
-        top_left: Side,
+        #[command(flatten)]
+        board: BoardArgs,
     },
     /// Solve positions exactly.
     Solve {
@@ -101,6 +93,62 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
     },
+    /// Play a series of games between two players and report the score.
+    ///
+    /// A player is `random`, `greedy` (most flips), `weights` (fixed square weights) or the
+    /// engine with settings such as `depth=6` or `time=50ms,hash=32,seed=3`.
+    Selfplay {
+        #[arg(long)]
+        a: PlayerSpec,
+        #[arg(long)]
+        b: PlayerSpec,
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        #[command(flatten)]
+        board: BoardArgs,
+        /// The player with fewer discs wins.
+        #[arg(long)]
+        misere: bool,
+        /// Random plies before the players take over [default: cells / 16, at most 8].
+        #[arg(long)]
+        opening_plies: Option<usize>,
+        /// Seed for the openings and the yardstick players' tie-breaks.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
+    Bench {
+        /// Transposition table size in megabytes.
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+    },
+}
+
+/// The board and start position.
+#[derive(clap::Args)]
+struct BoardArgs {
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+    rows: u8,
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+    cols: u8,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value_t = Side::B)]
+    first: Side,
+    /// The colour on the top-left and bottom-right cells of the starting 2x2 block.
+    #[arg(long, value_enum, default_value_t = Side::W)]
+    top_left: Side,
+}
+
+impl BoardArgs {
+    fn setup(&self, variant: Variant) -> Setup {
+        Setup {
+            rows: self.rows.into(),
+            cols: self.cols.into(),
+            variant,
+            first: self.first.into(),
+            top_left: self.top_left.into(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -132,6 +180,11 @@ fn main() -> ExitCode {
         RulesArg::Full => RuleSet::Full,
         RulesArg::Simple => RuleSet::Simple,
     };
+    let variant = |misere| Variant {
+        rule_set,
+        place_anywhere: cli.place_anywhere,
+        misere,
+    };
     match cli.command {
         None => play(Options {
             rule_set,
@@ -145,26 +198,41 @@ fn main() -> ExitCode {
                 config: cli.search.config(),
             }),
         }),
-        Some(Command::Perft {
-            depth,
-            rows,
-            cols,
-            first,
-            top_left,
-        }) => {
-            let setup = Setup {
-                rows: rows.into(),
-                cols: cols.into(),
-                variant: Variant {
-                    rule_set,
-                    place_anywhere: cli.place_anywhere,
-                    misere: false,
-                },
-                first: first.into(),
-                top_left: top_left.into(),
-            };
+        Some(Command::Perft { depth, board }) => {
+            let setup = board.setup(variant(false));
             let result = commands::perft_table(&setup, depth, &mut io::stdout().lock());
             finish(result)
+        }
+        Some(Command::Selfplay {
+            a,
+            b,
+            games,
+            board,
+            misere,
+            opening_plies,
+            seed,
+        }) => {
+            let setup = board.setup(variant(misere));
+            let series = commands::Series {
+                a,
+                b,
+                games,
+                setup,
+                opening_plies: opening_plies
+                    .unwrap_or_else(|| commands::default_opening_plies(setup.rows, setup.cols)),
+                seed,
+            };
+            let mut stderr = io::stderr();
+            let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
+                Some(&mut stderr)
+            } else {
+                None
+            };
+            let result = commands::selfplay(&series, &mut io::stdout().lock(), progress);
+            finish(result.map(|_| ()))
+        }
+        Some(Command::Bench { hash_mb }) => {
+            finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
         }
         Some(Command::Solve { file, hash_mb }) => {
             let result = std::fs::File::open(&file)

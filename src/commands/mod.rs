@@ -1,7 +1,11 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
+mod bench;
+mod selfplay;
 mod solve;
 
+pub use bench::{bench, BenchLine};
+pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use solve::{obf_position, solve_file, FileTotals};
 
 use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup};

@@ -1,0 +1,215 @@
+//! `othello selfplay`: a series of games between two players, colours alternating, each random
+//! opening played twice so that neither side gets the better half of the openings.
+
+use crate::players::PlayerSpec;
+use crate::rules::{Color, Setup, Winner};
+use crate::search::splitmix;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// What to play.
+#[derive(Clone, Copy, Debug)]
+pub struct Series {
+    pub a: PlayerSpec,
+    pub b: PlayerSpec,
+    pub games: usize,
+    /// The board and variant; `first` and `top_left` fix the start position.
+    pub setup: Setup,
+    /// Random plies played before the players take over.
+    pub opening_plies: usize,
+    pub seed: u64,
+}
+
+/// Per-player move statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTimes {
+    pub moves: usize,
+    pub total: Duration,
+    pub longest: Duration,
+    /// Moves that took longer than the player's time limit plus 5 ms.
+    pub late: usize,
+}
+
+/// The result of a series, from A's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub games: usize,
+    pub a_wins: usize,
+    pub b_wins: usize,
+    pub draws: usize,
+    /// Sum over games of A's discs less B's.
+    pub disc_difference: i64,
+    pub a_times: MoveTimes,
+    pub b_times: MoveTimes,
+}
+
+impl Tally {
+    /// Wins plus half the draws, as a fraction of the games.
+    pub fn a_score(&self) -> f64 {
+        (self.a_wins as f64 + self.draws as f64 / 2.0) / self.games.max(1) as f64
+    }
+}
+
+/// The default number of random opening plies: more on bigger boards, none on the smallest.
+pub fn default_opening_plies(rows: usize, cols: usize) -> usize {
+    (rows * cols / 16).min(8)
+}
+
+/// Plays the series. `progress` (a terminal, usually) gets a line rewritten after every game.
+pub fn selfplay(
+    series: &Series,
+    out: &mut dyn Write,
+    mut progress: Option<&mut dyn Write>,
+) -> anyhow::Result<Tally> {
+    let setup = &series.setup;
+    writeln!(
+        out,
+        "# selfplay {}x{}{}: a = {}, b = {}, {} games, {} random opening plies, seed {}",
+        setup.rows,
+        setup.cols,
+        variant_words(setup),
+        series.a,
+        series.b,
+        series.games,
+        series.opening_plies,
+        series.seed
+    )?;
+    writeln!(out, "# game a-colour result black white opening")?;
+    let mut tally = Tally::default();
+    let limit = |spec: &PlayerSpec| match spec {
+        PlayerSpec::Engine(c) => c.move_time,
+        _ => None,
+    };
+    let (a_limit, b_limit) = (limit(&series.a), limit(&series.b));
+    let started = Instant::now();
+    for g in 0..series.games {
+        // Games 2k and 2k+1 share an opening, with the colours swapped.
+        let mut opening_rng = series.seed ^ (g as u64 / 2).wrapping_mul(0x9E37_79B9);
+        let a_color = if g % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let seed = series.seed.wrapping_add(g as u64);
+        let mut a = series.a.build(setup.rows, setup.cols, setup.variant, seed);
+        let mut b = series
+            .b
+            .build(setup.rows, setup.cols, setup.variant, seed ^ 0x5555);
+        let mut game = setup.new_game()?;
+        let mut opening = Vec::new();
+        for _ in 0..series.opening_plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(splitmix(&mut opening_rng) % moves.len() as u64) as usize];
+            game.try_play(m)?;
+            opening.push(m.to_string());
+        }
+        while let Some(color) = game.to_move() {
+            let (player, times, limit) = if color == a_color {
+                (&mut a, &mut tally.a_times, a_limit)
+            } else {
+                (&mut b, &mut tally.b_times, b_limit)
+            };
+            let clock = Instant::now();
+            let choice = player.choose(game.as_ref());
+            let took = clock.elapsed();
+            times.moves += 1;
+            times.total += took;
+            times.longest = times.longest.max(took);
+            if limit.is_some_and(|l| took > l + Duration::from_millis(5)) {
+                times.late += 1;
+            }
+            let square = choice.ok_or_else(|| anyhow::anyhow!("a player found no move"))?;
+            game.try_play(square)
+                .map_err(|e| anyhow::anyhow!("a player chose an illegal move: {e}"))?;
+        }
+        let (black, white) = game.score();
+        let winner = game.winner().unwrap_or(Winner::Tie);
+        let (a_discs, b_discs) = match a_color {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        tally.games += 1;
+        tally.disc_difference += a_discs as i64 - b_discs as i64;
+        let result = match winner.color() {
+            None => {
+                tally.draws += 1;
+                "draw"
+            }
+            Some(c) if c == a_color => {
+                tally.a_wins += 1;
+                "a"
+            }
+            Some(_) => {
+                tally.b_wins += 1;
+                "b"
+            }
+        };
+        writeln!(
+            out,
+            "{} {} {result} {black} {white} {}",
+            g + 1,
+            crate::protocol::letter(a_color),
+            opening.join("")
+        )?;
+        if let Some(p) = progress.as_mut() {
+            write!(
+                p,
+                "\r{}/{} games  a {}  b {}  draws {}  {:.0}s   ",
+                g + 1,
+                series.games,
+                tally.a_wins,
+                tally.b_wins,
+                tally.draws,
+                started.elapsed().as_secs_f64()
+            )?;
+            p.flush()?;
+        }
+    }
+    if let Some(p) = progress.as_mut() {
+        writeln!(p)?;
+    }
+    write_summary(&tally, out)?;
+    Ok(tally)
+}
+
+fn variant_words(setup: &Setup) -> String {
+    let v = setup.variant;
+    let mut words = String::new();
+    if v.rule_set == crate::rules::RuleSet::Simple {
+        words.push_str(" simple");
+    }
+    if v.place_anywhere {
+        words.push_str(" place-anywhere");
+    }
+    if v.misere {
+        words.push_str(" misere");
+    }
+    words
+}
+
+fn write_summary(t: &Tally, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "# a wins {}, b wins {}, draws {} of {} games: a scores {:.1}%, average disc difference (a - b) {:+.2}",
+        t.a_wins,
+        t.b_wins,
+        t.draws,
+        t.games,
+        100.0 * t.a_score(),
+        t.disc_difference as f64 / t.games.max(1) as f64
+    )?;
+    for (name, m) in [("a", &t.a_times), ("b", &t.b_times)] {
+        let mean = m.total.as_secs_f64() * 1000.0 / m.moves.max(1) as f64;
+        writeln!(
+            out,
+            "# {name}: {} moves, mean {mean:.2} ms, longest {:.2} ms, {} over the limit + 5 ms",
+            m.moves,
+            m.longest.as_secs_f64() * 1000.0,
+            m.late
+        )?;
+    }
+    Ok(())
+}
