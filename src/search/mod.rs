@@ -1,11 +1,10 @@
 //! The computer player's search: negamax alpha-beta with principal-variation search, iterative
 //! deepening, a transposition table and an exact endgame solver, for every size and variant.
 //!
-//! Scores are in hundredths of a disc ([`DISC`]) from the side to move's point of view. Where the
-//! search reaches the end of the game the score is the exact final disc difference (negated
-//! under misère), so a won endgame is always worth more than any estimate of a drawn one only
-//! through the estimate being smaller; maximising the final difference also wins whenever a win
-//! exists.
+//! Scores are in hundredths of a disc ([`DISC`]) from the side to move's point of view: the
+//! evaluation estimates the final disc difference, and where the search reaches the end of the
+//! game the score is the exact difference (negated under misère). Maximising the final
+//! difference also wins whenever a win exists, so the solver needs no separate win/loss mode.
 
 mod endgame;
 mod eval;

@@ -1,0 +1,31 @@
+//! The FFO endgame test positions (`tests/data/`, copied from `shared/data/`): the exact solver
+//! must find a best move and the exact score of every one, counted as the file counts (empty
+//! cells to the winner).
+
+use othello::commands::solve_file;
+use std::fs::File;
+use std::io::BufReader;
+
+fn solve_all(name: &str) -> othello::commands::FileTotals {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let file = BufReader::new(File::open(path).unwrap());
+    let mut report = Vec::new();
+    let totals = solve_file(file, 64, &mut report).unwrap();
+    print!("{}", String::from_utf8_lossy(&report));
+    totals
+}
+
+#[test]
+fn ffo_1_to_19_solve_to_their_scores() {
+    let totals = solve_all("fforum-1-19.obf");
+    assert_eq!(totals.positions, 19);
+    assert_eq!(totals.agreed, 19);
+}
+
+#[test]
+#[ignore = "about three minutes in release; run: cargo test --release --test ffo -- --ignored"]
+fn ffo_20_to_39_solve_to_their_scores() {
+    let totals = solve_all("fforum-20-39.obf");
+    assert_eq!(totals.positions, 20);
+    assert_eq!(totals.agreed, 20);
+}
