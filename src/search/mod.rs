@@ -180,7 +180,14 @@ impl<B: Bits> Engine<B> {
             }
         }
         report.nodes = self.nodes;
-        report.pv = self.principal_variation(pos, key, report.best);
+        // The table may hold a longer line from earlier searches; only this search's depth is
+        // backed by it (all of it when exact).
+        let length = if report.exact {
+            empties as usize
+        } else {
+            report.depth.max(1) as usize
+        };
+        report.pv = self.principal_variation(pos, key, report.best, length);
         report.elapsed = clock.elapsed();
         report
     }
@@ -418,14 +425,19 @@ impl<B: Bits> Engine<B> {
         d
     }
 
-    /// Follows the table's best moves from `pos`.
-    fn principal_variation(&self, pos: &Position<B>, key: u64, first: Option<usize>) -> Vec<usize> {
+    /// Follows the table's best moves from `pos`, for at most `length` moves.
+    fn principal_variation(
+        &self,
+        pos: &Position<B>,
+        key: u64,
+        first: Option<usize>,
+        length: usize,
+    ) -> Vec<usize> {
         let mut line = Vec::new();
         let (mut pos, mut key) = (*pos, key);
         let mut next = first;
         while let Some(m) = next {
-            if !self.rules.moves(&pos).contains(m) || line.len() > self.rules.geometry.cell_count()
-            {
+            if line.len() >= length || !self.rules.moves(&pos).contains(m) {
                 break;
             }
             line.push(m);
