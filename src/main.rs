@@ -36,16 +36,16 @@ struct Cli {
 #[derive(clap::Args)]
 struct SearchArgs {
     /// Search this many moves ahead (instead of a time limit).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, requires = "computer", value_parser = clap::value_parser!(u32).range(1..=1000))]
     depth: Option<u32>,
     /// Time for each move, such as 250ms or 2s; the move comes back within it [default: 1s].
-    #[arg(long, value_parser = players::parse_duration)]
+    #[arg(long, requires = "computer", value_parser = players::parse_duration)]
     move_time: Option<Duration>,
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash_mb: u32,
     /// Vary the play with this seed (the same seed plays the same way).
-    #[arg(long)]
+    #[arg(long, requires = "computer")]
     seed: Option<u64>,
 }
 
@@ -68,10 +68,11 @@ impl SearchArgs {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ComputerArg {
-    #[value(alias = "b")]
+    #[value(name = "B", alias = "b")]
     B,
-    #[value(alias = "w")]
+    #[value(name = "W", alias = "w")]
     W,
+    #[value(alias = "BOTH")]
     Both,
 }
 
@@ -159,9 +160,9 @@ enum RulesArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Side {
-    #[value(alias = "b")]
+    #[value(name = "B", alias = "b")]
     B,
-    #[value(alias = "w")]
+    #[value(name = "W", alias = "w")]
     W,
 }
 

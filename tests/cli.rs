@@ -173,6 +173,31 @@ fn perft_counts_the_standard_tree() {
 }
 
 #[test]
+fn colours_are_accepted_in_either_case() {
+    for (first, top_left, heading) in [
+        ("B", "W", "black first, white on the top-left"),
+        ("w", "b", "white first, black on the top-left"),
+    ] {
+        let output = Command::cargo_bin("othello")
+            .unwrap()
+            .args([
+                "perft",
+                "--depth",
+                "1",
+                "--first",
+                first,
+                "--top-left",
+                top_left,
+            ])
+            .timeout(TIMEOUT)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{first} {top_left}");
+        assert!(String::from_utf8(output.stdout).unwrap().contains(heading));
+    }
+}
+
+#[test]
 fn help_describes_the_protocol_and_the_options() {
     let output = Command::cargo_bin("othello")
         .unwrap()
