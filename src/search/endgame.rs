@@ -189,10 +189,34 @@ impl<B: Bits> Engine<B> {
         best_score
     }
 
+    /// One empty cell: whoever can play there does, without generating moves. A move is legal
+    /// exactly when it flips something, under both rule sets, unless any cell will do.
+    fn solve_last(&mut self, pos: &Position<B>, empty: B) -> i32 {
+        let Some(cell) = empty.lowest() else {
+            return self.final_score(pos);
+        };
+        let anywhere = self.rules.variant.place_anywhere;
+        let flips = self.rules.flips(pos, cell);
+        if anywhere || !flips.is_empty() {
+            return -self.final_score(&self.rules.play_flips(pos, cell, flips));
+        }
+        let passed = self.rules.pass(pos);
+        let flips = self.rules.flips(&passed, cell);
+        if !flips.is_empty() {
+            // The opponent plays the last cell; the result is seen from the original mover.
+            return self.final_score(&self.rules.play_flips(&passed, cell, flips));
+        }
+        self.final_score(pos)
+    }
+
     /// The last few moves: plain alpha-beta, no table.
     fn solve_shallow(&mut self, pos: &Position<B>, mut alpha: i32, beta: i32) -> i32 {
         if self.count_node() {
             return 0;
+        }
+        let empty = self.rules.empty(pos);
+        if empty.count() == 1 {
+            return self.solve_last(pos, empty);
         }
         let moves = self.rules.moves(pos);
         if moves.is_empty() {
