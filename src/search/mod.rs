@@ -70,8 +70,11 @@ pub struct Report {
     pub pv: Vec<usize>,
 }
 
-/// Time kept back from a move's limit for returning the move.
-const MARGIN: Duration = Duration::from_millis(2);
+/// Time kept back from a move's limit for returning the move and for the machine's hiccups: a
+/// tenth of the limit, from 1 ms to 5 ms.
+fn margin(limit: Duration) -> Duration {
+    (limit / 10).clamp(Duration::from_millis(1), Duration::from_millis(5))
+}
 /// Beyond every score.
 const INFINITY: i32 = i32::MAX / 4;
 /// How often (in nodes, minus one) the clock is read.
@@ -199,7 +202,7 @@ impl<B: Bits> Engine<B> {
         self.deadline = self
             .config
             .move_time
-            .map(|t| clock + t.saturating_sub(MARGIN));
+            .map(|t| clock + t.saturating_sub(margin(t)));
     }
 
     /// One iteration over the root moves, best first. Returns the best score and move, and
