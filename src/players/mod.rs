@@ -57,15 +57,13 @@ impl FromStr for PlayerSpec {
                 .split_once('=')
                 .ok_or_else(|| SpecError::Setting(setting.to_string()))?;
             let number = |what: &str| {
-                value
-                    .parse::<u64>()
-                    .map_err(|_| SpecError::Value(format!("{what} must be a whole number, not {value:?}")))
+                value.parse::<u64>().map_err(|_| {
+                    SpecError::Value(format!("{what} must be a whole number, not {value:?}"))
+                })
             };
             match key {
                 "depth" => config.depth = Some(number("depth")?.clamp(1, 1000) as u32),
-                "time" => {
-                    config.move_time = Some(parse_duration(value).map_err(SpecError::Value)?)
-                }
+                "time" => config.move_time = Some(parse_duration(value).map_err(SpecError::Value)?),
                 "hash" => config.hash_mb = number("hash")?.clamp(1, 1 << 16) as usize,
                 "seed" => config.seed = Some(number("seed")?),
                 _ => return Err(SpecError::Setting(setting.to_string())),
