@@ -99,7 +99,7 @@ impl<B: Bits> Engine<B> {
         &mut self,
         pos: &Position<B>,
         key: u64,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
@@ -136,47 +136,15 @@ impl<B: Bits> Engine<B> {
         }
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, true, &mut list);
-        let alpha_in = alpha;
-        let mut best_score = -i32::MAX;
-        let mut best_move = None;
-        for (i, &(m, _)) in list.iter().enumerate() {
-            let flips = self.rules.flips(pos, m);
-            let child = self.rules.play_flips(pos, m, flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
-            let mut score;
-            if i == 0 {
-                score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
-            } else {
-                score = -self.solve(&child, child_key, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let (best_score, best_move) =
+            self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {
+                e.solve(child, child_key, a, b, ply + 1)
+            });
         self.lists[ply] = list;
         if self.stopped {
             return 0;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha_in {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, alpha, beta);
         self.table.store(
             key,
             Entry {

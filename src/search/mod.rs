@@ -281,7 +281,7 @@ impl<B: Bits> Engine<B> {
         pos: &Position<B>,
         key: u64,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
@@ -325,7 +325,32 @@ impl<B: Bits> Engine<B> {
 
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, depth >= 3, &mut list);
-        let alpha_in = alpha;
+        let (best_score, best_move) =
+            self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {
+                e.pvs(child, child_key, depth - 1, a, b, ply + 1)
+            });
+        self.lists[ply] = list;
+        if self.stopped {
+            return 0;
+        }
+        let bound = Bound::of(best_score, alpha, beta);
+        self.store(key, depth, best_score, bound, best_move);
+        best_score
+    }
+
+    /// The principal-variation loop: the first move of `list` with the full window, the others
+    /// with a null window and a second look when they beat `alpha`. `value` gives a child's
+    /// value for its own side to move within a window. Returns the best score (fail-soft) and
+    /// move; stops at a cut-off or when the search is stopped.
+    fn best_of(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        list: &[(usize, i32)],
+        mut alpha: i32,
+        beta: i32,
+        mut value: impl FnMut(&mut Self, &Position<B>, u64, i32, i32) -> i32,
+    ) -> (i32, Option<usize>) {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         for (i, &(m, _)) in list.iter().enumerate() {
@@ -334,11 +359,11 @@ impl<B: Bits> Engine<B> {
             let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
             let mut score;
             if i == 0 {
-                score = -self.pvs(&child, child_key, depth - 1, -beta, -alpha, ply + 1);
+                score = -value(self, &child, child_key, -beta, -alpha);
             } else {
-                score = -self.pvs(&child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1);
+                score = -value(self, &child, child_key, -alpha - 1, -alpha);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.pvs(&child, child_key, depth - 1, -beta, -alpha, ply + 1);
+                    score = -value(self, &child, child_key, -beta, -alpha);
                 }
             }
             if self.stopped {
@@ -355,19 +380,7 @@ impl<B: Bits> Engine<B> {
                 }
             }
         }
-        self.lists[ply] = list;
-        if self.stopped {
-            return 0;
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha_in {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.store(key, depth, best_score, bound, best_move);
-        best_score
+        (best_score, best_move)
     }
 
     fn take_list(&mut self, ply: usize) -> Vec<(usize, i32)> {

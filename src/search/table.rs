@@ -78,6 +78,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft `score` searched with the window `(alpha, beta)` says.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// No move stored.
 pub const NO_MOVE: u16 = u16::MAX;
 /// The depth stored for a value solved to the end of the game: deeper than any search.
