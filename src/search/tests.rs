@@ -1,5 +1,7 @@
 use super::*;
-use crate::rules::{Color, Variant};
+use crate::rules::{Color, RuleSet, Square, Variant, Words};
+use proptest::prelude::*;
+use std::time::{Duration, Instant};
 
 fn engine<B: Bits>(rows: usize, cols: usize, variant: Variant, config: Config) -> Engine<B> {
     Engine::new(Rules::new(rows, cols, variant).unwrap(), config)
@@ -10,6 +12,150 @@ fn depth(d: u32) -> Config {
         depth: Some(d),
         move_time: None,
         ..Config::default()
+    }
+}
+
+const FULL: Variant = Variant {
+    rule_set: RuleSet::Full,
+    place_anywhere: false,
+    misere: false,
+};
+const MISERE: Variant = Variant {
+    misere: true,
+    ..FULL
+};
+const PLACE_ANYWHERE: Variant = Variant {
+    place_anywhere: true,
+    ..FULL
+};
+
+/// A position drawn as rows of `B` (black), `W` (white) and `.` (empty), cells separated by
+/// spaces, row 1 at the top. Returns the rows, the columns and the position.
+fn board(rows: &[&str], to_move: Color) -> (usize, usize, Position<u64>) {
+    let cells: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|r| r.split_whitespace().collect())
+        .collect();
+    let cols = cells[0].len();
+    let mut pos = Position {
+        black: 0,
+        white: 0,
+        to_move,
+    };
+    for (r, row) in cells.iter().enumerate() {
+        assert_eq!(row.len(), cols, "row {} of {rows:?}", r + 1);
+        for (c, &cell) in row.iter().enumerate() {
+            match cell {
+                "B" => pos.black |= u64::bit(r * cols + c),
+                "W" => pos.white |= u64::bit(r * cols + c),
+                "." => {}
+                other => panic!("{other:?} in {rows:?}"),
+            }
+        }
+    }
+    (cells.len(), cols, pos)
+}
+
+/// The index of a cell in standard notation: column letter, then row from 1 at the top (`c2`).
+fn cell(cols: usize, name: &str) -> usize {
+    let col = (name.as_bytes()[0] - b'a') as usize;
+    let row: usize = name[1..].parse().unwrap();
+    (row - 1) * cols + col
+}
+
+/// A cell index in standard notation, for messages.
+fn name(cols: usize, index: usize) -> String {
+    Square::new((index / cols) as u8, (index % cols) as u8).to_string()
+}
+
+/// The moves of `solved.moves` with the best value, in standard notation, sorted.
+fn best_moves(cols: usize, solved: &Solved) -> Vec<String> {
+    let top = solved.moves[0].1;
+    let mut best: Vec<String> = solved
+        .moves
+        .iter()
+        .filter(|&&(_, v)| v == top)
+        .map(|&(m, _)| name(cols, m))
+        .collect();
+    best.sort();
+    best
+}
+
+/// The exact value of a position for its side to move, by exhaustive minimax: no pruning, no
+/// table, no move ordering, and the result of a finished game worked out from [`Rules::winner`].
+fn minimax<B: Bits>(rules: &Rules<B>, pos: &Position<B>, scoring: Scoring) -> i32 {
+    let moves = rules.moves(pos);
+    if moves.is_empty() {
+        let passed = rules.pass(pos);
+        if !rules.moves(&passed).is_empty() {
+            return -minimax(rules, &passed, scoring);
+        }
+        let (black, white) = pos.score();
+        let mut margin = black.abs_diff(white) as i32;
+        if scoring == Scoring::EmptiesToWinner && margin > 0 {
+            margin += rules.empty(pos).count() as i32;
+        }
+        return match rules.winner(pos).color() {
+            None => 0,
+            Some(c) if c == pos.to_move => margin,
+            Some(_) => -margin,
+        };
+    }
+    moves
+        .iter()
+        .map(|m| -minimax(rules, &rules.play_unchecked(pos, m), scoring))
+        .max()
+        .unwrap()
+}
+
+/// A position from a random game (random first player and start colours, random moves, forced
+/// passes made) once at most `empties` cells are empty. The side to move always has a move. If a
+/// game ends too early, another is played; after many tries, the live position with the fewest
+/// empty cells seen is taken.
+fn random_position<B: Bits>(rules: &Rules<B>, seed: u64, empties: u32) -> Position<B> {
+    let mut rng = seed;
+    let colour = |rng: &mut u64| {
+        if splitmix(rng) & 1 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    };
+    let mut fewest: Option<Position<B>> = None;
+    for _ in 0..200 {
+        let (first, top_left) = (colour(&mut rng), colour(&mut rng));
+        let mut pos = rules.start(first, top_left);
+        loop {
+            let moves = rules.moves(&pos);
+            if moves.is_empty() {
+                if rules.is_over(&pos) {
+                    break;
+                }
+                pos = rules.pass(&pos);
+                continue;
+            }
+            let left = rules.empty(&pos).count();
+            if left <= empties {
+                return pos;
+            }
+            if fewest.is_none_or(|f| rules.empty(&f).count() > left) {
+                fewest = Some(pos);
+            }
+            let moves: Vec<usize> = moves.iter().collect();
+            let m = moves[(splitmix(&mut rng) % moves.len() as u64) as usize];
+            pos = rules.play_unchecked(&pos, m);
+        }
+    }
+    fewest.expect("the start position has a move")
+}
+
+/// The same discs in another bit-set width.
+fn widen<B: Bits>(pos: &Position<u64>) -> Position<B> {
+    let convert = |set: u64| set.iter().fold(B::ZERO, |acc, i| acc | B::bit(i));
+    Position {
+        black: convert(pos.black),
+        white: convert(pos.white),
+        to_move: pos.to_move,
     }
 }
 
@@ -24,4 +170,480 @@ fn four_by_four_start_is_a_white_win_by_eleven_to_three() {
     let report = e.search(&start);
     assert!(report.exact);
     assert_eq!(report.score, -8 * DISC);
+}
+
+/// Positions where exactly one move wins, the winning move, and its exact value.
+const FORCED_WINS: &[(&[&str], Color, &str, i32)] = &[
+    // 4x4: only d4 (flipping c3 and d3) wins; the other moves lose.
+    (
+        &[". . . .", ". B B B", ". W W W", ". . . ."],
+        Color::Black,
+        "d4",
+        8,
+    ),
+    // 5x5: b5 flips b3 and b4, the only white discs: a wipeout, 12-0 with 14 cells empty.
+    (
+        &[
+            ". . . B .",
+            ". B B B B",
+            "B W B . B",
+            ". W . . .",
+            ". . B . .",
+        ],
+        Color::Black,
+        "b5",
+        12,
+    ),
+    // 6x6: a5 flips all three white discs (b4 and c3 diagonally, b5 along the row).
+    (
+        &[
+            "B . . . . .",
+            "B B B B B .",
+            "B B W . B B",
+            "B W . B . .",
+            ". W B B B B",
+            ". B . B B .",
+        ],
+        Color::Black,
+        "a5",
+        23,
+    ),
+    // 5x6: the corner a1 wins by 28; everything else loses.
+    (
+        &[
+            ". W W W B .",
+            "W B B B B .",
+            "B W B W B .",
+            ". . W . . .",
+            ". W W W . .",
+        ],
+        Color::Black,
+        "a1",
+        28,
+    ),
+    // 6x6, white to move: the corner a1 wins by 7, the rest lose by 8 or more.
+    (
+        &[
+            ". B W . B .",
+            "B W W B B B",
+            "B B W W B B",
+            "B B B B B B",
+            "B . B W W B",
+            ". . . W . .",
+        ],
+        Color::White,
+        "a1",
+        7,
+    ),
+];
+
+#[test]
+fn forced_wins_are_found_at_shallow_depth() {
+    for &(rows, to_move, win, value) in FORCED_WINS {
+        let (r, c, pos) = board(rows, to_move);
+        let mut e = engine::<u64>(r, c, FULL, depth(64));
+        let solved = e.solve_exact(&pos, true);
+        let winners: Vec<String> = solved
+            .moves
+            .iter()
+            .filter(|&&(_, v)| v > 0)
+            .map(|&(m, _)| name(c, m))
+            .collect();
+        assert_eq!(winners, [win], "{rows:?}: {:?}", solved.moves);
+        assert_eq!(solved.score, value, "{rows:?}");
+        assert_eq!(solved.best, Some(cell(c, win)));
+        for d in 1..=3 {
+            let report = engine::<u64>(r, c, FULL, depth(d)).search(&pos);
+            assert_eq!(
+                report.best.map(|m| name(c, m)).as_deref(),
+                Some(win),
+                "depth {d} on {rows:?}: {report:?}"
+            );
+        }
+    }
+}
+
+/// Black's c2 turns over b2, b3 and c3, every white disc: the game ends 10-0 with seven cells
+/// empty. Every other move loses (a1 by 2). A move that ends the game with a win must beat any
+/// estimate of a game still going on, so even a one-move search has to find it.
+#[test]
+fn a_wipeout_beats_every_estimate() {
+    let rows = [". . . .", "B W . B", ". W W .", "B B B B"];
+    let (r, c, pos) = board(&rows, Color::Black);
+    let mut e = engine::<u64>(r, c, FULL, depth(64));
+    let solved = e.solve_exact(&pos, true);
+    assert_eq!(solved.moves[0], (cell(c, "c2"), 10));
+    assert!(solved.moves[1..].iter().all(|&(_, v)| v < 0));
+    let after = e.rules().play_unchecked(&pos, cell(c, "c2"));
+    assert!(after.white.is_empty());
+    let chosen: Vec<(u32, String, i32)> = (1..=3)
+        .map(|d| {
+            let report = engine::<u64>(r, c, FULL, depth(d)).search(&pos);
+            (d, name(c, report.best.unwrap()), report.score)
+        })
+        .collect();
+    assert!(
+        chosen.iter().all(|(_, m, _)| m == "c2"),
+        "(depth, move, score): {chosen:?}"
+    );
+}
+
+/// White's a1 turns over b1 and leaves black without a move, so white moves twice in a
+/// row; it wins by 18 and every other move loses by 16 or more.
+#[test]
+fn a_forced_pass_is_searched_through() {
+    let rows = [". B W . .", "W W B . .", "W B B B .", "B . . . ."];
+    let (r, c, pos) = board(&rows, Color::White);
+    let empties = 10;
+    let mut e = engine::<u64>(r, c, FULL, depth(empties));
+    let rules = e.rules().clone();
+    assert_eq!(rules.empty(&pos).count(), empties);
+    let solved = e.solve_exact(&pos, true);
+    assert_eq!(solved.moves[0], (cell(c, "a1"), 18));
+    assert!(solved.moves[1..].iter().all(|&(_, v)| v <= -16));
+    let after = rules.play_unchecked(&pos, cell(c, "a1"));
+    assert!(rules.moves(&after).is_empty(), "black must pass");
+    assert!(!rules.is_over(&after));
+
+    for report in [
+        e.search(&pos),
+        engine::<u64>(r, c, FULL, depth(empties)).search(&pos),
+    ] {
+        assert!(report.exact, "{report:?}");
+        assert_eq!(report.score, 18 * DISC);
+        assert_eq!(report.best, Some(cell(c, "a1")));
+        // The line goes on with white's second move, after black's pass.
+        assert_eq!(report.pv[0], cell(c, "a1"), "{report:?}");
+        assert!(report.pv.len() >= 2, "{report:?}");
+        assert!(rules.moves(&rules.pass(&after)).contains(report.pv[1]));
+        // The whole line is playable, passes made where forced.
+        let mut line = pos;
+        for &m in &report.pv {
+            if rules.moves(&line).is_empty() {
+                line = rules.pass(&line);
+            }
+            assert!(rules.moves(&line).contains(m), "{:?}", report.pv);
+            line = rules.play_unchecked(&line, m);
+        }
+    }
+    // A shallow search sees the pass too: white's second move follows at once.
+    let report = engine::<u64>(r, c, FULL, depth(2)).search(&pos);
+    assert_eq!(report.best, Some(cell(c, "a1")));
+    assert_eq!(report.pv.len(), 2, "{report:?}");
+    assert!(rules.moves(&rules.pass(&after)).contains(report.pv[1]));
+}
+
+/// White to move, seven cells empty. In the normal game c1 (flipping b1, b2 and c2) wins by 12;
+/// under misère the same c1 is white's worst move (lost by 11)
+/// and d2, worth +2, is the only win.
+#[test]
+fn misere_changes_the_best_move() {
+    let rows = ["W B . .", "W B B .", "W B W .", ". B . ."];
+    let (r, c, pos) = board(&rows, Color::White);
+    let mut normal = engine::<u64>(r, c, FULL, depth(64));
+    let mut misere = engine::<u64>(r, c, MISERE, depth(64));
+    let n = normal.solve_exact(&pos, true);
+    let m = misere.solve_exact(&pos, true);
+    let values = |s: &Solved| -> Vec<(String, i32)> {
+        s.moves.iter().map(|&(x, v)| (name(c, x), v)).collect()
+    };
+    assert_eq!(
+        values(&n),
+        [("c1".to_string(), 12), ("d2".into(), 10), ("c4".into(), -2)]
+    );
+    assert_eq!(
+        values(&m),
+        [("d2".to_string(), 2), ("c4".into(), -4), ("c1".into(), -11)]
+    );
+    assert_eq!(minimax(normal.rules(), &pos, Scoring::Plain), 12);
+    assert_eq!(minimax(misere.rules(), &pos, Scoring::Plain), 2);
+    let (rn, rm) = (normal.search(&pos), misere.search(&pos));
+    assert_eq!(
+        (rn.best, rn.score, rn.exact),
+        (Some(cell(c, "c1")), 12 * DISC, true)
+    );
+    assert_eq!(
+        (rm.best, rm.score, rm.exact),
+        (Some(cell(c, "d2")), 2 * DISC, true)
+    );
+}
+
+/// White to move, four cells empty. In the normal game white has a4, a5 and b5 and loses by 3
+/// at best (a4); with place-anywhere the corner a1, which flanks nothing, wins by 1.
+#[test]
+fn place_anywhere_changes_the_best_move() {
+    let rows = [
+        ". W W B B",
+        "B W W B B",
+        "B W W B W",
+        ". B W W W",
+        ". . B B W",
+    ];
+    let (r, c, pos) = board(&rows, Color::White);
+    let mut normal = engine::<u64>(r, c, FULL, depth(64));
+    let mut anywhere = engine::<u64>(r, c, PLACE_ANYWHERE, depth(64));
+    let a1 = cell(c, "a1");
+    assert!(!normal.rules().moves(&pos).contains(a1));
+    let n = normal.solve_exact(&pos, true);
+    let p = anywhere.solve_exact(&pos, true);
+    assert_eq!(n.score, -3);
+    assert_eq!(best_moves(c, &n), ["a4"]);
+    assert_eq!((p.score, p.best), (1, Some(a1)));
+    assert_eq!(best_moves(c, &p), ["a1"]);
+    assert_eq!(p.moves.len(), 4, "every empty cell is a move");
+    assert!(anywhere.rules().flips(&pos, a1).is_empty());
+    assert_eq!(minimax(anywhere.rules(), &pos, Scoring::Plain), 1);
+    let report = anywhere.search(&pos);
+    assert_eq!(
+        (report.best, report.score, report.exact),
+        (Some(a1), DISC, true)
+    );
+}
+
+/// Search to the end and the solver agree on `pos`; returns the exact value.
+fn check_exact<B: Bits>(rules: &Rules<B>, pos: &Position<B>, scoring: Scoring) -> i32 {
+    let empties = rules.empty(pos).count();
+    let config = Config {
+        scoring,
+        ..depth(empties.max(1))
+    };
+    let legal = rules.moves(pos);
+    let mut e = Engine::new(rules.clone(), config);
+    let report = e.search(pos);
+    let solved = e.solve_exact(pos, true);
+    let fresh = Engine::new(rules.clone(), config).solve_exact(pos, false);
+    let what = format!("{pos:?} ({:?}): {report:?} {solved:?}", rules.variant);
+    assert!(report.exact, "{what}");
+    assert_eq!(report.score, solved.score * DISC, "{what}");
+    assert_eq!(fresh.score, solved.score, "{what}");
+    assert!(legal.contains(report.best.unwrap()), "{what}");
+    assert!(legal.contains(fresh.best.unwrap()), "{what}");
+    // Every legal move valued, the best first, and the search's move is one of the best.
+    assert_eq!(solved.moves.len(), legal.count() as usize, "{what}");
+    assert_eq!(solved.moves[0].1, solved.score, "{what}");
+    let value_of = |m: usize| solved.moves.iter().find(|&&(x, _)| x == m).unwrap().1;
+    assert_eq!(value_of(report.best.unwrap()), solved.score, "{what}");
+    assert_eq!(value_of(fresh.best.unwrap()), solved.score, "{what}");
+    assert_eq!(value_of(solved.best.unwrap()), solved.score, "{what}");
+    solved.score
+}
+
+#[test]
+fn simple_rules_search_and_solver_agree() {
+    for misere in [false, true] {
+        let variant = Variant {
+            rule_set: RuleSet::Simple,
+            misere,
+            place_anywhere: false,
+        };
+        // The whole 4x4 game.
+        let rules = Rules::<u64>::new(4, 4, variant).unwrap();
+        check_exact(
+            &rules,
+            &rules.start(Color::Black, Color::White),
+            Scoring::Plain,
+        );
+        for (rows, cols) in [(3, 3), (3, 5), (4, 4), (4, 5), (5, 5), (6, 6)] {
+            let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+            for seed in 0..6 {
+                let pos = random_position(&rules, seed, 11);
+                let exact = check_exact(&rules, &pos, Scoring::Plain);
+                if rules.empty(&pos).count() <= 7 {
+                    assert_eq!(minimax(&rules, &pos, Scoring::Plain), exact);
+                }
+            }
+        }
+    }
+}
+
+fn variant_strategy() -> impl Strategy<Value = Variant> {
+    (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(simple, place_anywhere, misere)| {
+        Variant {
+            rule_set: if simple {
+                RuleSet::Simple
+            } else {
+                RuleSet::Full
+            },
+            place_anywhere,
+            misere,
+        }
+    })
+}
+
+fn scoring_strategy() -> impl Strategy<Value = Scoring> {
+    prop_oneof![3 => Just(Scoring::Plain), 1 => Just(Scoring::EmptiesToWinner)]
+}
+
+/// The case count of a property test: `default`, or `PROPTEST_CASES` for long soak runs.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(96)))]
+
+    /// On random positions with at most ten empty cells, a search as deep as the empty cells is
+    /// exact and agrees with the solver, in every variant, whatever the bit-set width.
+    #[test]
+    fn search_to_the_end_agrees_with_the_solver(
+        rows in 3..=6usize,
+        cols in 3..=6usize,
+        variant in variant_strategy(),
+        scoring in scoring_strategy(),
+        empties in 0..=10u32,
+        seed in any::<u64>(),
+    ) {
+        let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+        let pos = random_position(&rules, seed, empties);
+        let exact = check_exact(&rules, &pos, scoring);
+        let wide = Rules::<Words<4>>::new(rows, cols, variant).unwrap();
+        let config = Config { scoring, ..depth(64) };
+        let solved = Engine::new(wide, config).solve_exact(&widen(&pos), false);
+        prop_assert_eq!(solved.score, exact);
+    }
+
+    /// The solver against exhaustive minimax on random positions with at most seven empty
+    /// cells, for every move, and from the other side's point of view (a pass, possibly).
+    #[test]
+    fn solver_agrees_with_plain_minimax(
+        rows in 3..=6usize,
+        cols in 3..=6usize,
+        variant in variant_strategy(),
+        scoring in scoring_strategy(),
+        empties in 0..=7u32,
+        seed in any::<u64>(),
+    ) {
+        let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+        let pos = random_position(&rules, seed, empties);
+        let config = Config { scoring, ..depth(64) };
+        let mut e = Engine::new(rules.clone(), config);
+        let solved = e.solve_exact(&pos, true);
+        prop_assert_eq!(solved.score, minimax(&rules, &pos, scoring));
+        for &(m, value) in &solved.moves {
+            let child = rules.play_unchecked(&pos, m);
+            prop_assert_eq!(value, -minimax(&rules, &child, scoring), "move {}", name(cols, m));
+        }
+        let other = rules.pass(&pos);
+        let solved = e.solve_exact(&other, true);
+        prop_assert_eq!(solved.score, minimax(&rules, &other, scoring));
+        prop_assert_eq!(solved.best.is_none(), rules.moves(&other).is_empty());
+    }
+}
+
+/// A search with a 20 ms limit, from a position a few moves into a game, on `rows` x `cols`.
+fn timed_search<B: Bits>(rows: usize, cols: usize) {
+    let rules = Rules::<B>::new(rows, cols, FULL).unwrap();
+    let cells = (rows * cols) as u32;
+    let pos = random_position(&rules, 3, cells - 14);
+    let config = Config {
+        depth: None,
+        move_time: Some(Duration::from_millis(20)),
+        ..Config::default()
+    };
+    let mut e = Engine::new(rules.clone(), config);
+    let clock = Instant::now();
+    let report = e.search(&pos);
+    let took = clock.elapsed();
+    assert!(rules.moves(&pos).contains(report.best.unwrap()));
+    assert!(report.depth >= 1, "{report:?}");
+    // The bar is 25 ms, measured elsewhere; this only catches a search that ignores the clock.
+    assert!(took < Duration::from_millis(100), "{rows}x{cols}: {took:?}");
+    assert!(report.elapsed <= took);
+}
+
+#[test]
+fn a_time_limit_is_kept_on_the_largest_board() {
+    timed_search::<Words<11>>(26, 26);
+}
+
+#[test]
+fn a_time_limit_is_kept_on_eight_by_eight() {
+    timed_search::<u64>(8, 8);
+}
+
+#[test]
+fn searches_repeat_exactly() {
+    let rules = Rules::<u64>::new(8, 8, FULL).unwrap();
+    let pos = random_position(&rules, 11, 50);
+    for config in [
+        depth(5),
+        Config {
+            seed: Some(9),
+            ..depth(5)
+        },
+    ] {
+        let first = Engine::new(rules.clone(), config).search(&pos);
+        let second = Engine::new(rules.clone(), config).search(&pos);
+        let key = |r: &Report| (r.best, r.score, r.depth, r.exact, r.nodes, r.pv.clone());
+        assert_eq!(key(&first), key(&second));
+        assert!(first.nodes > 0);
+    }
+}
+
+/// A whole game between two engines with the same settings on 6x6.
+fn engine_game(config: Config) -> Vec<usize> {
+    let rules = Rules::<u64>::new(6, 6, FULL).unwrap();
+    let mut e = Engine::new(rules.clone(), config);
+    let mut pos = rules.start(Color::Black, Color::White);
+    let mut moves = Vec::new();
+    while !rules.is_over(&pos) {
+        if rules.moves(&pos).is_empty() {
+            pos = rules.pass(&pos);
+            continue;
+        }
+        let m = e.search(&pos).best.unwrap();
+        assert!(rules.moves(&pos).contains(m));
+        moves.push(m);
+        pos = rules.play_unchecked(&pos, m);
+    }
+    moves
+}
+
+#[test]
+fn seeds_vary_the_play_and_repeat_it() {
+    let seeded = |s| Config {
+        seed: Some(s),
+        ..depth(2)
+    };
+    assert_eq!(engine_game(depth(2)), engine_game(depth(2)));
+    assert_eq!(engine_game(seeded(4)), engine_game(seeded(4)));
+    let mut games: Vec<Vec<usize>> = (1..=6).map(|s| engine_game(seeded(s))).collect();
+    games.sort();
+    games.dedup();
+    assert!(games.len() >= 2, "six seeds, one game");
+}
+
+/// A finished game is worth its final difference; a side that must pass has no move to play.
+#[test]
+fn finished_and_passing_positions() {
+    // White has no disc: the game is over, black is 5 ahead (or behind, under misère).
+    let (r, c, over) = board(&[". . .", ". B B", "B B B"], Color::White);
+    for (variant, want) in [(FULL, -5), (MISERE, 5)] {
+        let mut e = engine::<u64>(r, c, variant, depth(9));
+        assert!(e.rules().is_over(&over));
+        let solved = e.solve_exact(&over, true);
+        assert_eq!((solved.score, solved.best), (want, None));
+        assert!(solved.moves.is_empty());
+        let report = e.search(&over);
+        assert_eq!(report.best, None);
+        assert!(!report.exact || report.score == want * DISC, "{report:?}");
+    }
+    // Black cannot move, white can.
+    let (r, c, pass) = board(&["W W .", "W B .", ". . ."], Color::Black);
+    let mut e = engine::<u64>(r, c, FULL, depth(9));
+    assert!(e.rules().moves(&pass).is_empty());
+    assert!(!e.rules().is_over(&pass));
+    let solved = e.solve_exact(&pass, true);
+    assert_eq!(solved.best, None);
+    assert_eq!(solved.score, minimax(e.rules(), &pass, Scoring::Plain));
+    // The search has nothing to choose; whatever it reports is not wrong if it claims to be exact.
+    let report = e.search(&pass);
+    assert_eq!(report.best, None);
+    assert!(
+        !report.exact || report.score == solved.score * DISC,
+        "{report:?}"
+    );
 }
