@@ -21,3 +21,145 @@ fn durations() {
     assert!(parse_duration("3 parsecs").is_err());
     assert!(parse_duration("").is_err());
 }
+
+use crate::rules::{Color, RuleSet, Setup, Winner};
+
+/// A setup with black first and white on the top-left of the start block.
+fn setup(rows: usize, cols: usize, rule_set: RuleSet, place_anywhere: bool, misere: bool) -> Setup {
+    Setup {
+        rows,
+        cols,
+        variant: Variant {
+            rule_set,
+            place_anywhere,
+            misere,
+        },
+        first: Color::Black,
+        top_left: Color::White,
+    }
+}
+
+/// The boards and variants every player plays on.
+fn setups() -> Vec<Setup> {
+    use RuleSet::{Full, Simple};
+    vec![
+        setup(3, 3, Full, false, false),
+        setup(4, 4, Full, false, false),
+        setup(6, 6, Full, false, false),
+        setup(5, 7, Full, false, false),
+        setup(6, 6, Full, false, true),
+        setup(8, 8, Full, true, false),
+        setup(5, 5, Full, true, true),
+        setup(4, 4, Simple, false, false),
+        setup(6, 6, Simple, false, true),
+        setup(5, 7, Simple, true, false),
+        // 81 cells: the u128 build.
+        setup(9, 9, Full, false, false),
+    ]
+}
+
+/// Every kind of player, the engine with small limits.
+fn specs() -> Vec<PlayerSpec> {
+    [
+        "random",
+        "greedy",
+        "weights",
+        "depth=1",
+        "depth=3,hash=1",
+        "depth=2,seed=5",
+        "time=2ms",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect()
+}
+
+/// Plays a whole game, checking every move against the game's legal moves; returns the winner.
+fn play_out(setup: &Setup, black: PlayerSpec, white: PlayerSpec, seed: u64) -> Winner {
+    let mut game = setup.new_game().unwrap();
+    let (rows, cols, variant) = (setup.rows, setup.cols, setup.variant);
+    let mut players = [
+        black.build(rows, cols, variant, seed),
+        white.build(rows, cols, variant, seed + 1),
+    ];
+    let mut moves = 0;
+    while let Some(color) = game.to_move() {
+        let player = match color {
+            Color::Black => &mut players[0],
+            Color::White => &mut players[1],
+        };
+        let number = moves + 1;
+        let what = || format!("{black} v {white} on {setup:?}, move {number}");
+        let legal = game.legal_moves();
+        let square = player
+            .choose(game.as_ref())
+            .unwrap_or_else(|| panic!("{}: no move chosen from {legal:?}", what()));
+        assert!(
+            legal.contains(&square),
+            "{}: {square} not in {legal:?}",
+            what()
+        );
+        let played = game.try_play(square).unwrap();
+        assert_eq!(played.color, color);
+        moves += 1;
+        assert!(moves <= rows * cols, "{}", what());
+    }
+    // Over: nobody has a move to offer.
+    for player in &mut players {
+        assert_eq!(player.choose(game.as_ref()), None);
+    }
+    if setup.variant.place_anywhere {
+        let (b, w) = game.score();
+        assert_eq!(
+            (b + w) as usize,
+            rows * cols,
+            "place-anywhere fills the board"
+        );
+    }
+    game.winner().expect("the game is over")
+}
+
+#[test]
+fn every_player_plays_only_legal_moves_to_the_end() {
+    let specs = specs();
+    for setup in setups() {
+        for (i, &spec) in specs.iter().enumerate() {
+            // Each player takes each side, against the next player in the list.
+            let other = specs[(i + 1) % specs.len()];
+            play_out(&setup, spec, other, i as u64);
+            play_out(&setup, other, spec, 100 + i as u64);
+        }
+    }
+}
+
+#[test]
+fn engine_players_on_the_largest_board() {
+    // 676 cells: the widest bit set. A few moves are enough to see the engine pick legal ones.
+    let setup = setup(26, 26, RuleSet::Full, false, false);
+    let mut game = setup.new_game().unwrap();
+    let mut engine = PlayerSpec::Engine(crate::search::Config {
+        depth: Some(2),
+        move_time: None,
+        hash_mb: 1,
+        ..Default::default()
+    })
+    .build(26, 26, setup.variant, 0);
+    for _ in 0..12 {
+        let legal = game.legal_moves();
+        let square = engine.choose(game.as_ref()).unwrap();
+        assert!(legal.contains(&square), "{square} not in {legal:?}");
+        game.try_play(square).unwrap();
+    }
+}
+
+#[test]
+fn the_engine_beats_the_random_player() {
+    let setup = setup(6, 6, RuleSet::Full, false, false);
+    let engine: PlayerSpec = "depth=3".parse().unwrap();
+    let mut wins = 0;
+    for seed in 0..4 {
+        wins += (play_out(&setup, engine, PlayerSpec::Random, seed) == Winner::Black) as u32;
+        wins += (play_out(&setup, PlayerSpec::Random, engine, seed) == Winner::White) as u32;
+    }
+    assert!(wins >= 7, "{wins} wins in 8 games");
+}
