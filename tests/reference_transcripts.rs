@@ -1,6 +1,8 @@
 //! The protocol emulator of `tests/common` as a second opinion: every golden transcript that
 //! should succeed must be exactly what the emulator prints, and the library's protocol loop must
-//! print what the emulator prints on random sessions, junk lines included.
+//! print what the emulator prints on random sessions, junk lines included. The emulator only
+//! referees: a transcript in which the program plays (`--computer`) is checked with the
+//! program's moves typed in instead (see [`refereed`]), which proves them legal.
 
 mod common;
 
@@ -69,23 +71,121 @@ fn check_transcript(input: &Path) -> Result<bool, String> {
     let args: Vec<String> = optional_text("args")?
         .map(|text| text.split_whitespace().map(String::from).collect())
         .unwrap_or_default();
-    // Subcommands and help are not the line protocol.
-    if protocol_args(&args).is_none() {
-        return Ok(false);
-    }
     let out_path = sibling("out");
     if !out_path.exists() {
         // Transcripts are being added concurrently; an .in without its .out is not done yet.
         return Ok(false);
     }
-    let want = read(&out_path)?;
-    let stdin = read(input)?;
+    let (args, stdin, want) = refereed(args, read(input)?, read(&out_path)?)?;
+    // Subcommands and help are not the line protocol.
+    if protocol_args(&args).is_none() {
+        return Ok(false);
+    }
     let got = reference_session_bytes(&args, &stdin)
         .ok_or("exit status 0, but the reference finds the header bad or incomplete")?;
     if got.as_bytes() != want {
         return Err(first_difference(&want, got.as_bytes()));
     }
     Ok(true)
+}
+
+/// The flags that make the program a player, each with its value.
+const COMPUTER_FLAGS: [&str; 5] = [
+    "--computer",
+    "--depth",
+    "--move-time",
+    "--hash-mb",
+    "--seed",
+];
+
+/// A move line as the program prints its own move: `row col`, nothing else.
+fn is_move_line(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let mut parts = line.split(|&b| b == b' ');
+    let mut number = || {
+        parts
+            .next()
+            .is_some_and(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
+    };
+    number() && number() && parts.next().is_none()
+}
+
+/// Arguments, input and output of a session.
+type Session = (Vec<String>, Vec<u8>, Vec<u8>);
+
+/// A session in which the program plays (`--computer`) as the referee alone sees it when the
+/// program's moves are typed in: the arguments without the player's flags, the input with each
+/// of the program's move lines where it was played, and the output without them. Every
+/// `VALID` or `INVALID` that does not follow a move line of the program answers the next line
+/// of the input. Other sessions come back unchanged.
+fn refereed(args: Vec<String>, input: Vec<u8>, output: Vec<u8>) -> Result<Session, String> {
+    let is_flag = |a: &str| {
+        COMPUTER_FLAGS
+            .iter()
+            .any(|f| a == *f || a.starts_with(&format!("{f}=")))
+    };
+    if !args.iter().any(|a| is_flag(a)) {
+        return Ok((args, input, output));
+    }
+    let mut plain = Vec::new();
+    let mut rest = args.into_iter();
+    while let Some(arg) = rest.next() {
+        if COMPUTER_FLAGS.contains(&arg.as_str()) {
+            rest.next();
+        } else if !is_flag(&arg) {
+            plain.push(arg);
+        }
+    }
+    let mut lines = input.split_inclusive(|&b| b == b'\n');
+    let mut replay: Vec<u8> = lines.by_ref().take(5).flatten().copied().collect();
+    let mut expected = Vec::new();
+    let mut after_own_move = false;
+    for line in output.split_inclusive(|&b| b == b'\n') {
+        if is_move_line(line) {
+            if !replay.is_empty() && !replay.ends_with(b"\n") {
+                replay.push(b'\n');
+            }
+            replay.extend_from_slice(line);
+            after_own_move = true;
+            continue;
+        }
+        expected.extend_from_slice(line);
+        if line == b"VALID\n" || line == b"INVALID\n" {
+            if !after_own_move {
+                let typed = lines
+                    .next()
+                    .ok_or("more answers in the output than input lines")?;
+                replay.extend_from_slice(typed);
+            }
+            after_own_move = false;
+        }
+    }
+    replay.extend(lines.flatten());
+    Ok((plain, replay, expected))
+}
+
+#[test]
+fn the_program_s_moves_are_put_back_into_the_input() {
+    let args: Vec<String> = [
+        "--rules",
+        "simple",
+        "--computer",
+        "W",
+        "--depth=3",
+        "--seed",
+        "4",
+    ]
+    .map(String::from)
+    .to_vec();
+    let input = b"4\n4\nB\nW\n>\n9 9\n2 4\nafter".to_vec();
+    let output = b"SIMPLE\nTURN: B\nINVALID\nVALID\nTURN: W\n1 2\nVALID\nTURN: B\n".to_vec();
+    let (args, input, output) = refereed(args, input, output).unwrap();
+    assert_eq!(args, ["--rules", "simple"]);
+    assert_eq!(input, b"4\n4\nB\nW\n>\n9 9\n2 4\n1 2\nafter");
+    assert_eq!(
+        output,
+        b"SIMPLE\nTURN: B\nINVALID\nVALID\nTURN: W\nVALID\nTURN: B\n"
+    );
 }
 
 #[test]
