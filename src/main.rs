@@ -176,7 +176,10 @@ impl From<Side> for Color {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let rule_set = match cli.rules {
         RulesArg::Full => RuleSet::Full,
         RulesArg::Simple => RuleSet::Simple,
@@ -277,6 +280,26 @@ fn finish(result: anyhow::Result<()>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--help` and `--version` print as clap prints them; a bad command line is one line on stderr
+/// and exit status 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let message = message.join(" ");
+    say(message.strip_prefix("error: ").unwrap_or(&message));
+    ExitCode::from(2)
 }
 
 /// One line on stderr; a closed stderr is ignored rather than a panic.

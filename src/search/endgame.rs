@@ -1,7 +1,7 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
-use super::{Bound, Engine, Entry, DISC, SOLVED};
+use super::{Bound, Engine, Entry, Outcome, SOLVED};
 use crate::rules::{Bits, Position};
 use std::time::{Duration, Instant};
 
@@ -78,7 +78,7 @@ impl<B: Bits> Engine<B> {
         self.table.store(
             key,
             Entry {
-                score: alpha * DISC,
+                score: Outcome(alpha).score(),
                 best,
                 depth: SOLVED,
                 bound: Bound::Exact,
@@ -123,7 +123,8 @@ impl<B: Bits> Engine<B> {
         if let Some(e) = self.table.probe(key) {
             table_move = e.best.filter(|&m| moves.contains(m));
             if e.depth == SOLVED {
-                let score = e.score / DISC;
+                // Solved entries hold outcomes, so their scores convert back exactly.
+                let score = Outcome::at_most(e.score);
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -148,7 +149,7 @@ impl<B: Bits> Engine<B> {
         self.table.store(
             key,
             Entry {
-                score: best_score * DISC,
+                score: Outcome(best_score).score(),
                 best: best_move,
                 depth: SOLVED,
                 bound,

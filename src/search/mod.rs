@@ -1,10 +1,10 @@
 //! The computer player's search: negamax alpha-beta with principal-variation search, iterative
 //! deepening, a transposition table and an exact endgame solver, for every size and variant.
 //!
-//! Scores are in hundredths of a disc ([`DISC`]) from the side to move's point of view: the
-//! evaluation estimates the final disc difference, and where the search reaches the end of the
-//! game the score is the exact difference (negated under misère). Maximising the final
-//! difference also wins whenever a win exists, so the solver needs no separate win/loss mode.
+//! Scores are from the side to move's point of view. Estimates are in hundredths of a disc
+//! ([`DISC`]) of expected final difference; a finished game scores [`Outcome`]'s value, beyond
+//! every estimate, so a proven win is never traded for a good-looking position. Reports convert
+//! back to hundredths of a disc.
 
 mod endgame;
 mod eval;
@@ -12,6 +12,50 @@ mod table;
 
 pub use endgame::Solved;
 pub use eval::{Evaluator, DISC};
+
+/// Where the scores of finished games start: beyond every estimate.
+const WON: i32 = 10_000_000;
+
+/// The exact final disc difference of a game, and its place on the search's score scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome(pub i32);
+
+impl Outcome {
+    /// The search score: a win beats every estimate, a loss is below every one, and between
+    /// outcomes more discs are better.
+    pub fn score(self) -> i32 {
+        self.0.signum() * WON + self.0 * DISC
+    }
+
+    /// The largest difference whose score is at most `score`.
+    pub fn at_most(score: i32) -> i32 {
+        if score >= WON + DISC {
+            (score - WON).div_euclid(DISC)
+        } else if score >= 0 {
+            0
+        } else if score >= -WON - DISC {
+            -1
+        } else {
+            (score + WON).div_euclid(DISC)
+        }
+    }
+
+    /// The smallest difference whose score is at least `score`.
+    pub fn at_least(score: i32) -> i32 {
+        -Self::at_most(-score)
+    }
+
+    /// A search score read back as hundredths of a disc: outcomes lose their offset.
+    pub fn to_hundredths(score: i32) -> i32 {
+        if score > WON / 2 {
+            score - WON
+        } else if score < -WON / 2 {
+            score + WON
+        } else {
+            score
+        }
+    }
+}
 pub use table::{splitmix, Bound, Entry, Table, Zobrist, SOLVED};
 
 use crate::rules::{Bits, Position, Rules};
@@ -166,7 +210,7 @@ impl<B: Bits> Engine<B> {
             let (score, best, complete) = self.root_iteration(pos, key, depth as i32, &mut root);
             if let Some(best) = best {
                 report.best = Some(best);
-                report.score = score;
+                report.score = Outcome::to_hundredths(score);
                 if complete {
                     report.depth = depth;
                     report.exact = depth >= empties;
@@ -290,15 +334,17 @@ impl<B: Bits> Engine<B> {
         }
         let empties = self.rules.empty(pos).count() as i32;
         if empties <= depth {
-            // Everything below is reached: solve exactly, in whole discs.
-            let a = alpha.div_euclid(DISC);
-            let b = -((-beta).div_euclid(DISC));
-            return DISC * self.solve(pos, key, a, b, ply);
+            // Everything below is reached: solve exactly, in whole discs, within the window's
+            // outcomes.
+            let limit = self.rules.geometry.cell_count() as i32 + 1;
+            let a = Outcome::at_most(alpha).clamp(-limit, limit);
+            let b = Outcome::at_least(beta).clamp(-limit, limit);
+            return Outcome(self.solve(pos, key, a, b, ply)).score();
         }
         let moves = self.rules.moves(pos);
         if moves.is_empty() {
             if self.rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
-                return DISC * self.final_score(pos);
+                return Outcome(self.final_score(pos)).score();
             }
             let passed = self.rules.pass(pos);
             let key = self.zobrist.after_pass(key);
@@ -425,7 +471,7 @@ impl<B: Bits> Engine<B> {
             let mut state = key ^ seed;
             score += (splitmix(&mut state) % 41) as i32 - 20;
         }
-        score
+        score.clamp(-WON / 2, WON / 2)
     }
 
     /// The final disc difference for the side to move, under the variant and scoring.
