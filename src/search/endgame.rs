@@ -158,6 +158,18 @@ impl<B: Bits> Engine<B> {
         best_score
     }
 
+    /// The empty cells of the board's quarters that hold an odd number of them.
+    fn odd_quarters(&self, empty: B) -> B {
+        let mut odd = B::ZERO;
+        for &quarter in &self.quarters {
+            let cells = empty & quarter;
+            if cells.count() % 2 == 1 {
+                odd |= cells;
+            }
+        }
+        odd
+    }
+
     /// One empty cell: whoever can play there does, without generating moves. A move is legal
     /// exactly when it flips something, under both rule sets, unless any cell will do.
     fn solve_last(&mut self, pos: &Position<B>, empty: B) -> i32 {
@@ -194,8 +206,11 @@ impl<B: Bits> Engine<B> {
             }
             return -self.solve_shallow(&self.rules.pass(pos), -beta, -alpha);
         }
+        // Parity: moves into quarters of the board with an odd number of empty cells first, so
+        // that the mover tends to get the last move of each quarter.
+        let odd = self.odd_quarters(empty);
         let mut best = -i32::MAX;
-        for m in moves.iter() {
+        for m in (moves & odd).iter().chain((moves & !odd).iter()) {
             let child = self.rules.play_unchecked(pos, m);
             let score = -self.solve_shallow(&child, -beta, -alpha);
             if score > best {

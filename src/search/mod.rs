@@ -133,6 +133,8 @@ pub struct Engine<B> {
     config: Config,
     /// Move-ordering weight of each cell: corners first, cells next to empty corners last.
     square_weight: Vec<i32>,
+    /// The board cut in four (rows and columns halved), for parity in the endgame.
+    quarters: [B; 4],
     /// One reusable move list per ply, so the search does not allocate as it goes.
     lists: Vec<Vec<(usize, i32)>>,
     nodes: u64,
@@ -145,7 +147,16 @@ impl<B: Bits> Engine<B> {
         let eval = Evaluator::new(&rules);
         let cells = rules.geometry.cell_count();
         let square_weight = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
+        let g = &rules.geometry;
+        let mut quarters = [B::ZERO; 4];
+        for i in 0..cells {
+            let sq = g.square(i);
+            let q = 2 * usize::from(2 * sq.row as usize >= g.rows())
+                + usize::from(2 * sq.col as usize >= g.cols());
+            quarters[q] |= B::bit(i);
+        }
         Engine {
+            quarters,
             zobrist: Zobrist::new(cells),
             table: Table::new(config.hash_mb),
             eval,
