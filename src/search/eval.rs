@@ -56,16 +56,21 @@ impl<B: Bits> Evaluator<B> {
         }
     }
 
-    /// A fixed preference for playing on `cell`: corners high, the cells next to corners low.
+    pub fn corners(&self) -> B {
+        self.corners
+    }
+
+    /// A fixed preference for playing on `cell`, on the scale of move ordering where one reply
+    /// left to the opponent costs 100: corners high, the cells next to corners low.
     pub fn square_weight(&self, cell: B) -> i32 {
         let mut weight = 0;
         for &(corner, x, c) in &self.corner_regions {
             if !(cell & corner).is_empty() {
-                weight += 1000;
+                weight += 100;
             } else if !(cell & x).is_empty() {
-                weight -= 500;
+                weight -= 50;
             } else if !(cell & c).is_empty() {
-                weight -= 200;
+                weight -= 20;
             }
         }
         weight

@@ -467,8 +467,13 @@ impl<B: Bits> Engine<B> {
                 score = INFINITY;
             } else if look_ahead {
                 let child = self.rules.play_unchecked(pos, m);
-                let replies = self.rules.moves(&child).count() as i32;
-                score -= 100 * replies;
+                let replies = self.rules.moves(&child);
+                let corner_replies = (replies & self.eval.corners()).count() as i32;
+                // Empty cells next to the mover's discs: the opponent's future replies.
+                let exposed = self.rules.geometry.neighbours(child.opponent()) & !child.occupied();
+                score -= 100 * replies.count() as i32
+                    + 200 * corner_replies
+                    + 20 * (exposed & self.rules.geometry.cells()).count() as i32;
             }
             list.push((m, score));
         }
