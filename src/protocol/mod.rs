@@ -59,8 +59,8 @@ enum Stage {
 pub struct Session {
     options: Options,
     stage: Stage,
-    /// The program's player, once the header has fixed the board.
-    computer: Option<Box<dyn Player>>,
+    /// The program's sides and player, once the header has fixed the board.
+    computer: Option<(Sides, Box<dyn Player>)>,
 }
 
 /// A parsed move line: 1-based row and column.
@@ -150,10 +150,14 @@ impl Session {
                 };
                 let mut game = setup.new_game().expect("the header checks the board size");
                 self.computer = self.options.computer.map(|c| {
-                    PlayerSpec::Engine(c.config).build(setup.rows, setup.cols, setup.variant, 0)
+                    let engine = PlayerSpec::Engine(c.config);
+                    (
+                        c.sides,
+                        engine.build(setup.rows, setup.cols, setup.variant, 0),
+                    )
                 });
                 let mut out = turn_lines(game.as_ref());
-                Self::play_computer(&self.options, &mut self.computer, game.as_mut(), &mut out);
+                computer_moves(&mut self.computer, game.as_mut(), &mut out);
                 self.stage = match game.to_move() {
                     Some(_) => Stage::Playing(game),
                     None => Stage::Over,
@@ -172,7 +176,7 @@ impl Session {
                 let mut out = vec!["VALID".to_string()];
                 out.extend(turn_lines(game.as_ref()));
                 let game = game.as_mut();
-                Self::play_computer(&self.options, &mut self.computer, game, &mut out);
+                computer_moves(&mut self.computer, game, &mut out);
                 if game.to_move().is_none() {
                     self.stage = Stage::Over;
                 }
@@ -181,33 +185,32 @@ impl Session {
             Stage::Over => Ok(Vec::new()),
         }
     }
+}
 
-    /// While the program is to move, plays its move and prints it as a person would have
-    /// typed it, then `VALID` and the new turn.
-    fn play_computer(
-        options: &Options,
-        computer: &mut Option<Box<dyn Player>>,
-        game: &mut dyn DynGame,
-        out: &mut Vec<String>,
-    ) {
-        let (Some(settings), Some(player)) = (options.computer, computer.as_mut()) else {
-            return;
-        };
-        while let Some(color) = game.to_move() {
-            if !settings.sides.includes(color) {
-                break;
-            }
-            let Some(square) = player.choose(game) else {
-                break;
-            };
-            if game.try_play(square).is_err() {
-                // The engine only returns legal moves; never play on from a board in doubt.
-                break;
-            }
-            out.push(format!("{} {}", square.row + 1, square.col + 1));
-            out.push("VALID".to_string());
-            out.extend(turn_lines(game));
+/// While the program is to move, plays its move and prints it as a person would have typed it,
+/// then `VALID` and the new turn.
+fn computer_moves(
+    computer: &mut Option<(Sides, Box<dyn Player>)>,
+    game: &mut dyn DynGame,
+    out: &mut Vec<String>,
+) {
+    let Some((sides, player)) = computer else {
+        return;
+    };
+    while let Some(color) = game.to_move() {
+        if !sides.includes(color) {
+            break;
         }
+        let Some(square) = player.choose(game) else {
+            break;
+        };
+        if game.try_play(square).is_err() {
+            // The engine only returns legal moves; never play on from a board in doubt.
+            break;
+        }
+        out.push(format!("{} {}", square.row + 1, square.col + 1));
+        out.push("VALID".to_string());
+        out.extend(turn_lines(game));
     }
 }
 
