@@ -42,8 +42,8 @@ struct SearchArgs {
     #[arg(long, requires = "computer", value_parser = players::parse_duration)]
     move_time: Option<Duration>,
     /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    hash_mb: u32,
+    #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
+    hash_mb: usize,
     /// Vary the play with this seed (the same seed plays the same way).
     #[arg(long, requires = "computer")]
     seed: Option<u64>,
@@ -59,7 +59,7 @@ impl SearchArgs {
         Config {
             depth: self.depth,
             move_time,
-            hash_mb: self.hash_mb as usize,
+            hash_mb: self.hash_mb,
             seed: self.seed,
             scoring: Scoring::Plain,
         }
@@ -91,7 +91,7 @@ enum Command {
         #[arg(long)]
         file: std::path::PathBuf,
         /// Transposition table size in megabytes.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
     },
     /// Play a series of games between two players and report the score.
@@ -120,7 +120,7 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
     Bench {
         /// Transposition table size in megabytes.
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
     },
 }

@@ -64,7 +64,7 @@ impl FromStr for PlayerSpec {
             match key {
                 "depth" => config.depth = Some(number("depth")?.clamp(1, 1000) as u32),
                 "time" => config.move_time = Some(parse_duration(value).map_err(SpecError::Value)?),
-                "hash" => config.hash_mb = number("hash")?.clamp(1, 1 << 16) as usize,
+                "hash" => config.hash_mb = parse_hash_mb(value).map_err(SpecError::Value)?,
                 "seed" => config.seed = Some(number("seed")?),
                 _ => return Err(SpecError::Setting(setting.to_string())),
             }
@@ -120,6 +120,19 @@ impl PlayerSpec {
             }
         }
         with_bits(rows * cols, Build(*self, rows, cols, variant, seed))
+    }
+}
+
+/// The largest transposition table, in megabytes.
+pub const MAX_HASH_MB: usize = 8192;
+
+/// A transposition table size in megabytes, from 1 to [`MAX_HASH_MB`].
+pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "{text:?} is not a table size from 1 to {MAX_HASH_MB} megabytes"
+        )),
     }
 }
 
