@@ -27,10 +27,7 @@ impl<B: Bits> Engine<B> {
     /// exact value; otherwise only the best one is proved.
     pub fn solve_exact(&mut self, pos: &Position<B>, all_moves: bool) -> Solved {
         let clock = Instant::now();
-        self.table.new_search();
-        self.nodes = 0;
-        self.stopped = false;
-        self.deadline = None;
+        self.begin(clock, None);
         let key = self.zobrist.key(pos);
         let moves = self.rules.moves(pos);
         let limit = self.rules.geometry.cell_count() as i32 + 1;
@@ -47,45 +44,39 @@ impl<B: Bits> Engine<B> {
         let mut list = Vec::new();
         let table_move = self.table.probe(key).and_then(|e| e.best);
         self.order(pos, moves, table_move, true, &mut list);
-        let mut alpha = -limit;
-        let mut best = None;
         let mut values = Vec::new();
-        for (i, &(m, _)) in list.iter().enumerate() {
-            let flips = self.rules.flips(pos, m);
-            let child = self.rules.play_flips(pos, m, flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
-            let score = if all_moves {
-                -self.solve(&child, child_key, -limit, limit, 1)
-            } else if i == 0 {
-                -self.solve(&child, child_key, -limit, -alpha, 1)
-            } else {
-                let probe = -self.solve(&child, child_key, -alpha - 1, -alpha, 1);
-                if probe > alpha {
-                    -self.solve(&child, child_key, -limit, -alpha, 1)
-                } else {
-                    probe
-                }
-            };
-            if all_moves {
-                values.push((m, score));
+        let (score, best) = if all_moves {
+            // Every move with the full window, so each value is exact.
+            for &(m, _) in &list {
+                let flips = self.rules.flips(pos, m);
+                let child = self.rules.play_flips(pos, m, flips);
+                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+                values.push((m, -self.solve(&child, child_key, -limit, limit, 1)));
             }
-            if score > alpha {
-                alpha = score;
-                best = Some(m);
-            }
-        }
-        values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            // A stable sort: among equal values the first searched stays the best move.
+            values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            (values[0].1, Some(values[0].0))
+        } else {
+            self.best_of(
+                pos,
+                key,
+                &list,
+                -limit,
+                limit,
+                |e, child, child_key, a, b| e.solve(child, child_key, a, b, 1),
+            )
+        };
         self.table.store(
             key,
             Entry {
-                score: Outcome(alpha).score(),
+                score: Outcome(score).score(),
                 best,
                 depth: SOLVED,
                 bound: Bound::Exact,
             },
         );
         Solved {
-            score: alpha,
+            score,
             best,
             moves: values,
             nodes: self.nodes,
@@ -125,12 +116,7 @@ impl<B: Bits> Engine<B> {
             if e.depth == SOLVED {
                 // Solved entries hold outcomes, so their scores convert back exactly.
                 let score = Outcome::at_most(e.score);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
+                if e.bound.settles(score, alpha, beta) {
                     return score;
                 }
             }

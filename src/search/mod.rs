@@ -191,12 +191,14 @@ impl<B: Bits> Engine<B> {
     /// Searches `pos` within the configured limits and returns the best move found.
     pub fn search(&mut self, pos: &Position<B>) -> Report {
         let clock = Instant::now();
-        self.begin(clock);
+        self.begin(clock, self.config.move_time);
         let key = self.zobrist.key(pos);
-        let moves = self.rules.moves(pos);
         let empties = self.rules.empty(pos).count();
+        // Square weights order the first iteration; each iteration puts its best move first.
+        let mut root: Vec<usize> = self.rules.moves(pos).iter().collect();
+        root.sort_by_key(|&m| std::cmp::Reverse(self.square_weight[m]));
         let mut report = Report {
-            best: moves.lowest(),
+            best: root.first().copied(),
             score: 0,
             depth: 0,
             exact: false,
@@ -204,12 +206,6 @@ impl<B: Bits> Engine<B> {
             elapsed: Duration::ZERO,
             pv: Vec::new(),
         };
-        let mut root: Vec<(usize, i32)> =
-            moves.iter().map(|m| (m, self.square_weight[m])).collect();
-        root.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        if let Some(&(m, _)) = root.first() {
-            report.best = Some(m);
-        }
         // One move, or none: nothing to think about.
         if root.len() <= 1 && self.config.depth.is_none() {
             report.pv = report.best.into_iter().collect();
@@ -250,14 +246,12 @@ impl<B: Bits> Engine<B> {
         report
     }
 
-    fn begin(&mut self, clock: Instant) {
+    /// Resets the counters for a search started at `clock` with `limit` to spend.
+    fn begin(&mut self, clock: Instant, limit: Option<Duration>) {
         self.table.new_search();
         self.nodes = 0;
         self.stopped = false;
-        self.deadline = self
-            .config
-            .move_time
-            .map(|t| clock + t.saturating_sub(margin(t)));
+        self.deadline = limit.map(|t| clock + t.saturating_sub(margin(t)));
     }
 
     /// One iteration over the root moves, best first. Returns the best score and move, and
@@ -268,12 +262,12 @@ impl<B: Bits> Engine<B> {
         pos: &Position<B>,
         key: u64,
         depth: i32,
-        root: &mut [(usize, i32)],
+        root: &mut [usize],
     ) -> (i32, Option<usize>, bool) {
         let mut alpha = -INFINITY;
         let mut best = None;
         for i in 0..root.len() {
-            let m = root[i].0;
+            let m = root[i];
             let flips = self.rules.flips(pos, m);
             let child = self.rules.play_flips(pos, m, flips);
             let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
@@ -290,7 +284,6 @@ impl<B: Bits> Engine<B> {
             if self.stopped {
                 return (alpha, best, false);
             }
-            root[i].1 = score;
             if score > alpha {
                 alpha = score;
                 best = Some(m);
@@ -368,15 +361,8 @@ impl<B: Bits> Engine<B> {
         let mut table_move = None;
         if let Some(e) = self.table.probe(key) {
             table_move = e.best.filter(|&m| moves.contains(m));
-            if e.depth as i32 >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if cut {
-                    return e.score;
-                }
+            if e.depth as i32 >= depth && e.bound.settles(e.score, alpha, beta) {
+                return e.score;
             }
         }
 

@@ -89,6 +89,16 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether a stored `score` with this bound answers a search with the window
+    /// `(alpha, beta)` without searching.
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
 }
 
 /// No move stored.
