@@ -2,7 +2,7 @@
 //! and speed can be compared between versions and machines.
 
 use crate::notation::{parse_move_list, ListedMove};
-use crate::rules::{with_bits, Bits, BitsVisitor, Game, RuleSet, Rules, Setup, Variant};
+use crate::rules::{with_bits, Bits, BitsVisitor, Game, RuleSet, Setup, Variant};
 use crate::search::{Config, Engine, DISC};
 use std::io::Write;
 use std::time::Duration;
@@ -99,14 +99,13 @@ pub fn bench(hash_mb: usize, out: &mut dyn Write) -> anyhow::Result<Vec<BenchLin
                         game.try_play(square)?;
                     }
                 }
-                let rules = Rules::<B>::new(case.rows, case.cols, case.variant)?;
                 let config = Config {
                     depth: case.depth,
                     move_time: None,
                     hash_mb,
                     ..Config::default()
                 };
-                let mut engine = Engine::new(rules, config);
+                let mut engine = Engine::new(game.rules().clone(), config);
                 let pos = *game.position();
                 let square = |m: Option<usize>| {
                     m.map_or("pass".into(), |m| {

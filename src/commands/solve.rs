@@ -1,7 +1,7 @@
 //! `othello solve --file`: exact values of every position in an OBF file.
 
 use crate::notation::Obf;
-use crate::rules::{Bits, Color, Position, Rules, Variant};
+use crate::rules::{Bits, Position, Rules, Variant};
 use crate::search::{Config, Engine, Scoring};
 use anyhow::Context;
 use std::io::{BufRead, Write};
@@ -101,17 +101,5 @@ pub fn solve_file(
 
 /// The position an OBF line describes.
 pub fn obf_position<B: Bits>(obf: &Obf) -> Position<B> {
-    let mut pos = Position {
-        black: B::ZERO,
-        white: B::ZERO,
-        to_move: obf.to_move,
-    };
-    for (i, c) in obf.cells.iter().enumerate() {
-        match c {
-            Some(Color::Black) => pos.black |= B::bit(i),
-            Some(Color::White) => pos.white |= B::bit(i),
-            None => {}
-        }
-    }
-    pos
+    Position::from_cells(obf.cells.iter().copied(), obf.to_move)
 }

@@ -5,92 +5,66 @@ use super::{position_of, Player};
 use crate::rules::{Bits, DynGame, Position, Rules, Square};
 use crate::search::splitmix;
 
-/// Picks uniformly among the best-scoring moves.
-fn pick<B: Bits>(
-    rules: &Rules<B>,
-    game: &dyn DynGame,
-    rng: &mut u64,
-    score: impl Fn(&Position<B>, usize) -> i64,
-) -> Option<Square> {
-    game.to_move()?;
-    let pos = position_of::<B>(game);
-    let mut best = Vec::new();
-    let mut best_score = i64::MIN;
-    for m in rules.moves(&pos).iter() {
-        let s = score(&pos, m);
-        if s > best_score {
-            best_score = s;
-            best.clear();
+/// What a yardstick prefers; ties are broken at random.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Preference {
+    /// Any legal move, uniformly.
+    Any,
+    /// The move that turns over the most discs.
+    MostFlips,
+    /// The move after which the weights of its own discs less the opponent's are highest, with
+    /// the classic table (corners 100, the cells next to them -20 and -50, edges 10 and 5, the
+    /// rest -1 and -2) stretched to any board size.
+    SquareWeights(Vec<i64>),
+}
+
+/// A yardstick player: one move deep, by a fixed preference.
+pub struct Yardstick<B> {
+    rules: Rules<B>,
+    preference: Preference,
+    rng: u64,
+}
+
+impl<B: Bits> Yardstick<B> {
+    pub fn random(rules: Rules<B>, seed: u64) -> Self {
+        Yardstick {
+            rules,
+            preference: Preference::Any,
+            rng: seed,
         }
-        if s == best_score {
-            best.push(m);
+    }
+
+    pub fn greedy(rules: Rules<B>, seed: u64) -> Self {
+        Yardstick {
+            rules,
+            preference: Preference::MostFlips,
+            rng: seed,
         }
     }
-    if best.is_empty() {
-        return None;
-    }
-    let m = best[(splitmix(rng) % best.len() as u64) as usize];
-    Some(rules.geometry.square(m))
-}
 
-/// Any legal move, uniformly.
-pub struct RandomMover<B> {
-    rules: Rules<B>,
-    rng: u64,
-}
-
-impl<B: Bits> RandomMover<B> {
-    pub fn new(rules: Rules<B>, seed: u64) -> Self {
-        RandomMover { rules, rng: seed }
-    }
-}
-
-impl<B: Bits> Player for RandomMover<B> {
-    fn choose(&mut self, game: &dyn DynGame) -> Option<Square> {
-        pick(&self.rules, game, &mut self.rng, |_, _| 0)
-    }
-}
-
-/// The move that turns over the most discs.
-pub struct Greedy<B> {
-    rules: Rules<B>,
-    rng: u64,
-}
-
-impl<B: Bits> Greedy<B> {
-    pub fn new(rules: Rules<B>, seed: u64) -> Self {
-        Greedy { rules, rng: seed }
-    }
-}
-
-impl<B: Bits> Player for Greedy<B> {
-    fn choose(&mut self, game: &dyn DynGame) -> Option<Square> {
-        let rules = &self.rules;
-        pick(rules, game, &mut self.rng, |pos, m| {
-            rules.flips(pos, m).count() as i64
-        })
-    }
-}
-
-/// The move after which the weights of its own discs less the opponent's are highest, with the
-/// classic table (corners 100, the cells next to them -20 and -50, edges 10 and 5, the rest -1
-/// and -2) stretched to any board size.
-pub struct SquareWeights<B> {
-    rules: Rules<B>,
-    weights: Vec<i64>,
-    rng: u64,
-}
-
-impl<B: Bits> SquareWeights<B> {
-    pub fn new(rules: Rules<B>, seed: u64) -> Self {
+    pub fn square_weights(rules: Rules<B>, seed: u64) -> Self {
         let (rows, cols) = (rules.geometry.rows(), rules.geometry.cols());
         let weights = (0..rows * cols)
             .map(|i| weight(i / cols, i % cols, rows, cols))
             .collect();
-        SquareWeights {
+        Yardstick {
             rules,
-            weights,
+            preference: Preference::SquareWeights(weights),
             rng: seed,
+        }
+    }
+
+    /// How much the preference likes playing `m` in `pos`.
+    fn score(&self, pos: &Position<B>, m: usize) -> i64 {
+        match &self.preference {
+            Preference::Any => 0,
+            Preference::MostFlips => self.rules.flips(pos, m).count() as i64,
+            Preference::SquareWeights(weights) => {
+                let total = |discs: B| discs.iter().map(|i| weights[i]).sum::<i64>();
+                let after = self.rules.play_unchecked(pos, m);
+                // After the move the opponent is to move, so the mover's discs are `opponent()`.
+                total(after.opponent()) - total(after.mover())
+            }
         }
     }
 }
@@ -111,14 +85,27 @@ fn weight(r: usize, c: usize, rows: usize, cols: usize) -> i64 {
     }
 }
 
-impl<B: Bits> Player for SquareWeights<B> {
+impl<B: Bits> Player for Yardstick<B> {
+    /// Picks uniformly among the best-scoring moves.
     fn choose(&mut self, game: &dyn DynGame) -> Option<Square> {
-        let (rules, weights) = (&self.rules, &self.weights);
-        let total = |discs: B| discs.iter().map(|i| weights[i]).sum::<i64>();
-        pick(rules, game, &mut self.rng, |pos, m| {
-            let after = rules.play_unchecked(pos, m);
-            // After the move the opponent is to move, so the mover's discs are `opponent()`.
-            total(after.opponent()) - total(after.mover())
-        })
+        game.to_move()?;
+        let pos = position_of::<B>(game);
+        let mut best = Vec::new();
+        let mut best_score = i64::MIN;
+        for m in self.rules.moves(&pos).iter() {
+            let s = self.score(&pos, m);
+            if s > best_score {
+                best_score = s;
+                best.clear();
+            }
+            if s == best_score {
+                best.push(m);
+            }
+        }
+        if best.is_empty() {
+            return None;
+        }
+        let m = best[(splitmix(&mut self.rng) % best.len() as u64) as usize];
+        Some(self.rules.geometry.square(m))
     }
 }

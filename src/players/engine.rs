@@ -2,25 +2,18 @@
 
 use super::{position_of, Player};
 use crate::rules::{Bits, DynGame, Rules, Square};
-use crate::search::{Config, Engine, Report};
+use crate::search::{Config, Engine};
 
 /// Plays the search's best move; keeps its table from move to move.
 pub struct EnginePlayer<B> {
     engine: Engine<B>,
-    last: Option<Report>,
 }
 
 impl<B: Bits> EnginePlayer<B> {
     pub fn new(rules: Rules<B>, config: Config) -> Self {
         EnginePlayer {
             engine: Engine::new(rules, config),
-            last: None,
         }
-    }
-
-    /// What the last search found.
-    pub fn last_report(&self) -> Option<&Report> {
-        self.last.as_ref()
     }
 }
 
@@ -28,9 +21,7 @@ impl<B: Bits> Player for EnginePlayer<B> {
     fn choose(&mut self, game: &dyn DynGame) -> Option<Square> {
         game.to_move()?;
         let pos = position_of::<B>(game);
-        let report = self.engine.search(&pos);
-        let square = report.best.map(|m| self.engine.rules().geometry.square(m));
-        self.last = Some(report);
-        square
+        let best = self.engine.search(&pos).best?;
+        Some(self.engine.rules().geometry.square(best))
     }
 }

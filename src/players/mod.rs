@@ -5,7 +5,7 @@
 mod baseline;
 mod engine;
 
-pub use baseline::{Greedy, RandomMover, SquareWeights};
+pub use baseline::{Preference, Yardstick};
 pub use engine::EnginePlayer;
 
 use crate::rules::{with_bits, Bits, BitsVisitor, Color, DynGame, Position, Square, Variant};
@@ -112,9 +112,9 @@ impl PlayerSpec {
                 let rules = crate::rules::Rules::<B>::new(rows, cols, variant)
                     .expect("callers pass board sizes the rules accept");
                 match spec {
-                    PlayerSpec::Random => Box::new(RandomMover::new(rules, seed)),
-                    PlayerSpec::Greedy => Box::new(Greedy::new(rules, seed)),
-                    PlayerSpec::Weights => Box::new(SquareWeights::new(rules, seed)),
+                    PlayerSpec::Random => Box::new(Yardstick::random(rules, seed)),
+                    PlayerSpec::Greedy => Box::new(Yardstick::greedy(rules, seed)),
+                    PlayerSpec::Weights => Box::new(Yardstick::square_weights(rules, seed)),
                     PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(rules, config)),
                 }
             }
@@ -160,22 +160,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// The position of `game` in the bit set `B` (which must hold the board).
 pub fn position_of<B: Bits>(game: &dyn DynGame) -> Position<B> {
-    let cols = game.cols();
-    let mut pos = Position {
-        black: B::ZERO,
-        white: B::ZERO,
-        to_move: game.to_move().unwrap_or(Color::Black),
-    };
-    for r in 0..game.rows() {
-        for c in 0..cols {
-            match game.disc(Square::new(r as u8, c as u8)) {
-                Some(Color::Black) => pos.black |= B::bit(r * cols + c),
-                Some(Color::White) => pos.white |= B::bit(r * cols + c),
-                None => {}
-            }
-        }
-    }
-    pos
+    let (rows, cols) = (game.rows(), game.cols());
+    let cells =
+        (0..rows * cols).map(|i| game.disc(Square::new((i / cols) as u8, (i % cols) as u8)));
+    Position::from_cells(cells, game.to_move().unwrap_or(Color::Black))
 }
 
 #[cfg(test)]

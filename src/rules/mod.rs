@@ -79,6 +79,23 @@ pub struct Position<B> {
 }
 
 impl<B: Bits> Position<B> {
+    /// The position with these discs, one per cell in row-major order from the top-left.
+    pub fn from_cells(cells: impl IntoIterator<Item = Option<Color>>, to_move: Color) -> Self {
+        let mut pos = Position {
+            black: B::ZERO,
+            white: B::ZERO,
+            to_move,
+        };
+        for (i, disc) in cells.into_iter().enumerate() {
+            match disc {
+                Some(Color::Black) => pos.black |= B::bit(i),
+                Some(Color::White) => pos.white |= B::bit(i),
+                None => {}
+            }
+        }
+        pos
+    }
+
     pub fn discs(&self, color: Color) -> B {
         match color {
             Color::Black => self.black,
