@@ -7,3 +7,4 @@ pub mod players;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tournament;

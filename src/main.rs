@@ -1,9 +1,11 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
+use othello::notation::{self, ListedMove};
+use othello::tournament;
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
-use othello::rules::{Color, RuleSet, Setup, Variant};
+use othello::rules::{Color, RuleSet, Setup, Square, Variant};
 use othello::search::{Config, Scoring};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -51,18 +53,28 @@ struct SearchArgs {
 
 impl SearchArgs {
     fn config(&self) -> Config {
-        let move_time = match (self.depth, self.move_time) {
-            (Some(_), None) => None,
-            (_, Some(t)) => Some(t),
-            (None, None) => Config::default().move_time,
-        };
-        Config {
-            depth: self.depth,
-            move_time,
-            hash_mb: self.hash_mb,
-            seed: self.seed,
-            scoring: Scoring::Plain,
-        }
+        search_config(self.depth, self.move_time, self.hash_mb, self.seed)
+    }
+}
+
+/// A depth alone means no time limit; no limit at all means the default time.
+fn search_config(
+    depth: Option<u32>,
+    move_time: Option<Duration>,
+    hash_mb: usize,
+    seed: Option<u64>,
+) -> Config {
+    let move_time = match (depth, move_time) {
+        (Some(_), None) => None,
+        (_, Some(t)) => Some(t),
+        (None, None) => Config::default().move_time,
+    };
+    Config {
+        depth,
+        move_time,
+        hash_mb,
+        seed,
+        scoring: Scoring::Plain,
     }
 }
 
@@ -117,12 +129,58 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Play one side of a seed 001 tournament game: moves such as (W D 3) on stdin and stdout.
+    ///
+    /// Rows count from the bottom and White moves first, from D5 and E4. The program writes its
+    /// moves (a pass is (W P 1)) and reads the opponent's; a line that is not the opponent's
+    /// legal move is named on stderr and ends the program with status 1.
+    Engine {
+        /// The colour this program plays.
+        #[arg(long, value_enum)]
+        color: Side,
+        #[command(flatten)]
+        search: EngineArgs,
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+        rows: u8,
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+        cols: u8,
+        /// The player with fewer discs wins.
+        #[arg(long)]
+        misere: bool,
+        /// Moves already played, in standard notation with the same square names as the
+        /// triples (f5d6c3 is (W F 5) (B D 6) (W C 3)); pa is a pass.
+        #[arg(long, default_value = "")]
+        opening: String,
+    },
     /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
     Bench {
         /// Transposition table size in megabytes.
         #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
     },
+}
+
+/// How a program side searches (`engine`, `gtp`, `nboard`).
+#[derive(clap::Args)]
+struct EngineArgs {
+    /// Search this many moves ahead (instead of a time limit).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    depth: Option<u32>,
+    /// Time for each move, such as 250ms or 2s [default: 1s, or none with --depth].
+    #[arg(long, value_parser = players::parse_duration)]
+    move_time: Option<Duration>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
+    hash_mb: usize,
+    /// Vary the play with this seed (the same seed plays the same way).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl EngineArgs {
+    fn config(&self) -> Config {
+        search_config(self.depth, self.move_time, self.hash_mb, self.seed)
+    }
 }
 
 /// The board and start position.
@@ -235,6 +293,26 @@ fn main() -> ExitCode {
             let result = commands::selfplay(&series, &mut io::stdout().lock(), progress);
             finish(result.map(|_| ()))
         }
+        Some(Command::Engine {
+            color,
+            search,
+            rows,
+            cols,
+            misere,
+            opening,
+        }) => engine(
+            Setup {
+                rows: rows.into(),
+                cols: cols.into(),
+                variant: variant(misere),
+                first: Color::Black,
+                top_left: Color::White,
+            },
+            // Seed 001's colours are the standard ones swapped (see `tournament`).
+            Color::from(color).opposite(),
+            search.config(),
+            &opening,
+        ),
         Some(Command::Bench { hash_mb }) => {
             finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
         }
@@ -265,6 +343,48 @@ fn play(options: Options) -> ExitCode {
         }
         Err(RunError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(RunError::Io(e)) => {
+            say(&e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn engine(setup: Setup, me: Color, config: Config, opening: &str) -> ExitCode {
+    let opening: Vec<Option<Square>> = match notation::parse_move_list(opening) {
+        Ok(moves) => moves
+            .into_iter()
+            .map(|m| match m {
+                ListedMove::Play(s) => Some(s),
+                ListedMove::Pass => None,
+            })
+            .collect(),
+        Err(e) => {
+            say(&format!("--opening: {e}"));
+            return ExitCode::from(2);
+        }
+    };
+    let game = match setup.new_game() {
+        Ok(game) => game,
+        Err(e) => {
+            say(&e.to_string());
+            return ExitCode::from(2);
+        }
+    };
+    let player = PlayerSpec::Engine(config).build(setup.rows, setup.cols, setup.variant, 0);
+    let session = match tournament::EngineSession::new(game, me, player, &opening) {
+        Ok(session) => session,
+        Err(e) => {
+            say(&e.to_string());
+            return ExitCode::from(2);
+        }
+    };
+    let stdin = io::stdin().lock();
+    match tournament::run(session, stdin, io::stdout().lock()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(tournament::EngineError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
             say(&e.to_string());
             ExitCode::FAILURE
         }

@@ -1,0 +1,7 @@
+//! Seed 001's tournament: move triples on the wire, and the program as one side of a game.
+
+mod engine;
+mod triple;
+
+pub use engine::{run, EngineError, EngineSession, Ending};
+pub use triple::{Triple, TripleError};
