@@ -5,6 +5,7 @@ pub mod commands;
 pub mod notation;
 pub mod players;
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod tournament;

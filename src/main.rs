@@ -2,6 +2,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
 use othello::notation::{self, ListedMove};
+use othello::referee::{self, Protocol, SideSpec};
 use othello::tournament;
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
@@ -151,6 +152,52 @@ enum Command {
         /// triples (f5d6c3 is (W F 5) (B D 6) (W C 3)); pa is a pass.
         #[arg(long, default_value = "")]
         opening: String,
+    },
+    /// Referee games between two programs under seed 001's rules.
+    ///
+    /// Each program is a shell command started afresh for every game. A triples program gets
+    /// its colour as `--color W|B` (or wherever the command says {color}) and a non-empty
+    /// opening as `--opening f5d6` (or at {opening}). An illegal move or pass, a malformed
+    /// line, a crash or a move over the time limit loses the game on the spot.
+    Match {
+        /// The first program's command.
+        #[arg(long)]
+        a: String,
+        /// The second program's command.
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value = "triples")]
+        a_protocol: Protocol,
+        #[arg(long, default_value = "triples")]
+        b_protocol: Protocol,
+        #[arg(long, default_value = "A")]
+        a_name: String,
+        #[arg(long, default_value = "B")]
+        b_name: String,
+        #[arg(long, default_value_t = 2)]
+        games: usize,
+        /// The longest a move may take.
+        #[arg(long, default_value = "1s", value_parser = players::parse_duration)]
+        move_time: Duration,
+        /// The first program's limit, if it differs.
+        #[arg(long, value_parser = players::parse_duration)]
+        a_move_time: Option<Duration>,
+        /// The second program's limit, if it differs.
+        #[arg(long, value_parser = players::parse_duration)]
+        b_move_time: Option<Duration>,
+        /// Opening lines, one per line (f5d6c3); each is played twice with colours swapped.
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// Write every game here: its moves (f5d6c3...), the sides in order, the discs.
+        #[arg(long)]
+        games_out: Option<std::path::PathBuf>,
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+        rows: u8,
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+        cols: u8,
+        /// The player with fewer discs wins.
+        #[arg(long)]
+        misere: bool,
     },
     /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
     Bench {
@@ -313,6 +360,46 @@ fn main() -> ExitCode {
             search.config(),
             &opening,
         ),
+        Some(Command::Match {
+            a,
+            b,
+            a_protocol,
+            b_protocol,
+            a_name,
+            b_name,
+            games,
+            move_time,
+            a_move_time,
+            b_move_time,
+            openings,
+            games_out,
+            rows,
+            cols,
+            misere,
+        }) => {
+            let setup = Setup {
+                rows: rows.into(),
+                cols: cols.into(),
+                variant: variant(misere),
+                first: Color::Black,
+                top_left: Color::White,
+            };
+            let sides = [
+                SideSpec {
+                    name: a_name,
+                    command: a,
+                    protocol: a_protocol,
+                    move_time: a_move_time.unwrap_or(move_time),
+                },
+                SideSpec {
+                    name: b_name,
+                    command: b,
+                    protocol: b_protocol,
+                    move_time: b_move_time.unwrap_or(move_time),
+                },
+            ];
+            finish(referee_match(sides, games, setup, openings, games_out))
+        }
         Some(Command::Bench { hash_mb }) => {
             finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
         }
@@ -389,6 +476,50 @@ fn engine(setup: Setup, me: Color, config: Config, opening: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn referee_match(
+    sides: [SideSpec; 2],
+    games: usize,
+    setup: Setup,
+    openings: Option<std::path::PathBuf>,
+    games_out: Option<std::path::PathBuf>,
+) -> anyhow::Result<()> {
+    let openings = match openings {
+        Some(path) => {
+            let file = std::fs::File::open(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            commands::read_openings(io::BufReader::new(file), &setup)
+                .with_context(|| path.display().to_string())?
+        }
+        None => Vec::new(),
+    };
+    let mut games_out = match games_out {
+        Some(path) => Some(io::BufWriter::new(
+            std::fs::File::create(&path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let m = referee::Match {
+        sides,
+        games,
+        setup,
+        openings,
+    };
+    let mut stderr = io::stderr();
+    let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
+        Some(&mut stderr)
+    } else {
+        None
+    };
+    referee::run_match(
+        &m,
+        &mut io::stdout().lock(),
+        games_out.as_mut().map(|w| w as &mut dyn Write),
+        progress,
+    )?;
+    Ok(())
 }
 
 fn finish(result: anyhow::Result<()>) -> ExitCode {

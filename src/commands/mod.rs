@@ -3,10 +3,12 @@
 mod bench;
 mod selfplay;
 mod solve;
+mod tournament;
 
 pub use bench::{bench, BenchLine};
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use solve::{obf_position, solve_file, FileTotals};
+pub use tournament::read_openings;
 
 use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup};
 use std::io::{self, Write};

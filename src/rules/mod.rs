@@ -8,11 +8,13 @@ mod bits;
 mod game;
 mod geometry;
 mod perft;
+mod turns;
 
 pub use bits::{BitIter, Bits, Words};
 pub use game::{with_bits, BitsVisitor, DynGame, Game, IllegalMove, Played, Setup};
 pub use geometry::{Geometry, ShapeError, Square, AXES, MAX_SIDE, MIN_SIDE};
 pub use perft::perft;
+pub use turns::{IllegalTurn, Turns};
 
 use std::fmt;
 

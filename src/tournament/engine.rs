@@ -3,7 +3,7 @@
 
 use super::triple::{Triple, TripleError};
 use crate::players::Player;
-use crate::rules::{Color, DynGame, IllegalMove, Square};
+use crate::rules::{Color, DynGame, IllegalMove, IllegalTurn, Square, Turns};
 use std::io::{self, BufRead, Write};
 
 /// Why the engine stopped trusting the game: the opponent's line, and what is wrong with it.
@@ -37,11 +37,9 @@ pub enum Ending {
 /// A game between this program and an opponent on the wire. `me` is the standard colour the
 /// program plays (see [`super::triple`] for how seed 001 names it).
 pub struct EngineSession {
-    game: Box<dyn DynGame>,
+    turns: Turns,
     me: Color,
     player: Box<dyn Player>,
-    /// The side that has no legal move and owes a pass on the wire.
-    owes_pass: Option<Color>,
     lines: usize,
 }
 
@@ -54,85 +52,38 @@ impl EngineSession {
         player: Box<dyn Player>,
         opening: &[Option<Square>],
     ) -> Result<EngineSession, EngineError> {
-        let mut session = EngineSession {
-            game,
+        let mut turns = Turns::new(game);
+        for (i, &square) in opening.iter().enumerate() {
+            turns
+                .play_listed(square)
+                .map_err(|e| EngineError::Opening(format!("move {}: {}", i + 1, why(e))))?;
+        }
+        Ok(EngineSession {
+            turns,
             me,
             player,
-            owes_pass: None,
             lines: 0,
-        };
-        for (i, &square) in opening.iter().enumerate() {
-            let mover = session.mover().ok_or_else(|| {
-                EngineError::Opening(format!("move {} comes after the game ended", i + 1))
-            })?;
-            // A pass the list leaves out is implied.
-            if session.owes_pass == Some(mover) && square.is_some() {
-                session.owes_pass = None;
-            }
-            let mover = session.mover().unwrap_or(mover);
-            session
-                .apply(mover, square)
-                .map_err(|why| EngineError::Opening(format!("move {}: {why}", i + 1)))?;
-        }
-        Ok(session)
-    }
-
-    /// The side whose move is next on the wire, pass or not; `None` once the game is over.
-    pub fn mover(&self) -> Option<Color> {
-        self.owes_pass.or_else(|| self.game.to_move())
+        })
     }
 
     pub fn game(&self) -> &dyn DynGame {
-        &*self.game
-    }
-
-    /// Plays `square` (or a pass) for `mover`, who must be the side to move.
-    fn apply(&mut self, mover: Color, square: Option<Square>) -> Result<(), String> {
-        let name = |c: Color| Triple::from_standard(c, None).color;
-        match (self.owes_pass == Some(mover), square) {
-            (true, None) => {
-                self.owes_pass = None;
-                Ok(())
-            }
-            (true, Some(_)) => Err(format!(
-                "{} has no legal move and must pass",
-                color_letter(name(mover))
-            )),
-            (false, None) => Err(format!(
-                "a pass while {} has legal moves",
-                color_letter(name(mover))
-            )),
-            (false, Some(square)) => {
-                let played = self.game.try_play(square).map_err(|e| match e {
-                    IllegalMove::OffBoard(_) => "the square is off the board".to_string(),
-                    IllegalMove::Occupied(_) => "the square is not empty".to_string(),
-                    IllegalMove::FlanksNothing(_) => {
-                        "the move traps no line of opponent discs".to_string()
-                    }
-                    IllegalMove::TouchesNothing(_) => {
-                        "the move touches no opponent disc".to_string()
-                    }
-                    IllegalMove::GameOver => "the game is over".to_string(),
-                })?;
-                self.owes_pass = played.passed;
-                Ok(())
-            }
-        }
+        self.turns.game()
     }
 
     /// The program's moves from here until it is the opponent's turn or the game is over.
     pub fn our_moves(&mut self) -> Vec<Triple> {
         let mut moves = Vec::new();
-        while self.mover() == Some(self.me) {
-            let square = if self.owes_pass.is_some() {
+        while self.turns.mover() == Some(self.me) {
+            let square = if self.turns.must_pass() {
                 None
             } else {
-                let Some(square) = self.player.choose(&*self.game) else {
+                let Some(square) = self.player.choose(self.turns.game()) else {
                     break;
                 };
                 Some(square)
             };
-            self.apply(self.me, square)
+            self.turns
+                .play(self.me, square)
                 .expect("the player chooses among legal moves");
             moves.push(Triple::from_standard(self.me, square));
         }
@@ -157,31 +108,53 @@ impl EngineSession {
             text: text.to_string(),
             why,
         };
-        let opponent = self.me.opposite();
-        match self.mover() {
+        match self.turns.mover() {
             None => return Err(illegal("the game is over".into())),
-            Some(c) if c == self.me => return Err(illegal("it is the program's turn".into())),
+            Some(c) if c == self.me => return Err(illegal("it is this program's turn".into())),
             Some(_) => {}
         }
+        let opponent = self.me.opposite();
         if triple.standard_color() != opponent {
             return Err(illegal(format!(
                 "the opponent plays {}",
-                color_letter(opponent.opposite())
+                letter(opponent)
             )));
         }
-        let square = triple.square_on(self.game.cols(), self.owes_pass.is_some());
-        self.apply(opponent, square).map_err(illegal)
+        let square = triple.square_on(self.game().cols(), self.turns.must_pass());
+        self.turns
+            .play(opponent, square)
+            .map(|_| ())
+            .map_err(|e| illegal(why(e)))
     }
 
     pub fn is_over(&self) -> bool {
-        self.mover().is_none()
+        self.turns.mover().is_none()
     }
 }
 
-fn color_letter(seed_color: Color) -> char {
-    match seed_color {
+/// Seed 001's letter for a standard colour.
+fn letter(standard: Color) -> char {
+    match Triple::from_standard(standard, None).color {
         Color::White => 'W',
         Color::Black => 'B',
+    }
+}
+
+/// What is wrong with a move, in seed 001's colour names.
+fn why(e: IllegalTurn) -> String {
+    match e {
+        IllegalTurn::MustPass(c) => format!("{} has no legal move and must pass", letter(c)),
+        IllegalTurn::Pass(c) => format!("a pass while {} has legal moves", letter(c)),
+        IllegalTurn::NotToMove(c) => format!("it is not {}'s turn", letter(c)),
+        IllegalTurn::Move(IllegalMove::OffBoard(_)) => "the square is off the board".into(),
+        IllegalTurn::Move(IllegalMove::Occupied(_)) => "the square is not empty".into(),
+        IllegalTurn::Move(IllegalMove::FlanksNothing(_)) => {
+            "the move traps no line of opponent discs".into()
+        }
+        IllegalTurn::Move(IllegalMove::TouchesNothing(_)) => {
+            "the move touches no opponent disc".into()
+        }
+        IllegalTurn::Move(IllegalMove::GameOver) => "the game is over".into(),
     }
 }
 

@@ -1,0 +1,42 @@
+//! `othello match`: reads the openings file and runs the referee.
+
+use crate::notation::{parse_move_list, ListedMove};
+use crate::rules::{Setup, Square, Turns};
+use anyhow::{bail, Context};
+use std::io::BufRead;
+
+/// Opening lines, one per line in standard notation (`f5d6c3`, `pa` for a pass); blank lines
+/// and lines starting with `#` are skipped. Every line must be playable on `setup`'s board.
+pub fn read_openings(input: impl BufRead, setup: &Setup) -> anyhow::Result<Vec<Vec<Option<Square>>>> {
+    let mut openings = Vec::new();
+    for (number, line) in input.lines().enumerate() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let at = || format!("line {}", number + 1);
+        let moves: Vec<Option<Square>> = parse_move_list(text)
+            .with_context(at)?
+            .into_iter()
+            .map(|m| match m {
+                ListedMove::Play(s) => Some(s),
+                ListedMove::Pass => None,
+            })
+            .collect();
+        let mut turns = Turns::new(setup.new_game()?);
+        for (i, &square) in moves.iter().enumerate() {
+            if let Err(e) = turns.play_listed(square) {
+                bail!("{}: move {} is not legal: {e}", at(), i + 1);
+            }
+        }
+        if turns.mover().is_none() {
+            bail!("{}: the opening ends the game", at());
+        }
+        openings.push(moves);
+    }
+    if openings.is_empty() {
+        bail!("the openings file has no opening lines");
+    }
+    Ok(openings)
+}

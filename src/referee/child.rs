@@ -1,0 +1,240 @@
+//! A contestant's process: lines in and out with deadlines, and a clean end. The process runs
+//! in its own process group so that ending it also ends whatever it started (a script's
+//! children), and it is always reaped.
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The longest line kept; a longer one is cut there (it is garbage either way).
+const MAX_LINE: usize = 4096;
+
+/// Why no line came.
+#[derive(Debug)]
+pub enum Silence {
+    /// The deadline passed.
+    Timeout,
+    /// The process closed its output (it exited or crashed): how it ended, if it has, and the
+    /// last line it wrote on stderr.
+    Closed {
+        status: Option<ExitStatus>,
+        stderr: String,
+    },
+}
+
+impl std::fmt::Display for Silence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Silence::Timeout => f.write_str("no answer in time"),
+            Silence::Closed { status, stderr } => {
+                match status {
+                    Some(s) => write!(f, "the program ended ({s})")?,
+                    None => f.write_str("the program closed its output")?,
+                }
+                if !stderr.is_empty() {
+                    write!(f, "; its last words: {stderr:?}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+pub struct Child {
+    process: std::process::Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Set once the output is closed, so later reads fail at once.
+    closed: bool,
+    last_stderr: Arc<Mutex<String>>,
+    reaped: bool,
+}
+
+impl Child {
+    /// Starts `command` with `sh -c`, in a process group of its own.
+    pub fn spawn(command: &str, env: &[(&str, String)]) -> io::Result<Child> {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
+        let mut process = cmd.spawn()?;
+        let stdout = process.stdout.take().expect("stdout is piped");
+        let stderr = process.stderr.take().expect("stderr is piped");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(line) = read_line(&mut reader) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let last_stderr = Arc::new(Mutex::new(String::new()));
+        let keep = Arc::clone(&last_stderr);
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            while let Some(line) = read_line(&mut reader) {
+                let line = line.trim();
+                if !line.is_empty() {
+                    if let Ok(mut last) = keep.lock() {
+                        *last = line.chars().take(200).collect();
+                    }
+                }
+            }
+        });
+        Ok(Child {
+            stdin: process.stdin.take(),
+            process,
+            lines,
+            closed: false,
+            last_stderr,
+            reaped: false,
+        })
+    }
+
+    /// Writes one line. A process that has gone counts as closed.
+    pub fn send(&mut self, line: &str) -> Result<(), Silence> {
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|_| stdin.flush()),
+            None => Err(io::ErrorKind::BrokenPipe.into()),
+        };
+        written.map_err(|_| self.closed_now())
+    }
+
+    /// The next line, without its line ending, if it comes before `deadline`.
+    pub fn receive(&mut self, deadline: Instant) -> Result<String, Silence> {
+        if self.closed {
+            return Err(self.closed_now());
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Silence::Timeout),
+            Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Err(self.closed_now())
+            }
+        }
+    }
+
+    /// How the process ended, waiting a moment for it to finish exiting.
+    fn closed_now(&mut self) -> Silence {
+        let until = Instant::now() + Duration::from_millis(200);
+        let mut status = None;
+        while Instant::now() < until {
+            // Peek without reaping: the group is killed before the leader is reaped, so its
+            // number cannot have been reused.
+            if let Some(s) = self.peek_status() {
+                status = Some(s);
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        // The stderr reader may still hold the last words for a moment.
+        thread::sleep(Duration::from_millis(10));
+        let stderr = self
+            .last_stderr
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or_default();
+        Silence::Closed { status, stderr }
+    }
+
+    fn peek_status(&mut self) -> Option<ExitStatus> {
+        use std::os::unix::process::ExitStatusExt;
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let pid = self.process.id() as libc::id_t;
+        // WNOWAIT leaves the process a zombie, so it is reaped (and its number freed) only in
+        // `end`.
+        let r = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
+        };
+        if r != 0 || unsafe { info.si_pid() } == 0 {
+            return None;
+        }
+        let status = unsafe { info.si_status() };
+        Some(match info.si_code {
+            libc::CLD_EXITED => ExitStatus::from_raw(status << 8),
+            _ => ExitStatus::from_raw(status & 0x7f),
+        })
+    }
+
+    /// Ends the process: closes its input, gives it `grace` to leave by itself, then kills its
+    /// whole group and reaps it.
+    pub fn end(mut self, grace: Duration) {
+        self.stdin = None;
+        let until = Instant::now() + grace;
+        while !self.closed && Instant::now() < until {
+            match self.lines.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Disconnected) => self.closed = true,
+                Err(RecvTimeoutError::Timeout) => break,
+            }
+        }
+        self.kill_and_reap();
+    }
+
+    fn kill_and_reap(&mut self) {
+        if self.reaped {
+            return;
+        }
+        self.stdin = None;
+        // The leader is not reaped yet, so the group number is still ours.
+        unsafe {
+            libc::kill(-(self.process.id() as libc::pid_t), libc::SIGKILL);
+        }
+        let _ = self.process.wait();
+        self.reaped = true;
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        self.kill_and_reap();
+    }
+}
+
+/// One line of at most [`MAX_LINE`] bytes (the rest of a longer line is dropped), decoded
+/// leniently; `None` at the end of the stream.
+fn read_line(reader: &mut impl BufRead) -> Option<String> {
+    let mut line = Vec::new();
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buf.is_empty() {
+            return (!line.is_empty()).then(|| String::from_utf8_lossy(&line).into_owned());
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1),
+            None => (buf, buf.len()),
+        };
+        let room = MAX_LINE.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let newline = done > chunk.len();
+        reader.consume(done);
+        if newline {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Some(String::from_utf8_lossy(&line).into_owned());
+        }
+    }
+}

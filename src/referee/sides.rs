@@ -1,0 +1,440 @@
+//! The referee's end of each wire format: tell a contestant the moves, ask for its own.
+
+use super::child::{Child, Silence};
+use crate::notation::parse_square;
+use crate::rules::{Color, DynGame, Square};
+use crate::tournament::Triple;
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// How long a contestant may take to start and to answer anything that is not a move.
+const SETUP_TIME: Duration = Duration::from_secs(10);
+
+/// The wire format a contestant speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// Seed 001's move triples, one game per process.
+    Triples,
+    /// The Go Text Protocol as Othello programs speak it (gtp-rhino, Quarry).
+    Gtp,
+    /// The NBoard protocol (8x8).
+    Nboard,
+}
+
+impl FromStr for Protocol {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Protocol, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "triples" | "seed001" => Ok(Protocol::Triples),
+            "gtp" => Ok(Protocol::Gtp),
+            "nboard" => Ok(Protocol::Nboard),
+            _ => Err(format!(
+                "unknown protocol {text:?} (expected triples, gtp or nboard)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Protocol::Triples => "triples",
+            Protocol::Gtp => "gtp",
+            Protocol::Nboard => "nboard",
+        })
+    }
+}
+
+/// A contestant as the match was told about it.
+#[derive(Clone, Debug)]
+pub struct SideSpec {
+    pub name: String,
+    pub command: String,
+    pub protocol: Protocol,
+    /// The most a move may take, from the moment the contestant is asked for it.
+    pub move_time: Duration,
+}
+
+/// Why a contestant lost on the spot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reason {
+    IllegalMove,
+    IllegalPass,
+    Malformed,
+    Timeout,
+    Crash,
+    /// It refused a legal move or answered a command with an error.
+    ProtocolError,
+    Resigned,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 7] = [
+        Reason::IllegalMove,
+        Reason::IllegalPass,
+        Reason::Malformed,
+        Reason::Timeout,
+        Reason::Crash,
+        Reason::ProtocolError,
+        Reason::Resigned,
+    ];
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::IllegalMove => "illegal-move",
+            Reason::IllegalPass => "illegal-pass",
+            Reason::Malformed => "malformed",
+            Reason::Timeout => "timeout",
+            Reason::Crash => "crash",
+            Reason::ProtocolError => "protocol-error",
+            Reason::Resigned => "resigned",
+        })
+    }
+}
+
+/// A loss on the spot: why, and the details for the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    pub reason: Reason,
+    pub detail: String,
+}
+
+impl Forfeit {
+    pub fn new(reason: Reason, detail: impl Into<String>) -> Forfeit {
+        Forfeit {
+            reason,
+            detail: detail.into(),
+        }
+    }
+
+    fn silence(s: Silence, what: &str) -> Forfeit {
+        match s {
+            Silence::Timeout => Forfeit::new(Reason::Timeout, format!("no {what} in time")),
+            closed => Forfeit::new(Reason::Crash, closed.to_string()),
+        }
+    }
+}
+
+/// What a contestant answered when asked for a move: a square, or `None` for a pass.
+pub type Answer = Option<Square>;
+
+/// One contestant in one game: its process and what it has been told.
+pub struct Contestant {
+    child: Child,
+    spec: SideSpec,
+    /// The standard colour it plays.
+    color: Color,
+    rows: usize,
+    cols: usize,
+    /// When its clock started for the move it owes (triples: when the last move reached it).
+    clock: Instant,
+    pings: u32,
+}
+
+impl Contestant {
+    /// Starts the contestant's process for a game of `game`'s size whose position is the
+    /// start followed by `opening`.
+    pub fn start(
+        spec: &SideSpec,
+        game: &dyn DynGame,
+        start: &[(Color, Option<Square>)],
+        color: Color,
+        opening: &str,
+    ) -> Result<Contestant, Forfeit> {
+        let (rows, cols) = (game.rows(), game.cols());
+        let mut command = spec.command.clone();
+        let mut env = Vec::new();
+        if spec.protocol == Protocol::Triples {
+            // Seed 001's colours are the standard ones swapped.
+            let seed_color = match color {
+                Color::Black => "W",
+                Color::White => "B",
+            };
+            env.push(("OTHELLO_COLOR", seed_color.to_string()));
+            env.push(("OTHELLO_OPENING", opening.to_string()));
+            if command.contains("{color}") {
+                command = command.replace("{color}", seed_color);
+            } else {
+                command.push_str(&format!(" --color {seed_color}"));
+            }
+            if command.contains("{opening}") {
+                command = command.replace("{opening}", opening);
+            } else if !opening.is_empty() {
+                command.push_str(&format!(" --opening {opening}"));
+            }
+        }
+        let child = Child::spawn(&command, &env)
+            .map_err(|e| Forfeit::new(Reason::Crash, format!("cannot start {command:?}: {e}")))?;
+        let mut contestant = Contestant {
+            child,
+            spec: spec.clone(),
+            color,
+            rows,
+            cols,
+            clock: Instant::now(),
+            pings: 0,
+        };
+        match spec.protocol {
+            Protocol::Triples => {}
+            Protocol::Gtp => {
+                if rows != cols {
+                    return Err(Forfeit::new(
+                        Reason::ProtocolError,
+                        "GTP boards are square (boardsize N)",
+                    ));
+                }
+                contestant.gtp(&format!("boardsize {rows}"))?;
+                contestant.gtp("clear_board")?;
+                let secs = spec.move_time.as_secs();
+                if secs >= 1 {
+                    // Byo-yomi of one move per period: the per-move limit, in whole seconds.
+                    // Programs that ignore time settings may answer with an error; that is
+                    // no fault.
+                    let _ = contestant.gtp_reply(&format!("time_settings 0 {secs} 1"));
+                }
+                for &(mover, square) in start {
+                    contestant.gtp(&format!("play {mover} {}", vertex(square)))?;
+                }
+            }
+            Protocol::Nboard => {
+                if (rows, cols) != (8, 8) {
+                    return Err(Forfeit::new(
+                        Reason::ProtocolError,
+                        "NBoard plays on 8x8 only",
+                    ));
+                }
+                contestant.send("nboard 2")?;
+                contestant.send(&format!("set game {}", ggf(start)))?;
+                contestant.sync()?;
+            }
+        }
+        contestant.clock = Instant::now();
+        Ok(contestant)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        self.child
+            .send(line)
+            .map_err(|s| Forfeit::silence(s, "reading of its input"))
+    }
+
+    /// A GTP command whose reply must be a success.
+    fn gtp(&mut self, command: &str) -> Result<String, Forfeit> {
+        match self.gtp_reply(command)? {
+            Ok(text) => Ok(text),
+            Err(text) => Err(Forfeit::new(
+                Reason::ProtocolError,
+                format!("{command:?} was answered \"? {text}\""),
+            )),
+        }
+    }
+
+    /// A GTP command's reply: `Ok` for `= ...`, `Err` for `? ...`, within the setup time.
+    fn gtp_reply(&mut self, command: &str) -> Result<Result<String, String>, Forfeit> {
+        self.send(command)?;
+        self.gtp_answer(Instant::now() + SETUP_TIME, "answer")
+    }
+
+    fn gtp_answer(
+        &mut self,
+        deadline: Instant,
+        what: &str,
+    ) -> Result<Result<String, String>, Forfeit> {
+        // The reply starts with = or ? (and an optional id) and ends with a blank line.
+        let first = loop {
+            let line = self
+                .child
+                .receive(deadline)
+                .map_err(|s| Forfeit::silence(s, what))?;
+            if !line.trim().is_empty() {
+                break line;
+            }
+        };
+        let mut text = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+        text = text.trim();
+        let ok = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => {
+                return Err(Forfeit::new(
+                    Reason::Malformed,
+                    format!("{first:?} is not a GTP reply"),
+                ))
+            }
+        };
+        let text = text.to_string();
+        // The rest of the reply, up to its blank line (untimed past the deadline's slack).
+        loop {
+            match self.child.receive(deadline.max(Instant::now()) + SETUP_TIME) {
+                Ok(line) if line.trim().is_empty() => break,
+                Ok(_) => {}
+                Err(s) => return Err(Forfeit::silence(s, what)),
+            }
+        }
+        Ok(if ok { Ok(text) } else { Err(text) })
+    }
+
+    /// NBoard: `ping n` and wait for `pong n`, skipping whatever comes before it.
+    fn sync(&mut self) -> Result<(), Forfeit> {
+        self.pings += 1;
+        let n = self.pings;
+        self.send(&format!("ping {n}"))?;
+        let deadline = Instant::now() + SETUP_TIME;
+        loop {
+            let line = self
+                .child
+                .receive(deadline)
+                .map_err(|s| Forfeit::silence(s, "pong"))?;
+            if line.split_whitespace().collect::<Vec<_>>() == ["pong", &n.to_string()] {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Tells the contestant a move of the other side (or, for a triples program, any move it
+    /// did not make itself).
+    pub fn tell(&mut self, mover: Color, square: Option<Square>) -> Result<(), Forfeit> {
+        match self.spec.protocol {
+            Protocol::Triples => {
+                self.send(&Triple::from_standard(mover, square).to_string())?;
+            }
+            Protocol::Gtp => {
+                self.gtp(&format!("play {mover} {}", vertex(square)))?;
+            }
+            Protocol::Nboard => {
+                let text = square.map_or("pa".to_string(), |s| s.to_string());
+                self.send(&format!("move {text}"))?;
+            }
+        }
+        self.clock = Instant::now();
+        Ok(())
+    }
+
+    /// Asks for the contestant's move; `must_pass` tells how a triples `P` reads on wide
+    /// boards. Returns the answer and the time it took.
+    pub fn ask(&mut self, must_pass: bool) -> Result<(Answer, Duration), Forfeit> {
+        let limit = self.spec.move_time;
+        let answer = match self.spec.protocol {
+            Protocol::Triples => {
+                let deadline = self.clock + limit;
+                let line = loop {
+                    let line = self
+                        .child
+                        .receive(deadline)
+                        .map_err(|s| Forfeit::silence(s, "move"))?;
+                    if !line.trim().is_empty() {
+                        break line;
+                    }
+                };
+                let triple: Triple = line.parse().map_err(|e| {
+                    Forfeit::new(Reason::Malformed, format!("{:?}: {e}", line.trim()))
+                })?;
+                if triple.standard_color() != self.color {
+                    return Err(Forfeit::new(
+                        Reason::IllegalMove,
+                        format!("{} is a move of the other colour", line.trim()),
+                    ));
+                }
+                triple.square_on(self.cols, must_pass)
+            }
+            Protocol::Gtp => {
+                self.send(&format!("genmove {}", self.color))?;
+                self.clock = Instant::now();
+                let reply = self.gtp_answer(self.clock + limit, "move")?;
+                let text = reply.map_err(|text| {
+                    Forfeit::new(
+                        Reason::ProtocolError,
+                        format!("genmove was answered \"? {text}\""),
+                    )
+                })?;
+                match text.to_ascii_lowercase().as_str() {
+                    "pass" => None,
+                    "resign" => return Err(Forfeit::new(Reason::Resigned, "resign")),
+                    _ => Some(self.square(&text)?),
+                }
+            }
+            Protocol::Nboard => {
+                self.send("go")?;
+                self.clock = Instant::now();
+                let deadline = self.clock + limit;
+                let line = loop {
+                    let line = self
+                        .child
+                        .receive(deadline)
+                        .map_err(|s| Forfeit::silence(s, "move"))?;
+                    if line.starts_with("===") {
+                        break line;
+                    }
+                };
+                // `=== d3` or `=== d3/score/time`; `pa` is a pass.
+                let text = line[3..].trim();
+                let text = text.split('/').next().unwrap_or("").trim();
+                if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass") {
+                    None
+                } else {
+                    Some(self.square(text)?)
+                }
+            }
+        };
+        let took = self.clock.elapsed();
+        if took > limit {
+            return Err(Forfeit::new(
+                Reason::Timeout,
+                format!("answered after {} ms", took.as_millis()),
+            ));
+        }
+        Ok((answer, took))
+    }
+
+    fn square(&self, text: &str) -> Result<Square, Forfeit> {
+        let square = parse_square(text.trim())
+            .ok_or_else(|| Forfeit::new(Reason::Malformed, format!("{text:?} is not a square")))?;
+        if usize::from(square.row) >= self.rows || usize::from(square.col) >= self.cols {
+            return Err(Forfeit::new(
+                Reason::IllegalMove,
+                format!("{text} is off the board"),
+            ));
+        }
+        Ok(square)
+    }
+
+    /// Ends the process politely if it will go, by force if not.
+    pub fn end(mut self) {
+        match self.spec.protocol {
+            Protocol::Triples => {}
+            Protocol::Gtp => {
+                let _ = self.child.send("quit");
+            }
+            Protocol::Nboard => {
+                let _ = self.child.send("quit");
+            }
+        }
+        self.child.end(Duration::from_millis(300));
+    }
+}
+
+/// A GTP vertex: standard notation, or `pass`.
+fn vertex(square: Option<Square>) -> String {
+    square.map_or("pass".to_string(), |s| s.to_string())
+}
+
+/// The 8x8 start position and the moves played since, as a GGF game record.
+fn ggf(moves: &[(Color, Option<Square>)]) -> String {
+    let mut text = String::from(
+        "(;GM[Othello]PC[othello match]PB[black]PW[white]TY[8]\
+         BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]",
+    );
+    for (mover, square) in moves {
+        let tag = match mover {
+            Color::Black => 'B',
+            Color::White => 'W',
+        };
+        let text_move = square.map_or("pa".to_string(), |s| s.to_string());
+        text.push_str(&format!("{tag}[{text_move}]"));
+    }
+    text.push_str(";)");
+    text
+}
