@@ -7,7 +7,10 @@ use std::io::BufRead;
 
 /// Opening lines, one per line in standard notation (`f5d6c3`, `pa` for a pass); blank lines
 /// and lines starting with `#` are skipped. Every line must be playable on `setup`'s board.
-pub fn read_openings(input: impl BufRead, setup: &Setup) -> anyhow::Result<Vec<Vec<Option<Square>>>> {
+pub fn read_openings(
+    input: impl BufRead,
+    setup: &Setup,
+) -> anyhow::Result<Vec<Vec<Option<Square>>>> {
     let mut openings = Vec::new();
     for (number, line) in input.lines().enumerate() {
         let line = line?;

@@ -180,7 +180,10 @@ impl Child {
         self.stdin = None;
         let until = Instant::now() + grace;
         while !self.closed && Instant::now() < until {
-            match self.lines.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            match self
+                .lines
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
                 Ok(_) => {}
                 Err(RecvTimeoutError::Disconnected) => self.closed = true,
                 Err(RecvTimeoutError::Timeout) => break,

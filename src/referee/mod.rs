@@ -159,7 +159,11 @@ pub fn play_game(m: &Match, index: usize) -> GameRecord {
         record.moves.push((mover, square));
         // The last move reaches the other side too, so it sees the game end.
         let over = turns.mover().is_none();
-        if let Err(f) = contestants[1 - side].as_mut().expect("both started").tell(mover, square) {
+        if let Err(f) = contestants[1 - side]
+            .as_mut()
+            .expect("both started")
+            .tell(mover, square)
+        {
             if !over {
                 record.forfeit = Some((1 - side, f));
             }

@@ -268,7 +268,10 @@ impl Contestant {
         let text = text.to_string();
         // The rest of the reply, up to its blank line (untimed past the deadline's slack).
         loop {
-            match self.child.receive(deadline.max(Instant::now()) + SETUP_TIME) {
+            match self
+                .child
+                .receive(deadline.max(Instant::now()) + SETUP_TIME)
+            {
                 Ok(line) if line.trim().is_empty() => break,
                 Ok(_) => {}
                 Err(s) => return Err(Forfeit::silence(s, what)),

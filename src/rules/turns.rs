@@ -45,7 +45,11 @@ impl Turns {
     }
 
     /// Plays `square`, or passes with `None`, for `color`.
-    pub fn play(&mut self, color: Color, square: Option<Square>) -> Result<Option<Played>, IllegalTurn> {
+    pub fn play(
+        &mut self,
+        color: Color,
+        square: Option<Square>,
+    ) -> Result<Option<Played>, IllegalTurn> {
         if self.mover() != Some(color) {
             return Err(match self.mover() {
                 None => IllegalMove::GameOver.into(),

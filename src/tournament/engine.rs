@@ -115,10 +115,7 @@ impl EngineSession {
         }
         let opponent = self.me.opposite();
         if triple.standard_color() != opponent {
-            return Err(illegal(format!(
-                "the opponent plays {}",
-                letter(opponent)
-            )));
+            return Err(illegal(format!("the opponent plays {}", letter(opponent))));
         }
         let square = triple.square_on(self.game().cols(), self.turns.must_pass());
         self.turns

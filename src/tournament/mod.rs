@@ -3,5 +3,5 @@
 mod engine;
 mod triple;
 
-pub use engine::{run, EngineError, EngineSession, Ending};
+pub use engine::{run, Ending, EngineError, EngineSession};
 pub use triple::{Triple, TripleError};

@@ -1,0 +1,246 @@
+//! `othello match` against small misbehaving players (tests/players/*.sh): each loses for the
+//! right reason, the referee goes on, and no process is left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn othello() -> &'static str {
+    env!("CARGO_BIN_EXE_othello")
+}
+
+fn player(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/players")
+        .join(name);
+    format!("sh {}", path.display())
+}
+
+struct Outcome {
+    stdout: String,
+    games: Vec<String>,
+}
+
+/// Runs a match with the games written to a file; returns the table and the game lines.
+fn referee(args: &[&str], out_name: &str) -> Outcome {
+    let out: PathBuf = std::env::temp_dir().join(format!(
+        "othello-referee-{}-{out_name}.txt",
+        std::process::id()
+    ));
+    let output = Command::new(othello())
+        .arg("match")
+        .args(args)
+        .arg("--games-out")
+        .arg(&out)
+        .env("OTHELLO", othello())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let _ = std::fs::remove_file(&out);
+    Outcome { stdout, games }
+}
+
+/// Two games (one per colour) of `bad` against the engine: both lost by `bad` for `reason`.
+fn loses_for(bad: &str, reason: &str, extra: &[&str]) -> Outcome {
+    let engine = format!("{} engine --depth 1", othello());
+    let bad = player(bad);
+    let mut args = vec![
+        "--a", &engine, "--b", &bad, "--a-name", "good", "--b-name", "bad", "--games", "2",
+    ];
+    args.extend_from_slice(extra);
+    let outcome = referee(&args, reason);
+    assert_eq!(outcome.games.len(), 2, "{}", outcome.stdout);
+    for line in &outcome.games {
+        assert!(
+            line.ends_with(&format!("forfeit:bad:{reason}")),
+            "{line}\n{}",
+            outcome.stdout
+        );
+    }
+    assert!(
+        outcome
+            .stdout
+            .contains(&format!("forfeits by bad: {reason} 2")),
+        "{}",
+        outcome.stdout
+    );
+    let good = outcome
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("good "))
+        .unwrap();
+    let fields: Vec<&str> = good.split_whitespace().collect();
+    assert_eq!(&fields[1..4], ["2", "0", "0"], "{good}");
+    outcome
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let o = loses_for("illegal.sh", "illegal-move", &[]);
+    // The loser's side moved first in game 2: nothing but the opening position was played.
+    assert!(o.games[1].starts_with(" bad-good 2-2"), "{}", o.games[1]);
+}
+
+#[test]
+fn a_pass_with_moves_to_play_loses() {
+    loses_for("passer.sh", "illegal-pass", &[]);
+}
+
+#[test]
+fn garbage_loses() {
+    let o = loses_for("garbage.sh", "malformed", &[]);
+    assert!(o.stdout.contains("somewhere in the middle"), "{}", o.stdout);
+}
+
+#[test]
+fn a_move_of_the_other_colour_loses() {
+    loses_for("wrong_color.sh", "illegal-move", &[]);
+}
+
+#[test]
+fn leaving_mid_game_loses() {
+    let o = loses_for("quitter.sh", "crash", &[]);
+    // Three moves of its own were played before it left.
+    for line in &o.games {
+        let moves = line.split(' ').next().unwrap();
+        assert!(moves.len() >= 2 * 5, "{line}");
+        assert!(!line.contains("timeout"), "{line}");
+    }
+}
+
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(marker) {
+                found.push(cmdline);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_late_move_loses_and_the_sleeper_is_ended() {
+    // A sleep length no other test uses marks the sleeper's child process.
+    let marker = "sleep 37.25";
+    let engine = format!("{} engine --depth 1", othello());
+    let bad = format!("SLEEP_FOR=37.25 {}", player("sleeper.sh"));
+    let started = std::time::Instant::now();
+    let o = referee(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            &bad,
+            "--b-name",
+            "bad",
+            "--games",
+            "2",
+            "--move-time",
+            "300ms",
+        ],
+        "timeout",
+    );
+    assert!(started.elapsed().as_secs() < 20, "the referee waited");
+    for line in &o.games {
+        assert!(line.ends_with("forfeit:bad:timeout"), "{line}");
+    }
+    assert_eq!(processes_with(marker), Vec::<String>::new());
+}
+
+#[test]
+fn a_program_that_cannot_start_loses() {
+    let engine = format!("{} engine --depth 1", othello());
+    let o = referee(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            "/nonexistent/othello-program",
+            "--games",
+            "2",
+        ],
+        "missing",
+    );
+    for line in &o.games {
+        assert!(line.ends_with("forfeit:B:crash"), "{line}");
+    }
+}
+
+#[test]
+fn the_engine_against_itself_plays_whole_games() {
+    let a = format!("{} engine --depth 2", othello());
+    let b = format!("{} engine --depth 1", othello());
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/8x8.txt");
+    let o = referee(
+        &[
+            "--a",
+            &a,
+            "--b",
+            &b,
+            "--games",
+            "4",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        "self",
+    );
+    assert_eq!(o.games.len(), 4);
+    let mut discs = [0u32; 2];
+    for (i, line) in o.games.iter().enumerate() {
+        assert!(!line.contains("forfeit"), "{line}");
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [moves, sides, score] = fields[..] else {
+            panic!("{line}")
+        };
+        let expected = if i % 2 == 0 { "A-B" } else { "B-A" };
+        assert_eq!(sides, expected);
+        // Games 1 and 2 share an opening, colours swapped.
+        if i % 2 == 1 {
+            let first = o.games[i - 1].split(' ').next().unwrap();
+            let opening_len = 2 * 6;
+            assert_eq!(moves[..opening_len], first[..opening_len]);
+        }
+        let (x, y) = score.split_once('-').unwrap();
+        let (x, y): (u32, u32) = (x.parse().unwrap(), y.parse().unwrap());
+        let first_is_a = i % 2 == 0;
+        discs[if first_is_a { 0 } else { 1 }] += x;
+        discs[if first_is_a { 1 } else { 0 }] += y;
+        // Replay the record through the plain referee of the rules: every move legal, the
+        // discs as recorded.
+        let show = replay(moves);
+        assert_eq!(show, (x, y), "{line}");
+    }
+    let a_line = o.stdout.lines().find(|l| l.starts_with("A ")).unwrap();
+    let a_discs: u32 = a_line.split_whitespace().nth(5).unwrap().parse().unwrap();
+    assert_eq!(a_discs, discs[0], "{}", o.stdout);
+}
+
+/// Plays a record (`f5d6...pa...`) on a standard 8x8 board; the final disc counts of the
+/// first and second mover.
+fn replay(moves: &str) -> (u32, u32) {
+    use othello::notation::{parse_move_list, ListedMove};
+    use othello::rules::{Setup, Turns};
+    let mut turns = Turns::new(Setup::default().new_game().unwrap());
+    for m in parse_move_list(moves).unwrap() {
+        let mover = turns.mover().expect("the game goes on");
+        let square = match m {
+            ListedMove::Play(s) => Some(s),
+            ListedMove::Pass => None,
+        };
+        turns.play(mover, square).unwrap();
+    }
+    assert_eq!(turns.mover(), None, "the record ends the game");
+    turns.game().score()
+}
