@@ -271,7 +271,7 @@ pub fn run_match(
             w.flush()?;
         }
     }
-    if let Some(p) = progress.as_deref_mut() {
+    if let Some(p) = progress {
         bar(p, &totals, m.games, &names)?;
         writeln!(p)?;
     }
