@@ -134,7 +134,9 @@ enum Command {
     ///
     /// Rows count from the bottom and White moves first, from D5 and E4. The program writes its
     /// moves (a pass is (W P 1)) and reads the opponent's; a line that is not the opponent's
-    /// legal move is named on stderr and ends the program with status 1.
+    /// legal move is named on stderr and ends the program with status 1. With --move-time T
+    /// the search stops a fifth of T (at least 10 ms) early, so the move reaches a referee that
+    /// allows T.
     Engine {
         /// The colour this program plays.
         #[arg(long, value_enum)]
@@ -436,7 +438,8 @@ fn play(options: Options) -> ExitCode {
     }
 }
 
-fn engine(setup: Setup, me: Color, config: Config, opening: &str) -> ExitCode {
+fn engine(setup: Setup, me: Color, mut config: Config, opening: &str) -> ExitCode {
+    config.move_time = config.move_time.map(tournament::search_budget);
     let opening: Vec<Option<Square>> = match notation::parse_move_list(opening) {
         Ok(moves) => moves
             .into_iter()
