@@ -73,14 +73,12 @@ impl FromStr for Obf {
 fn parse_score(item: &str) -> Result<(Square, i32), ObfError> {
     let bad = || ObfError::Score(item.to_string());
     let (mv, score) = item.split_once(':').ok_or_else(bad)?;
-    let mut chars = mv.chars();
-    let col = chars.next().ok_or_else(bad)?.to_ascii_lowercase();
-    let row: u8 = chars.as_str().parse().map_err(|_| bad())?;
-    if !('a'..='h').contains(&col) || !(1..=8).contains(&row) {
+    let square: Square = mv.parse().map_err(|_| bad())?;
+    if usize::from(square.row.max(square.col)) >= OBF_SIDE {
         return Err(bad());
     }
     let score: i32 = score.trim_start_matches('+').parse().map_err(|_| bad())?;
-    Ok((Square::new(row - 1, col as u8 - b'a'), score))
+    Ok((square, score))
 }
 
 impl fmt::Display for Obf {
@@ -98,7 +96,7 @@ impl fmt::Display for Obf {
         };
         write!(f, " {side};")?;
         for (sq, score) in &self.scores {
-            write!(f, " {}:{score:+};", sq.to_string().to_uppercase())?;
+            write!(f, " {sq:#}:{score:+};")?;
         }
         Ok(())
     }
