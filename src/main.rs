@@ -1,6 +1,7 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
+use othello::notation::{MoveList, PositionString};
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
 use othello::rules::{Color, RuleSet, Setup, Variant};
@@ -93,6 +94,23 @@ enum Command {
         /// Transposition table size in megabytes.
         #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
+    },
+    /// Play a move list and print every step: the move, its flips, passes, the position after.
+    ///
+    /// Moves are squares in standard notation, a column letter and a row counted from the top
+    /// (B1, f5), run together or apart, in either case; pa is a pass. The game starts from
+    /// --position, or else from the four-disc start of --rows/--cols/--first/--top-left.
+    Show {
+        /// The moves, such as `B1 A1 C4` or `f5d6c3`; all arguments together make one list.
+        moves: Vec<MoveList>,
+        /// Start from this position string instead, such as "(b ---- -wb- -bw- ----)".
+        #[arg(long, conflicts_with_all = ["rows", "cols", "first", "top_left"])]
+        position: Option<PositionString>,
+        #[command(flatten)]
+        board: BoardArgs,
+        /// The player with fewer discs wins.
+        #[arg(long)]
+        misere: bool,
     },
     /// Play a series of games between two players and report the score.
     ///
@@ -233,6 +251,20 @@ fn main() -> ExitCode {
                 None
             };
             let result = commands::selfplay(&series, &mut io::stdout().lock(), progress);
+            finish(result.map(|_| ()))
+        }
+        Some(Command::Show {
+            moves,
+            position,
+            board,
+            misere,
+        }) => {
+            let start = match position {
+                Some(p) => commands::ShowStart::Position(p, variant(misere)),
+                None => commands::ShowStart::Setup(board.setup(variant(misere))),
+            };
+            let moves: MoveList = moves.into_iter().flat_map(|list| list.0).collect();
+            let result = commands::show(&start, &moves, &mut io::stdout().lock());
             finish(result.map(|_| ()))
         }
         Some(Command::Bench { hash_mb }) => {

@@ -2,10 +2,12 @@
 
 mod bench;
 mod selfplay;
+mod show;
 mod solve;
 
 pub use bench::{bench, BenchLine};
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
+pub use show::{show, IllegalListedMove, ShowStart, Shown};
 pub use solve::{obf_position, solve_file, FileTotals};
 
 use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup};
