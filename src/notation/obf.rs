@@ -2,6 +2,7 @@
 //! black, `O` white, `-` empty), a space, the side to move, then `;` and optional `MOVE:+score`
 //! items with the exact score of each move (empty cells counted for the winner).
 
+use super::PositionString;
 use crate::rules::{Color, Square};
 use std::fmt;
 use std::str::FromStr;
@@ -9,9 +10,8 @@ use std::str::FromStr;
 /// One OBF position with the scores it lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Obf {
-    /// Row-major from the top-left, 8x8.
-    pub cells: Vec<Option<Color>>,
-    pub to_move: Color,
+    /// The 8x8 board and the side to move.
+    pub position: PositionString,
     /// Listed moves with their scores, in file order (best first).
     pub scores: Vec<(Square, i32)>,
 }
@@ -62,11 +62,9 @@ impl FromStr for Obf {
             .filter(|s| !s.is_empty())
             .map(parse_score)
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Obf {
-            cells,
-            to_move,
-            scores,
-        })
+        let position = PositionString::new(to_move, OBF_SIDE, OBF_SIDE, cells)
+            .expect("64 cells make an 8x8 board");
+        Ok(Obf { position, scores })
     }
 }
 
@@ -83,14 +81,14 @@ fn parse_score(item: &str) -> Result<(Square, i32), ObfError> {
 
 impl fmt::Display for Obf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in &self.cells {
+        for c in self.position.cells() {
             f.write_str(match c {
                 Some(Color::Black) => "X",
                 Some(Color::White) => "O",
                 None => "-",
             })?;
         }
-        let side = match self.to_move {
+        let side = match self.position.to_move() {
             Color::Black => "X",
             Color::White => "O",
         };
