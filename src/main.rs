@@ -1,7 +1,7 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
-use othello::notation::{self, ListedMove};
+use othello::notation::{MoveList, PositionString};
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
 use othello::referee::{self, Protocol, SideSpec};
@@ -107,6 +107,23 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
     },
+    /// Play a move list and print every step: the move, its flips, passes, the position after.
+    ///
+    /// Moves are squares in standard notation, a column letter and a row counted from the top
+    /// (B1, f5), run together or apart, in either case; pa is a pass. The game starts from
+    /// --position, or else from the four-disc start of --rows/--cols/--first/--top-left.
+    Show {
+        /// The moves, such as `B1 A1 C4` or `f5d6c3`; all arguments together make one list.
+        moves: Vec<MoveList>,
+        /// Start from this position string instead, such as "(b ---- -wb- -bw- ----)".
+        #[arg(long, conflicts_with_all = ["rows", "cols", "first", "top_left"])]
+        position: Option<PositionString>,
+        #[command(flatten)]
+        board: BoardArgs,
+        /// The player with fewer discs wins.
+        #[arg(long)]
+        misere: bool,
+    },
     /// Play a series of games between two players and report the score.
     ///
     /// A player is `random`, `greedy` (most flips), `weights` (fixed square weights) or the
@@ -153,7 +170,7 @@ enum Command {
         /// Moves already played, in standard notation with the same square names as the
         /// triples (f5d6c3 is (W F 5) (B D 6) (W C 3)); pa is a pass.
         #[arg(long, default_value = "")]
-        opening: String,
+        opening: MoveList,
     },
     /// Referee games between two programs under seed 001's rules.
     ///
@@ -402,6 +419,20 @@ fn main() -> ExitCode {
             ];
             finish(referee_match(sides, games, setup, openings, games_out))
         }
+        Some(Command::Show {
+            moves,
+            position,
+            board,
+            misere,
+        }) => {
+            let start = match position {
+                Some(p) => commands::ShowStart::Position(p, variant(misere)),
+                None => commands::ShowStart::Setup(board.setup(variant(misere))),
+            };
+            let moves: MoveList = moves.into_iter().flat_map(|list| list.0).collect();
+            let result = commands::show(&start, &moves, &mut io::stdout().lock());
+            finish(result.map(|_| ()))
+        }
         Some(Command::Bench { hash_mb }) => {
             finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
         }
@@ -438,21 +469,9 @@ fn play(options: Options) -> ExitCode {
     }
 }
 
-fn engine(setup: Setup, me: Color, mut config: Config, opening: &str) -> ExitCode {
+fn engine(setup: Setup, me: Color, mut config: Config, opening: &MoveList) -> ExitCode {
     config.move_time = config.move_time.map(tournament::search_budget);
-    let opening: Vec<Option<Square>> = match notation::parse_move_list(opening) {
-        Ok(moves) => moves
-            .into_iter()
-            .map(|m| match m {
-                ListedMove::Play(s) => Some(s),
-                ListedMove::Pass => None,
-            })
-            .collect(),
-        Err(e) => {
-            say(&format!("--opening: {e}"));
-            return ExitCode::from(2);
-        }
-    };
+    let opening: Vec<Option<Square>> = opening.0.iter().map(|m| m.square()).collect();
     let game = match setup.new_game() {
         Ok(game) => game,
         Err(e) => {

@@ -230,16 +230,12 @@ fn the_engine_against_itself_plays_whole_games() {
 /// Plays a record (`f5d6...pa...`) on a standard 8x8 board; the final disc counts of the
 /// first and second mover.
 fn replay(moves: &str) -> (u32, u32) {
-    use othello::notation::{parse_move_list, ListedMove};
+    use othello::notation::MoveList;
     use othello::rules::{Setup, Turns};
     let mut turns = Turns::new(Setup::default().new_game().unwrap());
-    for m in parse_move_list(moves).unwrap() {
+    for m in moves.parse::<MoveList>().unwrap().0 {
         let mover = turns.mover().expect("the game goes on");
-        let square = match m {
-            ListedMove::Play(s) => Some(s),
-            ListedMove::Pass => None,
-        };
-        turns.play(mover, square).unwrap();
+        turns.play(mover, m.square()).unwrap();
     }
     assert_eq!(turns.mover(), None, "the record ends the game");
     turns.game().score()

@@ -1,7 +1,7 @@
 //! `othello bench`: fixed positions searched to fixed depths, so that node counts repeat exactly
 //! and speed can be compared between versions and machines.
 
-use crate::notation::{parse_move_list, ListedMove};
+use crate::notation::{ListedMove, MoveList};
 use crate::rules::{with_bits, Bits, BitsVisitor, Game, RuleSet, Setup, Variant};
 use crate::search::{Config, Engine, DISC};
 use std::io::Write;
@@ -94,8 +94,8 @@ pub fn bench(hash_mb: usize, out: &mut dyn Write) -> anyhow::Result<Vec<BenchLin
                     ..Setup::default()
                 };
                 let mut game = Game::<B>::new(&setup)?;
-                for m in parse_move_list(case.moves)? {
-                    if let ListedMove::Play(square) = m {
+                for m in case.moves.parse::<MoveList>()?.iter() {
+                    if let ListedMove::Play(square) = *m {
                         game.try_play(square)?;
                     }
                 }

@@ -2,11 +2,13 @@
 
 mod bench;
 mod selfplay;
+mod show;
 mod solve;
 mod tournament;
 
 pub use bench::{bench, BenchLine};
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
+pub use show::{show, IllegalListedMove, ShowStart, Shown};
 pub use solve::{obf_position, solve_file, FileTotals};
 pub use tournament::read_openings;
 

@@ -101,5 +101,5 @@ pub fn solve_file(
 
 /// The position an OBF line describes.
 pub fn obf_position<B: Bits>(obf: &Obf) -> Position<B> {
-    Position::from_cells(obf.cells.iter().copied(), obf.to_move)
+    obf.position.position()
 }

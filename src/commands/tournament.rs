@@ -1,6 +1,6 @@
 //! `othello match`: reads the openings file and runs the referee.
 
-use crate::notation::{parse_move_list, ListedMove};
+use crate::notation::MoveList;
 use crate::rules::{Setup, Square, Turns};
 use anyhow::{bail, Context};
 use std::io::BufRead;
@@ -19,13 +19,12 @@ pub fn read_openings(
             continue;
         }
         let at = || format!("line {}", number + 1);
-        let moves: Vec<Option<Square>> = parse_move_list(text)
+        let moves: Vec<Option<Square>> = text
+            .parse::<MoveList>()
             .with_context(at)?
+            .0
             .into_iter()
-            .map(|m| match m {
-                ListedMove::Play(s) => Some(s),
-                ListedMove::Pass => None,
-            })
+            .map(|m| m.square())
             .collect();
         let mut turns = Turns::new(setup.new_game()?);
         for (i, &square) in moves.iter().enumerate() {

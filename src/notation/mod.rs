@@ -1,7 +1,12 @@
-//! Text formats for positions and moves, kept apart from legality (which is the rules' business).
+//! Text formats for positions and moves, kept apart from legality (which is the rules' business):
+//! squares and move lists in standard notation, seed 000's position strings, OBF lines.
 
 mod moves;
 mod obf;
+mod position;
+mod square;
 
-pub use moves::{parse_move_list, parse_square, ListedMove, MoveListError};
+pub use moves::{ListedMove, MoveList, MoveListError};
 pub use obf::{Obf, ObfError};
+pub use position::{PositionError, PositionString};
+pub use square::SquareError;

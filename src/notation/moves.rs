@@ -1,95 +1,239 @@
-//! Standard notation (seed 004): a square is a column letter and a row number counted from the
-//! top (`a1`..`z26`, either case); a move list runs squares together (`f5d6c3`) or separates them
-//! with spaces; `pa` is a pass.
+//! Move lists in standard notation (seed 004): squares run together (`f5d6c3`) or separated by
+//! spaces or commas (`F5 D6, C3`), in either case; `pa` (or `pass`) is a pass. Printed compact
+//! and lowercase: `f5d6c3pa`.
 
+use super::square::SquareError;
 use crate::rules::Square;
+use std::fmt;
+use std::str::FromStr;
 
 /// One move of a move list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ListedMove {
     Play(Square),
     Pass,
 }
 
-/// Why a move list was refused: the byte offset and the text there.
+impl ListedMove {
+    /// The square played, or `None` for a pass.
+    pub fn square(self) -> Option<Square> {
+        match self {
+            ListedMove::Play(s) => Some(s),
+            ListedMove::Pass => None,
+        }
+    }
+}
+
+impl FromStr for ListedMove {
+    type Err = SquareError;
+    fn from_str(text: &str) -> Result<Self, SquareError> {
+        if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass") {
+            return Ok(ListedMove::Pass);
+        }
+        text.parse().map(ListedMove::Play)
+    }
+}
+
+impl fmt::Display for ListedMove {
+    /// `f5` or `pa`; `F5` or `PA` with `{:#}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self, f.alternate()) {
+            (ListedMove::Play(sq), _) => fmt::Display::fmt(sq, f),
+            (ListedMove::Pass, false) => f.write_str("pa"),
+            (ListedMove::Pass, true) => f.write_str("PA"),
+        }
+    }
+}
+
+/// A sequence of moves, such as a game record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveList(pub Vec<ListedMove>);
+
+/// Why a move list was refused: which move, where it starts, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("at character {offset}: {found:?} is not a square such as f5 or a pass (pa)")]
+#[error("move {number} (character {at}, \"{found}\"): {reason}")]
 pub struct MoveListError {
-    pub offset: usize,
+    /// 1-based position of the move in the list.
+    pub number: usize,
+    /// 1-based character position where the move starts.
+    pub at: usize,
+    /// The text of the broken move.
     pub found: String,
+    pub reason: SquareError,
 }
 
-/// Reads a square such as `f5` or `Z26`.
-pub fn parse_square(text: &str) -> Option<Square> {
-    let mut chars = text.chars();
-    let col = chars.next()?.to_ascii_lowercase();
-    let digits = chars.as_str();
-    if !col.is_ascii_lowercase() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let row: u8 = digits.parse().ok()?;
-    (1..=26)
-        .contains(&row)
-        .then(|| Square::new(row - 1, col as u8 - b'a'))
-}
-
-/// Reads a move list such as `f5d6c3`, `F5 D6 C3` or `f5 pa d6`.
-pub fn parse_move_list(text: &str) -> Result<Vec<ListedMove>, MoveListError> {
-    let bytes = text.as_bytes();
-    let mut moves = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii_whitespace() || bytes[i] == b',' {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        i += 1;
-        if text[start..].len() >= 2 && text[start..start + 2].eq_ignore_ascii_case("pa") {
-            moves.push(ListedMove::Pass);
-            i = start + 2;
-            continue;
-        }
-        // A row number of one or two digits; a third digit would start no square.
-        while i < bytes.len() && bytes[i].is_ascii_digit() && i - start < 3 {
-            i += 1;
-        }
-        let square = text
-            .get(start..i)
-            .and_then(parse_square)
-            .ok_or_else(|| MoveListError {
-                offset: start,
-                found: text[start..].chars().take(3).collect(),
+impl FromStr for MoveList {
+    type Err = MoveListError;
+    fn from_str(text: &str) -> Result<Self, MoveListError> {
+        let mut moves = Vec::new();
+        let mut rest = text;
+        loop {
+            rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+            if rest.is_empty() {
+                return Ok(MoveList(moves));
+            }
+            let start = text.len() - rest.len();
+            // A move is a pass word, or one character (the column) and the digits after it.
+            let len = ["pass", "pa"]
+                .into_iter()
+                .find(|word| {
+                    rest.get(..word.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(word))
+                })
+                .map_or_else(
+                    || {
+                        let first = rest.chars().next().map_or(0, char::len_utf8);
+                        first + rest[first..].bytes().take_while(u8::is_ascii_digit).count()
+                    },
+                    str::len,
+                );
+            let token = &rest[..len];
+            let listed = token.parse().map_err(|reason| MoveListError {
+                number: moves.len() + 1,
+                at: text[..start].chars().count() + 1,
+                found: token.to_string(),
+                reason,
             })?;
-        moves.push(ListedMove::Play(square));
+            moves.push(listed);
+            rest = &rest[len..];
+        }
     }
-    Ok(moves)
+}
+
+impl fmt::Display for MoveList {
+    /// Compact and lowercase (`f5d6c3pa`); uppercase and spaced (`F5 D6 C3 PA`) with `{:#}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, m) in self.0.iter().enumerate() {
+            if f.alternate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{m:#}")?;
+            } else {
+                write!(f, "{m}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl MoveList {
+    pub fn iter(&self) -> std::slice::Iter<'_, ListedMove> {
+        self.0.iter()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a ListedMove;
+    type IntoIter = std::slice::Iter<'a, ListedMove>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl FromIterator<ListedMove> for MoveList {
+    fn from_iter<I: IntoIterator<Item = ListedMove>>(iter: I) -> Self {
+        MoveList(iter.into_iter().collect())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn play(row: u8, col: u8) -> ListedMove {
+        ListedMove::Play(Square::new(row, col))
+    }
 
     #[test]
-    fn squares_and_lists() {
-        assert_eq!(parse_square("f5"), Some(Square::new(4, 5)));
-        assert_eq!(parse_square("Z26"), Some(Square::new(25, 25)));
-        assert_eq!(parse_square("a0"), None);
-        assert_eq!(parse_square("a27"), None);
-        let list = parse_move_list("f5d6 C3 pa a10").unwrap();
+    fn lists_in_every_spelling() {
+        let expected = MoveList(vec![play(4, 5), play(5, 3), play(2, 2)]);
+        for text in ["f5d6c3", "F5 D6 C3", "F5D6C3", "  f5, d6,c3 ", "f5\td6\nc3"] {
+            assert_eq!(text.parse(), Ok(expected.clone()), "{text:?}");
+        }
+        let list: MoveList = "f5 pa D6 PASS c3Pa a10z26".parse().unwrap();
         assert_eq!(
-            list,
+            list.0,
             vec![
-                ListedMove::Play(Square::new(4, 5)),
-                ListedMove::Play(Square::new(5, 3)),
-                ListedMove::Play(Square::new(2, 2)),
+                play(4, 5),
                 ListedMove::Pass,
-                ListedMove::Play(Square::new(9, 0)),
+                play(5, 3),
+                ListedMove::Pass,
+                play(2, 2),
+                ListedMove::Pass,
+                play(9, 0),
+                play(25, 25),
             ]
         );
-        let err = parse_move_list("f5 !9").unwrap_err();
-        assert!(parse_move_list("f5 a").is_err());
-        assert_eq!(err.offset, 3);
+        assert_eq!(list.to_string(), "f5pad6pac3paa10z26");
+        assert_eq!(format!("{list:#}"), "F5 PA D6 PA C3 PA A10 Z26");
+        assert_eq!("".parse(), Ok(MoveList::default()));
+        assert_eq!(" , ".parse(), Ok(MoveList::default()));
+        // A column p is not a pass.
+        assert_eq!("p5".parse(), Ok(MoveList(vec![play(4, 15)])));
+    }
+
+    #[test]
+    fn broken_lists_name_the_move_and_where_it_is() {
+        let err = |s: &str| s.parse::<MoveList>().unwrap_err().to_string();
+        assert_eq!(
+            err("f5 !9"),
+            "move 2 (character 4, \"!9\"): '!' is not a column letter a to z"
+        );
+        assert_eq!(
+            err("f5d6 c"),
+            "move 3 (character 6, \"c\"): \"c\" has no row number after its column letter"
+        );
+        assert_eq!(
+            err("f5d6c3a27"),
+            "move 4 (character 7, \"a27\"): \"27\" is not a row number from 1 to 26"
+        );
+        assert_eq!(
+            err("é5 f0"),
+            "move 1 (character 1, \"é5\"): 'é' is not a column letter a to z"
+        );
+        assert_eq!(
+            err("f5 é0"),
+            "move 2 (character 4, \"é0\"): 'é' is not a column letter a to z"
+        );
+        assert_eq!(
+            err("a1 b0"),
+            "move 2 (character 4, \"b0\"): \"0\" is not a row number from 1 to 26"
+        );
+    }
+
+    #[test]
+    fn single_moves_round_trip() {
+        for text in ["pa", "a1", "z26", "h8"] {
+            let m: ListedMove = text.parse().unwrap();
+            assert_eq!(m.to_string(), text);
+        }
+        assert_eq!("PASS".parse(), Ok(ListedMove::Pass));
+        assert_eq!(format!("{:#}", ListedMove::Pass), "PA");
+        assert!("pa5".parse::<ListedMove>().is_err());
+    }
+
+    fn listed() -> impl Strategy<Value = ListedMove> {
+        prop_oneof![
+            1 => Just(ListedMove::Pass),
+            8 => (0u8..26, 0u8..26).prop_map(|(r, c)| play(r, c)),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn lists_round_trip(moves in prop::collection::vec(listed(), 0..40)) {
+            let list = MoveList(moves);
+            prop_assert_eq!(list.to_string().parse::<MoveList>(), Ok(list.clone()));
+            prop_assert_eq!(format!("{list:#}").parse::<MoveList>(), Ok(list.clone()));
+            prop_assert_eq!(list.to_string().to_uppercase().parse::<MoveList>(), Ok(list));
+        }
     }
 }

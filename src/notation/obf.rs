@@ -2,6 +2,7 @@
 //! black, `O` white, `-` empty), a space, the side to move, then `;` and optional `MOVE:+score`
 //! items with the exact score of each move (empty cells counted for the winner).
 
+use super::PositionString;
 use crate::rules::{Color, Square};
 use std::fmt;
 use std::str::FromStr;
@@ -9,9 +10,8 @@ use std::str::FromStr;
 /// One OBF position with the scores it lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Obf {
-    /// Row-major from the top-left, 8x8.
-    pub cells: Vec<Option<Color>>,
-    pub to_move: Color,
+    /// The 8x8 board and the side to move.
+    pub position: PositionString,
     /// Listed moves with their scores, in file order (best first).
     pub scores: Vec<(Square, i32)>,
 }
@@ -62,43 +62,39 @@ impl FromStr for Obf {
             .filter(|s| !s.is_empty())
             .map(parse_score)
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Obf {
-            cells,
-            to_move,
-            scores,
-        })
+        let position = PositionString::new(to_move, OBF_SIDE, OBF_SIDE, cells)
+            .expect("64 cells make an 8x8 board");
+        Ok(Obf { position, scores })
     }
 }
 
 fn parse_score(item: &str) -> Result<(Square, i32), ObfError> {
     let bad = || ObfError::Score(item.to_string());
     let (mv, score) = item.split_once(':').ok_or_else(bad)?;
-    let mut chars = mv.chars();
-    let col = chars.next().ok_or_else(bad)?.to_ascii_lowercase();
-    let row: u8 = chars.as_str().parse().map_err(|_| bad())?;
-    if !('a'..='h').contains(&col) || !(1..=8).contains(&row) {
+    let square: Square = mv.parse().map_err(|_| bad())?;
+    if usize::from(square.row.max(square.col)) >= OBF_SIDE {
         return Err(bad());
     }
     let score: i32 = score.trim_start_matches('+').parse().map_err(|_| bad())?;
-    Ok((Square::new(row - 1, col as u8 - b'a'), score))
+    Ok((square, score))
 }
 
 impl fmt::Display for Obf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in &self.cells {
+        for c in self.position.cells() {
             f.write_str(match c {
                 Some(Color::Black) => "X",
                 Some(Color::White) => "O",
                 None => "-",
             })?;
         }
-        let side = match self.to_move {
+        let side = match self.position.to_move() {
             Color::Black => "X",
             Color::White => "O",
         };
         write!(f, " {side};")?;
         for (sq, score) in &self.scores {
-            write!(f, " {}:{score:+};", sq.to_string().to_uppercase())?;
+            write!(f, " {sq:#}:{score:+};")?;
         }
         Ok(())
     }

@@ -1,7 +1,6 @@
 //! The referee's end of each wire format: tell a contestant the moves, ask for its own.
 
 use super::child::{Child, Silence};
-use crate::notation::parse_square;
 use crate::rules::{Color, DynGame, Square};
 use crate::tournament::Triple;
 use std::fmt;
@@ -393,8 +392,10 @@ impl Contestant {
     }
 
     fn square(&self, text: &str) -> Result<Square, Forfeit> {
-        let square = parse_square(text.trim())
-            .ok_or_else(|| Forfeit::new(Reason::Malformed, format!("{text:?} is not a square")))?;
+        let square: Square = text
+            .trim()
+            .parse()
+            .map_err(|_| Forfeit::new(Reason::Malformed, format!("{text:?} is not a square")))?;
         if usize::from(square.row) >= self.rows || usize::from(square.col) >= self.cols {
             return Err(Forfeit::new(
                 Reason::IllegalMove,

@@ -65,7 +65,7 @@ pub fn with_bits<V: BitsVisitor>(cells: usize, visitor: V) -> V::Output {
 pub enum IllegalMove {
     #[error("the game is over")]
     GameOver,
-    #[error("{0:?} is off the board")]
+    #[error("{0} is off the board")]
     OffBoard(Square),
     #[error("{0} is not empty")]
     Occupied(Square),

@@ -1,14 +1,14 @@
 //! Board shape: rows, columns, and the masks that let a bit set move one step in each direction.
 
 use super::bits::Bits;
-use std::fmt;
 
 /// The smallest number of rows or columns.
 pub const MIN_SIDE: usize = 3;
 /// The largest number of rows or columns (columns are lettered `A`..`Z`).
 pub const MAX_SIDE: usize = 26;
 
-/// A cell by 0-based row (from the top) and column (from the left).
+/// A cell by 0-based row (from the top) and column (from the left). It is read and printed in
+/// standard notation (`f5`) by `crate::notation`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square {
     pub row: u8,
@@ -189,12 +189,5 @@ impl<B: Bits> Geometry<B> {
             run = next;
         }
         run
-    }
-}
-
-impl fmt::Display for Square {
-    /// Standard notation: column letter, then 1-based row from the top.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col) as char, self.row + 1)
     }
 }

@@ -1,0 +1,411 @@
+//! Position strings (seed 000): `(T row row ...)`, where `T` is the side to move (`b` or `w`) and
+//! each row, top row first, is a string of `b` (black), `w` (white) and `-` (empty). The board
+//! size is read from the string: 3 to 26 rows of 3 to 26 cells, all rows the same length.
+//!
+//! Input may use either case and any white space around and between the parts; output is the
+//! canonical `(w -b-- -bb- -bw- ----)`.
+
+use crate::rules::{
+    with_bits, Bits, BitsVisitor, Color, DynGame, Game, Geometry, Position, Rules, ShapeError,
+    Square, Variant, MAX_SIDE, MIN_SIDE,
+};
+use std::fmt;
+use std::str::FromStr;
+
+/// A board of any size with its discs and the side to move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PositionString {
+    to_move: Color,
+    rows: usize,
+    cols: usize,
+    /// Row-major, top row first.
+    cells: Vec<Option<Color>>,
+}
+
+/// Why a position string was refused; rows and columns count from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("empty position string; expected one such as (b ---- -wb- -bw- ----)")]
+    Empty,
+    #[error("a position string starts with '(', not '{0}'")]
+    MissingOpen(char),
+    #[error("missing ')' at the end of the position string")]
+    MissingClose,
+    #[error("unexpected text after ')': \"{0}\"")]
+    AfterClose(String),
+    #[error("no side to move after '('; it must be b or w")]
+    NoSide,
+    #[error("side to move must be b or w, not \"{0}\"")]
+    Side(String),
+    #[error("{0} rows; a board has {MIN_SIDE} to {MAX_SIDE}")]
+    RowCount(usize),
+    #[error("row {row} has {cells} cells; a row has {MIN_SIDE} to {MAX_SIDE}")]
+    RowLength { row: usize, cells: usize },
+    #[error("row {row} has {cells} cells, row 1 has {first}")]
+    Ragged {
+        row: usize,
+        cells: usize,
+        first: usize,
+    },
+    #[error("unexpected character '{found}' in row {row}, column {col}; a cell is b, w or -")]
+    Cell { found: char, row: usize, col: usize },
+    #[error("{cells} cells do not make {rows} rows of {cols}")]
+    CellCount {
+        rows: usize,
+        cols: usize,
+        cells: usize,
+    },
+}
+
+impl PositionString {
+    /// A position of `rows` x `cols` cells (row-major, top row first).
+    pub fn new(
+        to_move: Color,
+        rows: usize,
+        cols: usize,
+        cells: Vec<Option<Color>>,
+    ) -> Result<Self, PositionError> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&rows) {
+            return Err(PositionError::RowCount(rows));
+        }
+        if !(MIN_SIDE..=MAX_SIDE).contains(&cols) {
+            return Err(PositionError::RowLength {
+                row: 1,
+                cells: cols,
+            });
+        }
+        if cells.len() != rows * cols {
+            return Err(PositionError::CellCount {
+                rows,
+                cols,
+                cells: cells.len(),
+            });
+        }
+        Ok(PositionString {
+            to_move,
+            rows,
+            cols,
+            cells,
+        })
+    }
+
+    /// The position of a game's board.
+    pub fn from_position<B: Bits>(geometry: &Geometry<B>, position: &Position<B>) -> Self {
+        PositionString {
+            to_move: position.to_move,
+            rows: geometry.rows(),
+            cols: geometry.cols(),
+            cells: (0..geometry.cell_count())
+                .map(|i| position.color_at(i))
+                .collect(),
+        }
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+    /// Every cell, row-major, top row first.
+    pub fn cells(&self) -> &[Option<Color>] {
+        &self.cells
+    }
+    /// The disc on `square`; `None` for an empty cell or one off the board.
+    pub fn disc(&self, square: Square) -> Option<Color> {
+        let (r, c) = (usize::from(square.row), usize::from(square.col));
+        if r < self.rows && c < self.cols {
+            self.cells[r * self.cols + c]
+        } else {
+            None
+        }
+    }
+    /// The same discs with `to_move` to move.
+    pub fn with_to_move(mut self, to_move: Color) -> Self {
+        self.to_move = to_move;
+        self
+    }
+
+    /// The rules of this board under `variant`, if `B` holds it.
+    pub fn rules<B: Bits>(&self, variant: Variant) -> Result<Rules<B>, ShapeError> {
+        Rules::new(self.rows, self.cols, variant)
+    }
+
+    /// The position in bit sets of type `B`, which must hold `rows * cols` cells (see
+    /// [`PositionString::rules`], which checks that).
+    pub fn position<B: Bits>(&self) -> Position<B> {
+        Position::from_cells(self.cells.iter().copied(), self.to_move)
+    }
+
+    /// A game from this position under `variant`; the side to move is passed over at once if it
+    /// cannot move (see [`Game::from_position`]).
+    pub fn game<B: Bits>(&self, variant: Variant) -> Result<Game<B>, ShapeError> {
+        Ok(Game::from_position(self.rules(variant)?, self.position()))
+    }
+
+    /// A game from this position in the narrowest bit set that holds the board.
+    pub fn dyn_game(&self, variant: Variant) -> Box<dyn DynGame> {
+        struct NewGame<'a>(&'a PositionString, Variant);
+        impl BitsVisitor for NewGame<'_> {
+            type Output = Box<dyn DynGame>;
+            fn visit<B: Bits>(self) -> Self::Output {
+                let game = self.0.game::<B>(self.1);
+                Box::new(game.expect("with_bits picks a bit set that holds the board"))
+            }
+        }
+        with_bits(self.rows * self.cols, NewGame(self, variant))
+    }
+}
+
+fn side_letter(color: Color) -> char {
+    match color {
+        Color::Black => 'b',
+        Color::White => 'w',
+    }
+}
+
+impl FromStr for PositionString {
+    type Err = PositionError;
+    fn from_str(text: &str) -> Result<Self, PositionError> {
+        let text = text.trim();
+        let first = text.chars().next().ok_or(PositionError::Empty)?;
+        let inner = text
+            .strip_prefix('(')
+            .ok_or(PositionError::MissingOpen(first))?;
+        let (inner, after) = inner.split_once(')').ok_or(PositionError::MissingClose)?;
+        if !after.trim().is_empty() {
+            return Err(PositionError::AfterClose(after.trim().to_string()));
+        }
+        let mut parts = inner.split_whitespace();
+        let to_move = match parts.next() {
+            None => return Err(PositionError::NoSide),
+            Some(s) if s.eq_ignore_ascii_case("b") => Color::Black,
+            Some(s) if s.eq_ignore_ascii_case("w") => Color::White,
+            Some(s) => return Err(PositionError::Side(s.to_string())),
+        };
+        let rows: Vec<&str> = parts.collect();
+        if !(MIN_SIDE..=MAX_SIDE).contains(&rows.len()) {
+            return Err(PositionError::RowCount(rows.len()));
+        }
+        let cols = rows[0].chars().count();
+        let mut cells = Vec::with_capacity(rows.len() * cols);
+        for (r, row) in rows.iter().enumerate() {
+            let len = row.chars().count();
+            if !(MIN_SIDE..=MAX_SIDE).contains(&len) {
+                return Err(PositionError::RowLength {
+                    row: r + 1,
+                    cells: len,
+                });
+            }
+            if len != cols {
+                return Err(PositionError::Ragged {
+                    row: r + 1,
+                    cells: len,
+                    first: cols,
+                });
+            }
+            for (c, ch) in row.chars().enumerate() {
+                cells.push(match ch.to_ascii_lowercase() {
+                    'b' => Some(Color::Black),
+                    'w' => Some(Color::White),
+                    '-' => None,
+                    _ => {
+                        return Err(PositionError::Cell {
+                            found: ch,
+                            row: r + 1,
+                            col: c + 1,
+                        })
+                    }
+                });
+            }
+        }
+        PositionString::new(to_move, rows.len(), cols, cells)
+    }
+}
+
+impl fmt::Display for PositionString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}", side_letter(self.to_move))?;
+        for row in self.cells.chunks(self.cols) {
+            f.write_str(" ")?;
+            for cell in row {
+                f.write_str(match cell {
+                    Some(Color::Black) => "b",
+                    Some(Color::White) => "w",
+                    None => "-",
+                })?;
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Setup;
+    use proptest::prelude::*;
+
+    const POSITION_1: &str = "(w -b-- -bb- -bw- ----)";
+
+    #[test]
+    fn position_1_of_seed_000() {
+        let p: PositionString = POSITION_1.parse().unwrap();
+        assert_eq!((p.rows(), p.cols(), p.to_move()), (4, 4, Color::White));
+        assert_eq!(p.disc(Square::new(0, 1)), Some(Color::Black));
+        assert_eq!(p.disc(Square::new(2, 2)), Some(Color::White));
+        assert_eq!(p.disc(Square::new(0, 0)), None);
+        assert_eq!(p.disc(Square::new(25, 25)), None);
+        assert_eq!(p.to_string(), POSITION_1);
+    }
+
+    #[test]
+    fn loose_spellings_print_canonically() {
+        for text in [
+            "  (w -b-- -bb- -bw- ----)\n",
+            "(w   -b--  -bb-\t-bw- ----)",
+            "( W -B-- -BB- -BW- ---- )",
+        ] {
+            let p: PositionString = text.parse().unwrap();
+            assert_eq!(p.to_string(), POSITION_1, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn broken_strings_say_what_is_wrong_and_where() {
+        let err = |s: &str| s.parse::<PositionString>().unwrap_err().to_string();
+        assert_eq!(
+            err("  "),
+            "empty position string; expected one such as (b ---- -wb- -bw- ----)"
+        );
+        assert_eq!(
+            err("w -b-- -bb- -bw- ----)"),
+            "a position string starts with '(', not 'w'"
+        );
+        assert_eq!(
+            err("(w -b-- -bb- -bw- ----"),
+            "missing ')' at the end of the position string"
+        );
+        assert_eq!(
+            err("(w -b-- -bb- -bw- ----) b"),
+            "unexpected text after ')': \"b\""
+        );
+        assert_eq!(err("()"), "no side to move after '('; it must be b or w");
+        assert_eq!(
+            err("(x -b-- -bb- -bw- ----)"),
+            "side to move must be b or w, not \"x\""
+        );
+        assert_eq!(
+            err("(-b-- -bb- -bw- ----)"),
+            "side to move must be b or w, not \"-b--\""
+        );
+        assert_eq!(err("(b --- ---)"), "2 rows; a board has 3 to 26");
+        assert_eq!(
+            err(&format!("(b{})", " ---".repeat(27))),
+            "27 rows; a board has 3 to 26"
+        );
+        assert_eq!(err("(b -- -- --)"), "row 1 has 2 cells; a row has 3 to 26");
+        assert_eq!(
+            err("(w -b-- -bb- -bw-- ----)"),
+            "row 3 has 5 cells, row 1 has 4"
+        );
+        assert_eq!(
+            err("(w -b-- -bb- -bw- ---)"),
+            "row 4 has 3 cells, row 1 has 4"
+        );
+        assert_eq!(
+            err("(w -b-- -bx- -bw- ----)"),
+            "unexpected character 'x' in row 2, column 3; a cell is b, w or -"
+        );
+        assert_eq!(
+            err("(w -b-- -b.- -bw- ----)"),
+            "unexpected character '.' in row 2, column 3; a cell is b, w or -"
+        );
+    }
+
+    #[test]
+    fn built_positions_are_checked() {
+        assert_eq!(
+            PositionString::new(Color::Black, 3, 3, vec![None; 8]),
+            Err(PositionError::CellCount {
+                rows: 3,
+                cols: 3,
+                cells: 8
+            })
+        );
+        assert_eq!(
+            PositionString::new(Color::Black, 2, 3, vec![None; 6]),
+            Err(PositionError::RowCount(2))
+        );
+        assert!(PositionString::new(Color::Black, 3, 27, vec![None; 81]).is_err());
+    }
+
+    #[test]
+    fn games_start_from_strings() {
+        let start = Setup {
+            rows: 4,
+            cols: 4,
+            ..Setup::default()
+        };
+        let game = Game::<u64>::new(&start).unwrap();
+        let text = PositionString::from_position(&game.rules().geometry, game.position());
+        assert_eq!(text.to_string(), "(b ---- -wb- -bw- ----)");
+        let again = text.game::<u64>(Variant::default()).unwrap();
+        assert_eq!(again.position(), game.position());
+
+        // Seed 000's position 1: white, to move, answers B1 on A1 among others.
+        let p: PositionString = POSITION_1.parse().unwrap();
+        let dynamic = p.dyn_game(Variant::default());
+        assert_eq!((dynamic.rows(), dynamic.cols()), (4, 4));
+        assert_eq!(dynamic.to_move(), Some(Color::White));
+        assert_eq!(dynamic.score(), (4, 1));
+        assert!(dynamic.legal_moves().contains(&Square::new(0, 0)));
+
+        // The bit set must hold the board.
+        let big: PositionString = format!("(b{})", format!(" {}", "-".repeat(26)).repeat(26))
+            .parse()
+            .unwrap();
+        assert!(big.game::<u64>(Variant::default()).is_err());
+        assert_eq!(big.dyn_game(Variant::default()).rows(), 26);
+    }
+
+    fn any_position() -> impl Strategy<Value = PositionString> {
+        (3usize..=26, 3usize..=26, any::<bool>()).prop_flat_map(|(rows, cols, black)| {
+            let cell = prop_oneof![
+                Just(None),
+                Just(Some(Color::Black)),
+                Just(Some(Color::White))
+            ];
+            prop::collection::vec(cell, rows * cols).prop_map(move |cells| {
+                let side = if black { Color::Black } else { Color::White };
+                PositionString::new(side, rows, cols, cells).unwrap()
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn strings_round_trip(p in any_position()) {
+            let text = p.to_string();
+            prop_assert_eq!(text.parse::<PositionString>(), Ok(p.clone()));
+            prop_assert_eq!(text.to_uppercase().parse::<PositionString>(), Ok(p.clone()));
+            prop_assert_eq!(text.len(), 3 + p.rows() * (p.cols() + 1));
+        }
+
+        #[test]
+        fn strings_round_trip_through_bit_sets(p in any_position()) {
+            struct Back<'a>(&'a PositionString);
+            impl BitsVisitor for Back<'_> {
+                type Output = PositionString;
+                fn visit<B: Bits>(self) -> PositionString {
+                    let rules = self.0.rules::<B>(Variant::default()).unwrap();
+                    PositionString::from_position(&rules.geometry, &self.0.position::<B>())
+                }
+            }
+            prop_assert_eq!(with_bits(p.rows() * p.cols(), Back(&p)), p);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! Golden transcripts of `othello show`: for every `tests/show/NAME.args` (the arguments after
+//! `show`, one a line, so that a position string stays one argument) the binary's output must
+//! equal `NAME.out` exactly, its stderr `NAME.err` (empty if absent) and its exit status
+//! `NAME.status` (0 if absent). `tests/show/README.md` says what each case shows.
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn optional(path: &Path) -> Option<String> {
+    path.exists().then(|| read(path))
+}
+
+/// Runs one case; returns what differs.
+fn check(args_file: &Path) -> Vec<String> {
+    let args: Vec<String> = read(args_file).lines().map(String::from).collect();
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .arg("show")
+        .args(&args)
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let expected_out = read(&args_file.with_extension("out"));
+    let expected_err = optional(&args_file.with_extension("err")).unwrap_or_default();
+    let expected_status: i32 = optional(&args_file.with_extension("status")).map_or(0, |s| {
+        s.trim().parse().expect("a status file holds a number")
+    });
+    let mut problems = Vec::new();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if stdout != expected_out {
+        problems.push(format!("stdout:\n{stdout}\nexpected:\n{expected_out}"));
+    }
+    if stderr != expected_err {
+        problems.push(format!("stderr: {stderr:?}, expected {expected_err:?}"));
+    }
+    if output.status.code() != Some(expected_status) {
+        problems.push(format!(
+            "status {:?}, expected {expected_status}",
+            output.status.code()
+        ));
+    }
+    problems
+}
+
+#[test]
+fn show_transcripts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/show");
+    let mut cases: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "args"))
+        .collect();
+    cases.sort();
+    assert!(
+        cases.len() >= 10,
+        "only {} cases in {}",
+        cases.len(),
+        dir.display()
+    );
+    let mut failures = Vec::new();
+    for case in &cases {
+        for problem in check(case) {
+            failures.push(format!("{}: {problem}", case.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The sample game of seed 000 as the seed tells it, step by step, with black's pass and the
+/// result; and seed 000's position 1 is the position after its first move.
+#[test]
+fn seed_000_sample_game() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/show");
+    let out = read(&dir.join("seed000_sample.out"));
+    let steps: Vec<&str> = out.lines().filter(|l| !l.starts_with(' ')).collect();
+    let seed = [
+        "Black at B1, flipping White at B2.",
+        "White at A1, flipping Black at B2.",
+        "Black at C4, flipping White at C3.",
+        "White at D4, flipping Black at C3.",
+        "Black at D3, flipping White at C3.",
+        "White at B4, flipping Black at B3, C4.",
+        "Black at A4, flipping White at B3.",
+        "White at C1, flipping Black at B1, C2, C3.",
+        "Black at D1, flipping White at C2.",
+        "White at D2, flipping Black at C2, D3.",
+        "Black passes.",
+        "White at A3, flipping Black at B3.",
+        "Black at A2, flipping White at A3.",
+    ];
+    assert_eq!(steps.len(), seed.len() + 2, "{out}");
+    for (n, text) in seed.iter().enumerate() {
+        assert_eq!(steps[n + 1], format!("{}. {text}", n + 1));
+    }
+    assert_eq!(steps.last(), Some(&"White wins, 12 to 4."));
+    let after_b1 = out.lines().nth(3).unwrap();
+    assert_eq!(after_b1.trim(), "(w -b-- -bb- -bw- ----)");
+    // The same game read from other spellings of the list comes out the same.
+    let explicit_pass = read(&dir.join("seed000_explicit_pass.out"));
+    assert_eq!(explicit_pass, out);
+}
