@@ -1,0 +1,31 @@
+#!/bin/sh
+# Our engine against gtp-rhino (Debian's grhino) through `othello match`.
+#   bench/rhino.sh [GAMES] [MOVE_TIME] [LEVEL]      defaults: 50 100ms 5
+# Installs grhino with apt-get when it is missing (root only); skips with a message when that
+# cannot be done. gtp-rhino has no time control, so it gets 60 s a move; our engine gets
+# MOVE_TIME, enforced by the referee. Openings: openings/8x8.txt, each played with both colours.
+set -eu
+cd "$(dirname "$0")/.."
+GAMES=${1:-50}
+MOVE_TIME=${2:-100ms}
+LEVEL=${3:-5}
+RHINO=$(command -v gtp-rhino || echo /usr/games/gtp-rhino)
+if [ ! -x "$RHINO" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "installing grhino (apt-get)..." >&2
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq grhino) >&2 ||
+            { echo "SKIPPED: grhino could not be installed" >&2; exit 0; }
+    else
+        echo "SKIPPED: gtp-rhino is not installed and apt-get cannot be run here" >&2
+        exit 0
+    fi
+fi
+cargo build --release --quiet
+OTHELLO=target/release/othello
+OUT=${GAMES_OUT:-target/rhino-games.txt}
+echo "othello $(git rev-parse --short HEAD 2>/dev/null || echo '?') at $MOVE_TIME vs gtp-rhino -l $LEVEL, $GAMES games"
+"$OTHELLO" match \
+    --a "$OTHELLO engine --move-time $MOVE_TIME" --a-name othello --a-move-time "$MOVE_TIME" \
+    --b "$RHINO -l $LEVEL" --b-protocol gtp --b-name rhino$LEVEL --b-move-time 60s \
+    --games "$GAMES" --openings openings/8x8.txt --games-out "$OUT"
+echo "games written to $OUT"
