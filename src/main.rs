@@ -195,6 +195,10 @@ enum Command {
         b_name: String,
         #[arg(long, default_value_t = 2)]
         games: usize,
+        /// Games played at the same time; keep it at most the number of cores, or the programs
+        /// slow each other down.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        jobs: u16,
         /// The longest a move may take.
         #[arg(long, default_value = "1s", value_parser = players::parse_duration)]
         move_time: Duration,
@@ -387,6 +391,7 @@ fn main() -> ExitCode {
             a_name,
             b_name,
             games,
+            jobs,
             move_time,
             a_move_time,
             b_move_time,
@@ -417,7 +422,7 @@ fn main() -> ExitCode {
                     move_time: b_move_time.unwrap_or(move_time),
                 },
             ];
-            finish(referee_match(sides, games, setup, openings, games_out))
+            finish(referee_match(sides, (games, jobs.into()), setup, openings, games_out))
         }
         Some(Command::Show {
             moves,
@@ -502,7 +507,7 @@ fn engine(setup: Setup, me: Color, mut config: Config, opening: &MoveList) -> Ex
 
 fn referee_match(
     sides: [SideSpec; 2],
-    games: usize,
+    (games, jobs): (usize, usize),
     setup: Setup,
     openings: Option<std::path::PathBuf>,
     games_out: Option<std::path::PathBuf>,
@@ -523,11 +528,13 @@ fn referee_match(
         )),
         None => None,
     };
+    referee::end_contestants_on_signals().context("cannot watch for signals")?;
     let m = referee::Match {
         sides,
         games,
         setup,
         openings,
+        jobs,
     };
     let mut stderr = io::stderr();
     let progress: Option<&mut dyn Write> = if stderr.is_terminal() {

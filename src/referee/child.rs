@@ -10,6 +10,31 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// The process groups of the contestants running now, so that a referee stopped by a signal
+/// can end them (they are in groups of their own, so a Ctrl-C at the terminal does not reach
+/// them).
+static LIVE: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+/// On SIGINT, SIGTERM or SIGHUP: kill every live contestant's group, then exit as the signal
+/// would have (128 + its number). Called once, before the first contestant starts.
+pub fn end_contestants_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            if let Ok(live) = LIVE.lock() {
+                for &pid in live.iter() {
+                    unsafe {
+                        libc::kill(-pid, libc::SIGKILL);
+                    }
+                }
+            }
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(())
+}
+
 /// The longest line kept; a longer one is cut there (it is garbage either way).
 const MAX_LINE: usize = 4096;
 
@@ -68,6 +93,9 @@ impl Child {
             cmd.env(key, value);
         }
         let mut process = cmd.spawn()?;
+        if let Ok(mut live) = LIVE.lock() {
+            live.push(process.id() as libc::pid_t);
+        }
         let stdout = process.stdout.take().expect("stdout is piped");
         let stderr = process.stderr.take().expect("stderr is piped");
         let (sender, lines) = mpsc::channel();
@@ -198,8 +226,12 @@ impl Child {
         }
         self.stdin = None;
         // The leader is not reaped yet, so the group number is still ours.
+        let pid = self.process.id() as libc::pid_t;
         unsafe {
-            libc::kill(-(self.process.id() as libc::pid_t), libc::SIGKILL);
+            libc::kill(-pid, libc::SIGKILL);
+        }
+        if let Ok(mut live) = LIVE.lock() {
+            live.retain(|&p| p != pid);
         }
         let _ = self.process.wait();
         self.reaped = true;

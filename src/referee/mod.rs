@@ -5,12 +5,15 @@
 mod child;
 mod sides;
 
+pub use child::end_contestants_on_signals;
 pub use sides::{Forfeit, Protocol, Reason, SideSpec};
 
 use crate::rules::{Color, IllegalTurn, Setup, Square, Turns, Winner};
 use sides::Contestant;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// A match: two contestants, how many games, on what board, from which openings.
@@ -20,6 +23,8 @@ pub struct Match {
     pub setup: Setup,
     /// Opening lines; each is played twice, colours swapped. Empty: every game from the start.
     pub openings: Vec<Vec<Option<Square>>>,
+    /// Games played at the same time (each on its own thread and processes).
+    pub jobs: usize,
 }
 
 /// How one game ended.
@@ -239,44 +244,72 @@ pub fn run_match(
         "{:>4}  {:<8} {:<8} {:<10} {:>7}  {:<24} detail",
         "game", "first", "second", "winner", "discs", "opening"
     )?;
-    for index in 0..m.games {
-        if let Some(p) = progress.as_deref_mut() {
-            bar(p, &totals, m.games, &names)?;
-        }
-        let g = play_game(m, index);
-        totals.add(&g);
-        let winner = g.winner.map_or("draw", |w| names[w].as_str());
-        let detail = g.forfeit.as_ref().map_or(String::new(), |(side, f)| {
-            format!("{} loses: {}: {}", names[*side], f.reason, f.detail)
-        });
-        let opening = if g.opening.is_empty() {
-            "-"
-        } else {
-            &g.opening
-        };
-        writeln!(
-            out,
-            "{:>4}  {:<8} {:<8} {:<10} {:>7}  {:<24} {}",
-            index + 1,
-            names[g.first],
-            names[1 - g.first],
-            winner,
-            format!("{}-{}", g.discs[0], g.discs[1]),
-            opening,
-            detail
-        )?;
-        out.flush()?;
-        if let Some(w) = games_out.as_deref_mut() {
-            writeln!(w, "{}", g.line(&names))?;
-            w.flush()?;
-        }
-    }
-    if let Some(p) = progress {
+    if let Some(p) = progress.as_deref_mut() {
         bar(p, &totals, m.games, &names)?;
+    }
+    // Games run on `jobs` threads; their lines come out in game order all the same.
+    let next = AtomicUsize::new(0);
+    let (sender, records) = mpsc::channel();
+    std::thread::scope(|scope| -> io::Result<()> {
+        for _ in 0..m.jobs.clamp(1, m.games.max(1)) {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                if index >= m.games || sender.send((index, play_game(m, index))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting = BTreeMap::new();
+        let mut printed = 0;
+        for (index, g) in records {
+            waiting.insert(index, g);
+            while let Some(g) = waiting.remove(&printed) {
+                totals.add(&g);
+                game_line(out, printed, &g, &names)?;
+                if let Some(w) = games_out.as_deref_mut() {
+                    writeln!(w, "{}", g.line(&names))?;
+                    w.flush()?;
+                }
+                if let Some(p) = progress.as_deref_mut() {
+                    bar(p, &totals, m.games, &names)?;
+                }
+                printed += 1;
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(p) = progress {
         writeln!(p)?;
     }
     table(out, m, &totals)?;
     Ok(totals)
+}
+
+fn game_line(out: &mut dyn Write, index: usize, g: &GameRecord, names: &[String; 2]) -> io::Result<()> {
+    let winner = g.winner.map_or("draw", |w| names[w].as_str());
+    let detail = g.forfeit.as_ref().map_or(String::new(), |(side, f)| {
+        format!("{} loses: {}: {}", names[*side], f.reason, f.detail)
+    });
+    let opening = if g.opening.is_empty() {
+        "-"
+    } else {
+        &g.opening
+    };
+    writeln!(
+        out,
+        "{:>4}  {:<8} {:<8} {:<10} {:>7}  {:<24} {}",
+        index + 1,
+        names[g.first],
+        names[1 - g.first],
+        winner,
+        format!("{}-{}", g.discs[0], g.discs[1]),
+        opening,
+        detail
+    )?;
+    out.flush()
 }
 
 fn bar(out: &mut dyn Write, t: &Totals, games: usize, names: &[String; 2]) -> io::Result<()> {
