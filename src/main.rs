@@ -1,6 +1,7 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
+use othello::{gtp, nboard};
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
 use othello::rules::{Color, RuleSet, Setup, Variant};
@@ -51,18 +52,43 @@ struct SearchArgs {
 
 impl SearchArgs {
     fn config(&self) -> Config {
-        let move_time = match (self.depth, self.move_time) {
-            (Some(_), None) => None,
-            (_, Some(t)) => Some(t),
-            (None, None) => Config::default().move_time,
-        };
-        Config {
-            depth: self.depth,
-            move_time,
-            hash_mb: self.hash_mb,
-            seed: self.seed,
-            scoring: Scoring::Plain,
-        }
+        search_config(self.depth, self.move_time, self.hash_mb, self.seed)
+    }
+}
+
+/// How the engine searches in the engine protocols.
+#[derive(clap::Args)]
+struct EngineArgs {
+    /// Search this many moves ahead (NBoard: until the GUI sets a depth).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    depth: Option<u32>,
+    /// The longest a move may take, such as 250ms or 2s [default: 1s, or none with --depth].
+    #[arg(long, value_parser = players::parse_duration)]
+    move_time: Option<Duration>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
+    hash_mb: usize,
+}
+
+/// A depth alone searches to that depth; a move time, or neither, limits the time (1 s by
+/// default).
+fn search_config(
+    depth: Option<u32>,
+    move_time: Option<Duration>,
+    hash_mb: usize,
+    seed: Option<u64>,
+) -> Config {
+    let move_time = match (depth, move_time) {
+        (Some(_), None) => None,
+        (_, Some(t)) => Some(t),
+        (None, None) => Config::default().move_time,
+    };
+    Config {
+        depth,
+        move_time,
+        hash_mb,
+        seed,
+        scoring: Scoring::Plain,
     }
 }
 
@@ -116,6 +142,16 @@ enum Command {
         /// Seed for the openings and the yardstick players' tie-breaks.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Play over the Go Text Protocol, as Othello programs speak it (gtp-rhino, Quarry).
+    Gtp {
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Play over the NBoard protocol (the NBoard GUI and the programs that drive Edax).
+    Nboard {
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
     Bench {
@@ -235,6 +271,21 @@ fn main() -> ExitCode {
             let result = commands::selfplay(&series, &mut io::stdout().lock(), progress);
             finish(result.map(|_| ()))
         }
+        Some(Command::Gtp { engine }) => {
+            let settings = gtp::Settings {
+                variant: variant(false),
+                config: search_config(engine.depth, engine.move_time, engine.hash_mb, None),
+            };
+            serve(gtp::run(settings, io::stdin().lock(), io::stdout().lock()))
+        }
+        Some(Command::Nboard { engine }) => {
+            let settings = nboard::Settings {
+                variant: variant(false),
+                config: search_config(engine.depth, engine.move_time, engine.hash_mb, None),
+            };
+            let (input, output) = (io::stdin().lock(), io::stdout().lock());
+            serve(nboard::run(settings, input, output, io::stderr()))
+        }
         Some(Command::Bench { hash_mb }) => {
             finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
         }
@@ -265,6 +316,18 @@ fn play(options: Options) -> ExitCode {
         }
         Err(RunError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(RunError::Io(e)) => {
+            say(&e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The end of an engine protocol session: a closed output is a normal end.
+fn serve(result: io::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
             say(&e.to_string());
             ExitCode::FAILURE
         }
