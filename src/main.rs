@@ -1,11 +1,11 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use othello::commands;
-use othello::{gtp, nboard};
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
 use othello::rules::{Color, RuleSet, Setup, Variant};
 use othello::search::{Config, Scoring};
+use othello::{gtp, nboard};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;

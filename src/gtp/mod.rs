@@ -144,7 +144,13 @@ pub fn parse(line: &str) -> Option<Request> {
 
 fn command(name: &str, args: &[&str]) -> Result<Command, CommandError> {
     use Command as C;
-    let none = |c: Command| if args.is_empty() { Ok(c) } else { Err(CommandError::Syntax) };
+    let none = |c: Command| {
+        if args.is_empty() {
+            Ok(c)
+        } else {
+            Err(CommandError::Syntax)
+        }
+    };
     let one = || match args {
         [a] => Ok(*a),
         _ => Err(CommandError::Syntax),

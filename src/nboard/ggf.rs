@@ -33,7 +33,10 @@ pub enum GgfError {
 
 /// Reads a GGF game record (text after it is ignored).
 pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
-    let body = text.trim_start().strip_prefix("(;").ok_or(GgfError::Brackets)?;
+    let body = text
+        .trim_start()
+        .strip_prefix("(;")
+        .ok_or(GgfError::Brackets)?;
     let end = body.find(";)").ok_or(GgfError::Brackets)?;
     let mut rest = &body[..end];
     let mut board = None;
@@ -151,8 +154,14 @@ mod tests {
     fn refuses_broken_records() {
         assert_eq!(parse_ggf("GM[Othello]"), Err(GgfError::Brackets));
         assert_eq!(parse_ggf("(;GM[Othello];)"), Err(GgfError::NoBoard));
-        assert!(matches!(parse_ggf("(;BO[8 --- *];)"), Err(GgfError::Board(_))));
-        assert!(matches!(parse_ggf("(;BO[2 ---- *];)"), Err(GgfError::Board(_))));
+        assert!(matches!(
+            parse_ggf("(;BO[8 --- *];)"),
+            Err(GgfError::Board(_))
+        ));
+        assert!(matches!(
+            parse_ggf("(;BO[2 ---- *];)"),
+            Err(GgfError::Board(_))
+        ));
         let bad_move = format!("(;BO[8 {START} *]B[k;)");
         assert!(matches!(parse_ggf(&bad_move), Err(GgfError::Unclosed(_))));
         let bad_square = format!("(;BO[8 {START} *]B[z0];)");

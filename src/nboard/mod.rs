@@ -188,7 +188,8 @@ impl Session {
             }
             Command::SetDepth(depth) => {
                 self.settings.config.depth = Some(depth);
-                self.game.set_limits(Some(depth), self.settings.config.move_time);
+                self.game
+                    .set_limits(Some(depth), self.settings.config.move_time);
             }
             Command::SetGame(record) => self.load(&record, notes)?,
             Command::SetContempt => {}
