@@ -1,7 +1,9 @@
 //! Othello (Reversi) on any board from 3x3 to 26x26: the rules, the line protocol, the computer
-//! player, perft.
+//! player, perft, and the engine protocols GTP and NBoard.
 
 pub mod commands;
+pub mod gtp;
+pub mod nboard;
 pub mod notation;
 pub mod players;
 pub mod protocol;

@@ -8,6 +8,7 @@ use othello::referee::{self, Protocol, SideSpec};
 use othello::rules::{Color, RuleSet, Setup, Square, Variant};
 use othello::search::{Config, Scoring};
 use othello::tournament;
+use othello::{gtp, nboard};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -222,6 +223,16 @@ enum Command {
         #[arg(long)]
         misere: bool,
     },
+    /// Play over the Go Text Protocol, as Othello programs speak it (gtp-rhino, Quarry).
+    Gtp {
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Play over the NBoard protocol (the NBoard GUI and the programs that drive Edax).
+    Nboard {
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
     Bench {
         /// Transposition table size in megabytes.
@@ -422,7 +433,13 @@ fn main() -> ExitCode {
                     move_time: b_move_time.unwrap_or(move_time),
                 },
             ];
-            finish(referee_match(sides, (games, jobs.into()), setup, openings, games_out))
+            finish(referee_match(
+                sides,
+                (games, jobs.into()),
+                setup,
+                openings,
+                games_out,
+            ))
         }
         Some(Command::Show {
             moves,
@@ -437,6 +454,21 @@ fn main() -> ExitCode {
             let moves: MoveList = moves.into_iter().flat_map(|list| list.0).collect();
             let result = commands::show(&start, &moves, &mut io::stdout().lock());
             finish(result.map(|_| ()))
+        }
+        Some(Command::Gtp { engine }) => {
+            let settings = gtp::Settings {
+                variant: variant(false),
+                config: engine.config(),
+            };
+            serve(gtp::run(settings, io::stdin().lock(), io::stdout().lock()))
+        }
+        Some(Command::Nboard { engine }) => {
+            let settings = nboard::Settings {
+                variant: variant(false),
+                config: engine.config(),
+            };
+            let (input, output) = (io::stdin().lock(), io::stdout().lock());
+            serve(nboard::run(settings, input, output, io::stderr()))
         }
         Some(Command::Bench { hash_mb }) => {
             finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
@@ -498,6 +530,18 @@ fn engine(setup: Setup, me: Color, mut config: Config, opening: &MoveList) -> Ex
         Err(tournament::EngineError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
+        Err(e) => {
+            say(&e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The end of an engine protocol session: a closed output is a normal end.
+fn serve(result: io::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             say(&e.to_string());
             ExitCode::FAILURE

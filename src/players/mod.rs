@@ -4,9 +4,11 @@
 
 mod baseline;
 mod engine;
+mod engine_game;
 
 pub use baseline::{Preference, Yardstick};
 pub use engine::EnginePlayer;
+pub use engine_game::{engine_game, Analysis, EngineGame, Refusal, Turn};
 
 use crate::rules::{with_bits, Bits, BitsVisitor, Color, DynGame, Position, Square, Variant};
 use crate::search::Config;

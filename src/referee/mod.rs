@@ -288,7 +288,12 @@ pub fn run_match(
     Ok(totals)
 }
 
-fn game_line(out: &mut dyn Write, index: usize, g: &GameRecord, names: &[String; 2]) -> io::Result<()> {
+fn game_line(
+    out: &mut dyn Write,
+    index: usize,
+    g: &GameRecord,
+    names: &[String; 2],
+) -> io::Result<()> {
     let winner = g.winner.map_or("draw", |w| names[w].as_str());
     let detail = g.forfeit.as_ref().map_or(String::new(), |(side, f)| {
         format!("{} loses: {}: {}", names[*side], f.reason, f.detail)

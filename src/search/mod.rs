@@ -178,6 +178,12 @@ impl<B: Bits> Engine<B> {
         &self.config
     }
 
+    /// Changes the depth and time limits of later searches; the table is kept.
+    pub fn set_limits(&mut self, depth: Option<u32>, move_time: Option<Duration>) {
+        self.config.depth = depth;
+        self.config.move_time = move_time;
+    }
+
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         self.table.clear();

@@ -1,0 +1,171 @@
+//! GGF game records as NBoard's `set game` sends them: `(;GM[Othello]...BO[8 <cells> *]B[f5]
+//! W[d6/-1.00/0.5];)`. Only what fixes the position is read: the board (`BO`) and the moves
+//! (`B`, `W`); other properties are skipped.
+
+use crate::players::Turn;
+use crate::rules::{Color, MAX_SIDE, MIN_SIDE};
+
+/// The start position and moves of a game record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GgfGame {
+    /// Rows and columns (GGF boards are square).
+    pub size: usize,
+    /// The start position, row-major from the top-left.
+    pub cells: Vec<Option<Color>>,
+    pub to_move: Color,
+    pub moves: Vec<(Color, Turn)>,
+}
+
+/// Why a game record was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GgfError {
+    #[error("a game record starts with \"(;\" and ends with \";)\"")]
+    Brackets,
+    #[error("property {0:?} has no closing ']'")]
+    Unclosed(String),
+    #[error("no board (BO[...]) in the game record")]
+    NoBoard,
+    #[error("bad board {0:?}: expected a size from 3 to 26, one of '-', '*', 'O' per cell, then '*' or 'O' to move")]
+    Board(String),
+    #[error("bad move {0:?}: expected a square such as f5 or pa, optionally with /eval/time")]
+    Move(String),
+}
+
+/// Reads a GGF game record (text after it is ignored).
+pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
+    let body = text
+        .trim_start()
+        .strip_prefix("(;")
+        .ok_or(GgfError::Brackets)?;
+    let end = body.find(";)").ok_or(GgfError::Brackets)?;
+    let mut rest = &body[..end];
+    let mut board = None;
+    let mut moves = Vec::new();
+    while let Some(open) = rest.find('[') {
+        let key = rest[..open].trim();
+        let close = rest[open..]
+            .find(']')
+            .ok_or_else(|| GgfError::Unclosed(key.to_string()))?
+            + open;
+        let value = &rest[open + 1..close];
+        match key {
+            "BO" => board = Some(parse_board(value)?),
+            "B" => moves.push((Color::Black, parse_move(value)?)),
+            "W" => moves.push((Color::White, parse_move(value)?)),
+            _ => {}
+        }
+        rest = &rest[close + 1..];
+    }
+    let (size, cells, to_move) = board.ok_or(GgfError::NoBoard)?;
+    Ok(GgfGame {
+        size,
+        cells,
+        to_move,
+        moves,
+    })
+}
+
+/// A colour as GGF boards write it: `*` black, `O` white.
+fn disc(c: char) -> Option<Option<Color>> {
+    match c {
+        '-' | '.' => Some(None),
+        '*' | 'X' | 'x' | '#' => Some(Some(Color::Black)),
+        'O' | 'o' => Some(Some(Color::White)),
+        _ => None,
+    }
+}
+
+/// `8 <64 cells, spaces allowed between them> <side to move>`.
+fn parse_board(value: &str) -> Result<(usize, Vec<Option<Color>>, Color), GgfError> {
+    let bad = || GgfError::Board(value.to_string());
+    let value = value.trim();
+    let digits = value.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+    let size: usize = value[..digits].parse().map_err(|_| bad())?;
+    if !(MIN_SIDE..=MAX_SIDE).contains(&size) {
+        return Err(bad());
+    }
+    let marks: Vec<char> = value[digits..]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let Some((&side, cells)) = marks.split_last() else {
+        return Err(bad());
+    };
+    if cells.len() != size * size {
+        return Err(bad());
+    }
+    let cells = cells
+        .iter()
+        .map(|&c| disc(c))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(bad)?;
+    let to_move = disc(side).flatten().ok_or_else(bad)?;
+    Ok((size, cells, to_move))
+}
+
+/// A move such as `f5`, `F5/-1.00/0.5`, `pa` or `pass`.
+pub fn parse_move(value: &str) -> Result<Turn, GgfError> {
+    let square = value.split('/').next().unwrap_or("").trim();
+    if square.eq_ignore_ascii_case("pa") || square.eq_ignore_ascii_case("pass") {
+        return Ok(None);
+    }
+    square
+        .parse::<crate::rules::Square>()
+        .map(Some)
+        .map_err(|_| GgfError::Move(value.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Square;
+
+    const START: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn reads_nboards_record() {
+        let text = format!(
+            "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[a]PW[b]RE[?]TI[15:00]TY[8]\
+             BO[8 {START} *]B[F5]W[f6/-1.00/0.1]B[pa];)"
+        );
+        let game = parse_ggf(&text).unwrap();
+        assert_eq!(game.size, 8);
+        assert_eq!(game.to_move, Color::Black);
+        assert_eq!(game.cells[27], Some(Color::White));
+        assert_eq!(game.cells[28], Some(Color::Black));
+        assert_eq!(game.cells.iter().flatten().count(), 4);
+        assert_eq!(
+            game.moves,
+            vec![
+                (Color::Black, Some(Square::new(4, 5))),
+                (Color::White, Some(Square::new(5, 5))),
+                (Color::Black, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn rows_may_be_spaced_and_boards_of_other_sizes_read() {
+        let game = parse_ggf("(;BO[4 ---- -O*- -*O- ---- O];)").unwrap();
+        assert_eq!((game.size, game.to_move), (4, Color::White));
+        assert_eq!(game.cells[5], Some(Color::White));
+    }
+
+    #[test]
+    fn refuses_broken_records() {
+        assert_eq!(parse_ggf("GM[Othello]"), Err(GgfError::Brackets));
+        assert_eq!(parse_ggf("(;GM[Othello];)"), Err(GgfError::NoBoard));
+        assert!(matches!(
+            parse_ggf("(;BO[8 --- *];)"),
+            Err(GgfError::Board(_))
+        ));
+        assert!(matches!(
+            parse_ggf("(;BO[2 ---- *];)"),
+            Err(GgfError::Board(_))
+        ));
+        let bad_move = format!("(;BO[8 {START} *]B[k;)");
+        assert!(matches!(parse_ggf(&bad_move), Err(GgfError::Unclosed(_))));
+        let bad_square = format!("(;BO[8 {START} *]B[z0];)");
+        assert!(matches!(parse_ggf(&bad_square), Err(GgfError::Move(_))));
+    }
+}

@@ -1,0 +1,307 @@
+//! The NBoard protocol (version 2), spoken by the NBoard GUI and by the programs that drive Edax
+//! and NTest: `nboard 2`, `set depth`, `set game` with a GGF record, `move`, `go`, `hint`,
+//! `ping`/`pong`. Moves are written `F5`, a pass `PA`; evaluations are in discs from the side to
+//! move's point of view, empty cells counted for the winner.
+//!
+//! The protocol has no error reply: a line that cannot be followed is ignored, with one line
+//! saying why on the notes stream (standard error).
+//!
+//! [`parse`] turns a line into a [`Command`]; [`Session::handle`] carries it out, writing the
+//! engine's lines as they come; [`run`] does the reading.
+
+mod ggf;
+
+pub use ggf::{parse_ggf, GgfError, GgfGame};
+
+use crate::players::{engine_game, Analysis, EngineGame, Turn};
+use crate::protocol::LineReader;
+use crate::rules::Variant;
+use crate::search::{Config, Scoring};
+use std::io::{self, BufRead, Write};
+
+/// The name the engine gives itself (`set myname`).
+pub const NAME: &str = "othello";
+
+/// The protocol version spoken.
+pub const VERSION: u32 = 2;
+
+/// One command from the GUI.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// The handshake: the GUI's protocol version.
+    NBoard(u32),
+    /// The midgame search depth, in moves.
+    SetDepth(u32),
+    /// A whole game: later commands are about the position at its end.
+    SetGame(GgfGame),
+    /// Accepted; the engine plays for the largest disc difference whatever the contempt.
+    SetContempt,
+    /// A move in the current position (for whichever side is to move).
+    Move(Turn),
+    /// Evaluate up to this many moves.
+    Hint(usize),
+    /// Say which move the engine would play (without playing it).
+    Go,
+    /// Answered `pong` with the same text.
+    Ping(String),
+    /// Add the game to the book: answered `learned`; there is no book to add to.
+    Learn,
+    Quit,
+}
+
+/// Why a line was not followed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NBoardError {
+    #[error("unknown command {0:?}")]
+    Unknown(String),
+    #[error("{0} is not supported")]
+    Unsupported(&'static str),
+    #[error("bad {0} command: {1:?}")]
+    Argument(&'static str, String),
+    #[error("bad game: {0}")]
+    Game(#[from] GgfError),
+}
+
+/// Reads one line; a blank line is `Ok(None)`.
+pub fn parse(line: &str) -> Result<Option<Command>, NBoardError> {
+    let line = line.trim();
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let number = |what: &'static str| {
+        rest.parse::<u32>()
+            .map_err(|_| NBoardError::Argument(what, rest.to_string()))
+    };
+    let command = match word {
+        "" => return Ok(None),
+        "nboard" => Command::NBoard(number("nboard")?),
+        "set" => {
+            let (key, value) = match rest.split_once(char::is_whitespace) {
+                Some((k, v)) => (k, v.trim()),
+                None => (rest, ""),
+            };
+            match key {
+                "depth" => match value.parse::<u32>() {
+                    Ok(d) if d >= 1 => Command::SetDepth(d.min(1000)),
+                    _ => return Err(NBoardError::Argument("set depth", value.to_string())),
+                },
+                "game" => Command::SetGame(parse_ggf(value)?),
+                "contempt" => match value.parse::<f64>() {
+                    Ok(c) if c.is_finite() => Command::SetContempt,
+                    _ => return Err(NBoardError::Argument("set contempt", value.to_string())),
+                },
+                _ => return Err(NBoardError::Unknown(line.to_string())),
+            }
+        }
+        "move" => Command::Move(
+            ggf::parse_move(rest).map_err(|_| NBoardError::Argument("move", rest.to_string()))?,
+        ),
+        "hint" => match rest.parse::<usize>() {
+            Ok(n) if n >= 1 => Command::Hint(n),
+            _ => return Err(NBoardError::Argument("hint", rest.to_string())),
+        },
+        "go" => Command::Go,
+        "ping" => Command::Ping(rest.to_string()),
+        "learn" => Command::Learn,
+        "analyze" => return Err(NBoardError::Unsupported("analyze")),
+        "quit" => Command::Quit,
+        _ => return Err(NBoardError::Unknown(line.to_string())),
+    };
+    Ok(Some(command))
+}
+
+/// How the engine plays, from the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub variant: Variant,
+    /// The depth until the GUI sets one, the time limit of every search, the table size.
+    pub config: Config,
+}
+
+/// A move as NBoard writes it: `F5`, or `PA` for a pass.
+pub fn move_text(turn: Turn) -> String {
+    match turn {
+        Some(sq) => sq.to_string().to_ascii_uppercase(),
+        None => "PA".to_string(),
+    }
+}
+
+/// Hundredths of a disc as NBoard's evaluation: discs with two decimals.
+fn eval_text(hundredths: i32) -> String {
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let h = hundredths.unsigned_abs();
+    format!("{sign}{}.{:02}", h / 100, h % 100)
+}
+
+/// One NBoard session: the game at the end of the GUI's record, and the engine.
+pub struct Session {
+    settings: Settings,
+    game: Box<dyn EngineGame>,
+}
+
+impl Session {
+    pub fn new(settings: Settings) -> Self {
+        let mut settings = settings;
+        // NBoard's evaluations count empty cells for the winner, as tournament results do.
+        settings.config.scoring = Scoring::EmptiesToWinner;
+        let game = engine_game(8, 8, settings.variant, settings.config)
+            .expect("8x8 is a board size the rules accept");
+        Session { settings, game }
+    }
+
+    /// The game being analysed.
+    pub fn game(&self) -> &dyn EngineGame {
+        self.game.as_ref()
+    }
+
+    /// Carries out one line: the engine's lines go to `out` (flushed as they are written), a
+    /// line that cannot be followed is ignored with a note on `notes`. Returns `false` after
+    /// `quit`.
+    pub fn handle(
+        &mut self,
+        line: &str,
+        out: &mut dyn Write,
+        notes: &mut dyn Write,
+    ) -> io::Result<bool> {
+        let command = match parse(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Ok(true),
+            Err(e) => {
+                writeln!(notes, "{NAME}: ignored: {e}")?;
+                return Ok(true);
+            }
+        };
+        let mut send = |text: &str| -> io::Result<()> {
+            writeln!(out, "{text}")?;
+            out.flush()
+        };
+        match command {
+            Command::NBoard(version) => {
+                if version != VERSION {
+                    writeln!(
+                        notes,
+                        "{NAME}: speaking NBoard protocol version {VERSION}, not {version}"
+                    )?;
+                }
+                send(&format!("set myname {NAME}"))?;
+            }
+            Command::SetDepth(depth) => {
+                self.settings.config.depth = Some(depth);
+                self.game
+                    .set_limits(Some(depth), self.settings.config.move_time);
+            }
+            Command::SetGame(record) => self.load(&record, notes)?,
+            Command::SetContempt => {}
+            Command::Move(turn) => {
+                if let Err(e) = self.play(turn) {
+                    writeln!(notes, "{NAME}: ignored move {}: {e}", move_text(turn))?;
+                }
+            }
+            Command::Hint(count) => {
+                send("status thinking")?;
+                let color = self.game.to_move();
+                for a in self.game.analyse_moves(color, count) {
+                    send(&search_line(&a))?;
+                }
+                send("status")?;
+            }
+            Command::Go => {
+                send("status thinking")?;
+                let a = self.game.analyse(self.game.to_move());
+                send(&format!(
+                    "nodestats {} {:.2}",
+                    a.nodes,
+                    a.elapsed.as_secs_f64()
+                ))?;
+                send(&format!(
+                    "=== {}/{}/{:.2}",
+                    move_text(a.best),
+                    eval_text(a.score),
+                    a.elapsed.as_secs_f64()
+                ))?;
+                send("status")?;
+            }
+            Command::Ping(n) => send(format!("pong {n}").trim_end())?,
+            Command::Learn => send("learned")?,
+            Command::Quit => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Replaces the game with `record`'s; on a bad record the game stays as it was.
+    fn load(&mut self, record: &GgfGame, notes: &mut dyn Write) -> io::Result<()> {
+        if record.size != self.game.rows() || record.size != self.game.cols() {
+            match engine_game(
+                record.size,
+                record.size,
+                self.settings.variant,
+                self.settings.config,
+            ) {
+                Ok(game) => self.game = game,
+                Err(e) => return writeln!(notes, "{NAME}: ignored game: {e}"),
+            }
+        }
+        if let Err((i, e)) = self.game.load(&record.cells, record.to_move, &record.moves) {
+            writeln!(notes, "{NAME}: ignored game: move {}: {e}", i + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Plays `turn` for the side to move, passing for it first if it has no move and the
+    /// square is the other side's (GUIs do not always send the pass).
+    fn play(&mut self, turn: Turn) -> Result<(), crate::players::Refusal> {
+        let color = self.game.to_move();
+        let must_pass = turn.is_some()
+            && self.game.legal_moves(color).is_empty()
+            && self.game.next_mover().is_some();
+        if !must_pass {
+            return self.game.play(color, turn);
+        }
+        self.game.play(color, None)?;
+        self.game.play(color.opposite(), turn).inspect_err(|_| {
+            self.game.undo();
+        })
+    }
+}
+
+/// `search <pv> <eval> 0 <depth>`: the line, its evaluation, and the depth searched (`100%` when
+/// the evaluation is exact).
+fn search_line(a: &Analysis) -> String {
+    let pv: String = if a.pv.is_empty() {
+        move_text(a.best)
+    } else {
+        a.pv.iter().map(|&t| move_text(t)).collect()
+    };
+    let depth = if a.exact {
+        "100%".to_string()
+    } else {
+        a.depth.to_string()
+    };
+    format!("search {pv} {} 0 {depth}", eval_text(a.score))
+}
+
+/// Runs a session until `quit` or the end of input; notes about ignored lines go to `notes`.
+pub fn run(
+    settings: Settings,
+    input: impl BufRead,
+    mut output: impl Write,
+    mut notes: impl Write,
+) -> io::Result<()> {
+    let mut session = Session::new(settings);
+    let mut reader = LineReader::new(input);
+    while let Some(line) = reader.next_line()? {
+        match line {
+            Ok(text) => {
+                if !session.handle(text, &mut output, &mut notes)? {
+                    break;
+                }
+            }
+            Err(unreadable) => writeln!(notes, "{NAME}: ignored {unreadable}")?,
+        }
+    }
+    output.flush()
+}
+
+#[cfg(test)]
+mod tests;

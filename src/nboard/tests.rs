@@ -1,0 +1,117 @@
+use super::*;
+use crate::rules::{Color, Square};
+
+const START: &str = "---------------------------O*------*O---------------------------";
+
+fn session(depth: u32) -> Session {
+    Session::new(Settings {
+        variant: Variant::default(),
+        config: Config {
+            depth: Some(depth),
+            move_time: None,
+            ..Config::default()
+        },
+    })
+}
+
+/// What the session writes for `lines`: (output, notes).
+fn feed(s: &mut Session, lines: &[&str]) -> (String, String) {
+    let (mut out, mut notes) = (Vec::new(), Vec::new());
+    for line in lines {
+        s.handle(line, &mut out, &mut notes).unwrap();
+    }
+    (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(notes).unwrap(),
+    )
+}
+
+#[test]
+fn reads_commands() {
+    assert_eq!(parse("  "), Ok(None));
+    assert_eq!(parse("nboard 2"), Ok(Some(Command::NBoard(2))));
+    assert_eq!(parse("set depth 12"), Ok(Some(Command::SetDepth(12))));
+    assert_eq!(parse("set contempt -3.5"), Ok(Some(Command::SetContempt)));
+    assert_eq!(
+        parse("move F5/-1.25/3.0"),
+        Ok(Some(Command::Move(Some(Square::new(4, 5)))))
+    );
+    assert_eq!(parse("move pa"), Ok(Some(Command::Move(None))));
+    assert_eq!(parse("hint 4"), Ok(Some(Command::Hint(4))));
+    assert_eq!(parse("ping 17"), Ok(Some(Command::Ping("17".into()))));
+    assert!(matches!(
+        parse("set game (;BO[8];)"),
+        Err(NBoardError::Game(_))
+    ));
+    assert!(matches!(parse("analyze"), Err(NBoardError::Unsupported(_))));
+    assert!(matches!(parse("hint -1"), Err(NBoardError::Argument(..))));
+}
+
+#[test]
+fn evaluations_are_discs_with_two_decimals() {
+    assert_eq!(eval_text(0), "0.00");
+    assert_eq!(eval_text(-5), "-0.05");
+    assert_eq!(eval_text(1234), "12.34");
+    assert_eq!(eval_text(-6400), "-64.00");
+}
+
+#[test]
+fn go_answers_without_moving_and_move_plays() {
+    let mut s = session(3);
+    let game = format!("set game (;GM[Othello]BO[8 {START} *]B[f5]W[f6];)");
+    let (out, notes) = feed(&mut s, &["nboard 2", &game, "go"]);
+    assert_eq!(notes, "");
+    assert!(out.starts_with("set myname othello\nstatus thinking\nnodestats "));
+    assert!(out.contains("\n=== "));
+    assert_eq!(s.game().moves_played(), 2, "go does not play");
+    feed(&mut s, &["move e6"]);
+    assert_eq!(s.game().moves_played(), 3);
+    assert_eq!(s.game().to_move(), Color::White);
+    let (_, notes) = feed(&mut s, &["move a1"]);
+    assert!(
+        notes.contains("a1 is not a legal move for white"),
+        "{notes}"
+    );
+    assert_eq!(s.game().moves_played(), 3);
+}
+
+#[test]
+fn hint_lists_the_best_moves_best_first() {
+    let mut s = session(2);
+    let (out, _) = feed(
+        &mut s,
+        &[&format!("set game (;BO[8 {START} *];)"), "hint 4"],
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first(), Some(&"status thinking"));
+    assert_eq!(lines.last(), Some(&"status"));
+    // The four first moves are symmetrical: all four, with equal evaluations.
+    let evals: Vec<&str> = lines[1..5]
+        .iter()
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert!(evals.iter().all(|e| *e == evals[0]), "{out}");
+    assert_eq!(lines.len(), 6);
+}
+
+#[test]
+fn a_move_after_a_missing_pass_passes_first() {
+    let mut s = session(2);
+    // 4x4: black has no move after white's b4; the GUI sends white's d3 without a pass.
+    let game = "set game (;BO[4 ---- -O*- -*O- ---- *]B[b1]W[a1]B[a2]W[c1]B[d1]W[a3]B[c4]W[d4]B[a4]W[b4];)";
+    let (_, notes) = feed(&mut s, &[game, "move D3"]);
+    assert_eq!(notes, "");
+    assert_eq!(s.game().moves_played(), 12, "a pass and d3");
+    assert_eq!(s.game().next_mover(), None);
+    let (out, _) = feed(&mut s, &["go"]);
+    assert!(out.contains("=== PA/-12.00/"), "{out}");
+}
+
+#[test]
+fn a_bad_game_leaves_the_old_one() {
+    let mut s = session(1);
+    feed(&mut s, &[&format!("set game (;BO[8 {START} *]B[f5];)")]);
+    let (_, notes) = feed(&mut s, &[&format!("set game (;BO[8 {START} *]B[a1];)")]);
+    assert!(notes.contains("move 1: a1 is not a legal move for black"));
+    assert_eq!(s.game().moves_played(), 1);
+}
