@@ -240,3 +240,55 @@ fn replay(moves: &str) -> (u32, u32) {
     assert_eq!(turns.mover(), None, "the record ends the game");
     turns.game().score()
 }
+
+#[test]
+fn the_engine_plays_the_same_games_through_every_protocol() {
+    // At a fixed depth the engine is deterministic, so the same match through seed 001
+    // triples, GTP and NBoard must give the same games, passes and discs included.
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/8x8.txt");
+    let b = format!("{} engine --depth 1", othello());
+    let mut records = Vec::new();
+    for (subcommand, protocol) in [("engine", "triples"), ("gtp", "gtp"), ("nboard", "nboard")] {
+        let a = format!("{} {subcommand} --depth 2", othello());
+        let o = referee(
+            &[
+                "--a",
+                &a,
+                "--a-protocol",
+                protocol,
+                "--b",
+                &b,
+                "--games",
+                "4",
+                "--jobs",
+                "2",
+                "--openings",
+                openings.to_str().unwrap(),
+            ],
+            protocol,
+        );
+        assert_eq!(o.games.len(), 4, "{protocol}: {}", o.stdout);
+        for line in &o.games {
+            assert!(!line.contains("forfeit"), "{protocol}: {line}");
+            replay(line.split(' ').next().unwrap());
+        }
+        records.push((protocol, o.games));
+    }
+    for (protocol, games) in &records[1..] {
+        assert_eq!(games, &records[0].1, "{protocol} against triples");
+    }
+}
+
+#[test]
+fn an_illegal_gtp_move_loses() {
+    loses_for("gtp_illegal.sh", "illegal-move", &["--b-protocol", "gtp"]);
+}
+
+#[test]
+fn a_garbled_nboard_move_loses() {
+    loses_for(
+        "nboard_garbage.sh",
+        "malformed",
+        &["--b-protocol", "nboard"],
+    );
+}

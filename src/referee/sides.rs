@@ -194,8 +194,12 @@ impl Contestant {
                     // no fault.
                     let _ = contestant.gtp_reply(&format!("time_settings 0 {secs} 1"));
                 }
+                // Passes are left out: GTP Othello programs pass by themselves, and
+                // gtp-rhino refuses `play <colour> pass`.
                 for &(mover, square) in start {
-                    contestant.gtp(&format!("play {mover} {}", vertex(square)))?;
+                    if let Some(square) = square {
+                        contestant.gtp(&format!("play {mover} {square}"))?;
+                    }
                 }
             }
             Protocol::Nboard => {
@@ -304,7 +308,9 @@ impl Contestant {
                 self.send(&Triple::from_standard(mover, square).to_string())?;
             }
             Protocol::Gtp => {
-                self.gtp(&format!("play {mover} {}", vertex(square)))?;
+                if let Some(square) = square {
+                    self.gtp(&format!("play {mover} {square}"))?;
+                }
             }
             Protocol::Nboard => {
                 let text = square.map_or("pa".to_string(), |s| s.to_string());
@@ -374,11 +380,18 @@ impl Contestant {
                 // `=== d3` or `=== d3/score/time`; `pa` is a pass.
                 let text = line[3..].trim();
                 let text = text.split('/').next().unwrap_or("").trim();
-                if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass") {
+                let answer = if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass")
+                {
                     None
                 } else {
                     Some(self.square(text)?)
-                }
+                };
+                // An NBoard engine does not play its own move: the GUI tells it, as here.
+                let took = self.clock.elapsed();
+                let text = answer.map_or("pa".to_string(), |s| s.to_string());
+                self.send(&format!("move {text}"))?;
+                self.clock = Instant::now() - took;
+                answer
             }
         };
         let took = self.clock.elapsed();
@@ -418,11 +431,6 @@ impl Contestant {
         }
         self.child.end(Duration::from_millis(300));
     }
-}
-
-/// A GTP vertex: standard notation, or `pass`.
-fn vertex(square: Option<Square>) -> String {
-    square.map_or("pass".to_string(), |s| s.to_string())
 }
 
 /// The 8x8 start position and the moves played since, as a GGF game record.
