@@ -3,7 +3,8 @@
 #   bench/rhino.sh [GAMES] [MOVE_TIME] [LEVEL]      defaults: 50 100ms 5
 # Installs grhino with apt-get when it is missing (root only); skips with a message when that
 # cannot be done. gtp-rhino has no time control, so it gets 60 s a move; our engine gets
-# MOVE_TIME, enforced by the referee. Openings: openings/8x8.txt, each played with both colours.
+# MOVE_TIME, enforced by the referee. Openings: $OPENINGS (default openings/8x8.txt), each
+# played with both colours; JOBS games at a time (default 1; at most the number of free cores).
 set -eu
 cd "$(dirname "$0")/.."
 GAMES=${1:-50}
@@ -27,5 +28,5 @@ echo "othello $(git rev-parse --short HEAD 2>/dev/null || echo '?') at $MOVE_TIM
 "$OTHELLO" match \
     --a "$OTHELLO engine --move-time $MOVE_TIME" --a-name othello --a-move-time "$MOVE_TIME" \
     --b "$RHINO -l $LEVEL" --b-protocol gtp --b-name rhino$LEVEL --b-move-time 60s \
-    --games "$GAMES" --openings openings/8x8.txt --games-out "$OUT"
+    --games "$GAMES" --openings "${OPENINGS:-openings/8x8.txt}" --jobs "${JOBS:-1}" --games-out "$OUT"
 echo "games written to $OUT"
