@@ -151,3 +151,8 @@ fn bad_options_are_usage_errors() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn engine_writes_its_own_passes() {
+    replay("engine_8x8_own_pass.txt");
+}

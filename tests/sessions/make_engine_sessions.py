@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the engine_*.txt transcripts: `othello engine` (ARGS from the first line) against a
-second `othello engine` at depth 1, relayed line by line. Lines starting with `> ` are what the
+second `othello engine` (depth 1 unless CASES says otherwise), relayed line by line. Lines starting with `> ` are what the
 engine under test wrote, `< ` what it read. Moves alternate strictly (a pass is a move), so the
 relay needs no rules. Run from the repository root after `cargo build --release`:
 python3 tests/sessions/make_engine_sessions.py"""
@@ -8,16 +8,18 @@ import shlex
 import subprocess
 
 OTHELLO = "target/release/othello"
+# name: (arguments of the engine under test, depth of its opponent)
 CASES = {
-    "engine_8x8_white": "--color W --depth 3",
-    "engine_8x8_black": "--color B --depth 3",
-    "engine_4x4_passes": "--color B --depth 4 --rows 4 --cols 4",
-    "engine_6x6_misere": "--color W --depth 2 --rows 6 --cols 6 --misere",
-    "engine_8x8_opening": "--color B --depth 2 --opening f5d6c3",
+    "engine_8x8_white": ("--color W --depth 3", 1),
+    "engine_8x8_black": ("--color B --depth 3", 1),
+    "engine_4x4_passes": ("--color B --depth 4 --rows 4 --cols 4", 1),
+    "engine_6x6_misere": ("--color W --depth 2 --rows 6 --cols 6 --misere", 1),
+    "engine_8x8_opening": ("--color B --depth 2 --opening f5d6c3", 1),
+    "engine_8x8_own_pass": ("--color B --depth 1 --opening c4c3", 5),
 }
 
 
-def relay(args):
+def relay(args, opponent_depth):
     argv = shlex.split(args)
     color = argv[argv.index("--color") + 1]
     other = "B" if color == "W" else "W"
@@ -29,7 +31,7 @@ def relay(args):
     if "--opening" in argv:
         extra += ["--opening", argv[argv.index("--opening") + 1]]
     me = subprocess.Popen([OTHELLO, "engine"] + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    them = subprocess.Popen([OTHELLO, "engine", "--color", other, "--depth", "1"] + size + extra,
+    them = subprocess.Popen([OTHELLO, "engine", "--color", other, "--depth", str(opponent_depth)] + size + extra,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     opening = argv[argv.index("--opening") + 1] if "--opening" in argv else ""
     plies = len(opening) // 2
@@ -55,6 +57,6 @@ def relay(args):
     return "\n".join(lines) + "\n"
 
 
-for name, args in CASES.items():
+for name, (args, opponent_depth) in CASES.items():
     with open("tests/sessions/%s.txt" % name, "w") as f:
-        f.write(relay(args))
+        f.write(relay(args, opponent_depth))
