@@ -161,13 +161,8 @@ enum Command {
         color: Side,
         #[command(flatten)]
         search: EngineArgs,
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
-        rows: u8,
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
-        cols: u8,
-        /// The player with fewer discs wins.
-        #[arg(long)]
-        misere: bool,
+        #[command(flatten)]
+        board: TournamentBoard,
         /// Moves already played, in standard notation with the same square names as the
         /// triples (f5d6c3 is (W F 5) (B D 6) (W C 3)); pa is a pass.
         #[arg(long, default_value = "")]
@@ -215,13 +210,8 @@ enum Command {
         /// Write every game here: its moves (f5d6c3...), the sides in order, the discs.
         #[arg(long)]
         games_out: Option<std::path::PathBuf>,
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
-        rows: u8,
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
-        cols: u8,
-        /// The player with fewer discs wins.
-        #[arg(long)]
-        misere: bool,
+        #[command(flatten)]
+        board: TournamentBoard,
     },
     /// Play over the Go Text Protocol, as Othello programs speak it (gtp-rhino, Quarry).
     Gtp {
@@ -261,6 +251,30 @@ struct EngineArgs {
 impl EngineArgs {
     fn config(&self) -> Config {
         search_config(self.depth, self.move_time, self.hash_mb, self.seed)
+    }
+}
+
+/// The board of a tournament game: its size and whether misère; the start is the standard one.
+#[derive(clap::Args)]
+struct TournamentBoard {
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+    rows: u8,
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(3..=26))]
+    cols: u8,
+    /// The player with fewer discs wins.
+    #[arg(long)]
+    misere: bool,
+}
+
+impl TournamentBoard {
+    fn setup(&self, variant: impl Fn(bool) -> Variant) -> Setup {
+        Setup {
+            rows: self.rows.into(),
+            cols: self.cols.into(),
+            variant: variant(self.misere),
+            first: Color::Black,
+            top_left: Color::White,
+        }
     }
 }
 
@@ -377,18 +391,10 @@ fn main() -> ExitCode {
         Some(Command::Engine {
             color,
             search,
-            rows,
-            cols,
-            misere,
+            board,
             opening,
         }) => engine(
-            Setup {
-                rows: rows.into(),
-                cols: cols.into(),
-                variant: variant(misere),
-                first: Color::Black,
-                top_left: Color::White,
-            },
+            board.setup(variant),
             // Seed 001's colours are the standard ones swapped (see `tournament`).
             Color::from(color).opposite(),
             search.config(),
@@ -408,17 +414,9 @@ fn main() -> ExitCode {
             b_move_time,
             openings,
             games_out,
-            rows,
-            cols,
-            misere,
+            board,
         }) => {
-            let setup = Setup {
-                rows: rows.into(),
-                cols: cols.into(),
-                variant: variant(misere),
-                first: Color::Black,
-                top_left: Color::White,
-            };
+            let setup = board.setup(variant);
             let sides = [
                 SideSpec {
                     name: a_name,

@@ -327,16 +327,7 @@ impl Contestant {
         let limit = self.spec.move_time;
         let answer = match self.spec.protocol {
             Protocol::Triples => {
-                let deadline = self.clock + limit;
-                let line = loop {
-                    let line = self
-                        .child
-                        .receive(deadline)
-                        .map_err(|s| Forfeit::silence(s, "move"))?;
-                    if !line.trim().is_empty() {
-                        break line;
-                    }
-                };
+                let line = self.line_where(self.clock + limit, |l| !l.trim().is_empty())?;
                 let triple: Triple = line.parse().map_err(|e| {
                     Forfeit::new(Reason::Malformed, format!("{:?}: {e}", line.trim()))
                 })?;
@@ -367,16 +358,7 @@ impl Contestant {
             Protocol::Nboard => {
                 self.send("go")?;
                 self.clock = Instant::now();
-                let deadline = self.clock + limit;
-                let line = loop {
-                    let line = self
-                        .child
-                        .receive(deadline)
-                        .map_err(|s| Forfeit::silence(s, "move"))?;
-                    if line.starts_with("===") {
-                        break line;
-                    }
-                };
+                let line = self.line_where(self.clock + limit, |l| l.starts_with("==="))?;
                 // `=== d3` or `=== d3/score/time`; `pa` is a pass.
                 let text = line[3..].trim();
                 let text = text.split('/').next().unwrap_or("").trim();
@@ -402,6 +384,24 @@ impl Contestant {
             ));
         }
         Ok((answer, took))
+    }
+
+    /// The first line that `wanted` accepts, skipping the others, for a move due by
+    /// `deadline`.
+    fn line_where(
+        &mut self,
+        deadline: Instant,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Result<String, Forfeit> {
+        loop {
+            let line = self
+                .child
+                .receive(deadline)
+                .map_err(|s| Forfeit::silence(s, "move"))?;
+            if wanted(&line) {
+                return Ok(line);
+            }
+        }
     }
 
     fn square(&self, text: &str) -> Result<Square, Forfeit> {
