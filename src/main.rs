@@ -4,7 +4,7 @@ use othello::commands;
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
 use othello::rules::{Color, RuleSet, Setup, Variant};
-use othello::search::{Config, Scoring};
+use othello::search::{Config, RootMoves, Scoring};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -85,14 +85,30 @@ enum Command {
         #[command(flatten)]
         board: BoardArgs,
     },
-    /// Solve positions exactly.
+    /// Perfect play: the value, final count, best moves and a line of perfect play from the
+    /// start position (or after --moves); or every position of an OBF file.
     Solve {
-        /// An OBF file (the FFO test format): solve every line, compare with its scores.
+        /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
+        #[arg(long, conflicts_with_all = ["moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left"])]
+        file: Option<std::path::PathBuf>,
+        /// Solve the position after these moves from the start (standard notation, such as
+        /// f5d6c3 or "c4 e3 pa", row 1 at the top).
         #[arg(long)]
-        file: std::path::PathBuf,
+        moves: Option<String>,
+        /// Give every legal move its exact value, not only the best ones.
+        #[arg(long)]
+        all_moves: bool,
+        /// The player with fewer discs wins.
+        #[arg(long)]
+        misere: bool,
+        /// Show progress on stderr even when it is not a terminal.
+        #[arg(long)]
+        progress: bool,
         /// Transposition table size in megabytes.
-        #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
+        #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
+        #[command(flatten)]
+        board: BoardArgs,
     },
     /// Play a series of games between two players and report the score.
     ///
@@ -238,7 +254,11 @@ fn main() -> ExitCode {
         Some(Command::Bench { hash_mb }) => {
             finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
         }
-        Some(Command::Solve { file, hash_mb }) => {
+        Some(Command::Solve {
+            file: Some(file),
+            hash_mb,
+            ..
+        }) => {
             let result = std::fs::File::open(&file)
                 .with_context(|| format!("cannot read {}", file.display()))
                 .and_then(|f| {
@@ -246,6 +266,37 @@ fn main() -> ExitCode {
                 })
                 .map(|_| ());
             finish(result)
+        }
+        Some(Command::Solve {
+            file: None,
+            moves,
+            all_moves,
+            misere,
+            progress,
+            hash_mb,
+            board,
+        }) => {
+            let setup = board.setup(variant(misere));
+            let options = commands::SolveOptions {
+                which: if all_moves {
+                    RootMoves::All
+                } else {
+                    RootMoves::Ties
+                },
+                hash_mb,
+            };
+            let terminal = io::stderr().is_terminal();
+            let progress: Option<Box<dyn Write + Send>> =
+                (terminal || progress).then(|| Box::new(io::stderr()) as _);
+            let result = commands::solve_from_start(
+                &setup,
+                moves.as_deref().unwrap_or(""),
+                &options,
+                progress,
+                terminal,
+                &mut io::stdout().lock(),
+            );
+            finish(result.map(|_| ()))
         }
     }
 }

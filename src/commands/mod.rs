@@ -6,7 +6,10 @@ mod solve;
 
 pub use bench::{bench, BenchLine};
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
-pub use solve::{obf_position, solve_file, FileTotals};
+pub use solve::{
+    line_text, obf_position, progress_printer, solve_file, solve_from_start, solve_position,
+    write_solution, FileTotals, PositionSolved, SolveOptions,
+};
 
 use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup};
 use std::io::{self, Write};

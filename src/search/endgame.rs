@@ -22,10 +22,68 @@ pub struct Solved {
     pub elapsed: Duration,
 }
 
+/// Which root moves a solve proves exact values for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootMoves {
+    /// One best move.
+    Best,
+    /// Every move as good as the best (later moves are tested against the best value itself,
+    /// not just above it).
+    Ties,
+    /// Every legal move.
+    All,
+}
+
+/// How far a solve has got, for a progress display.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Root moves finished, and how many there are.
+    pub done: usize,
+    pub total: usize,
+    /// The root move being searched.
+    pub current: Option<usize>,
+    /// The best root move so far and its value (exact once `done == total`).
+    pub best: Option<(usize, i32)>,
+    /// The last root move finished and what is known of its value.
+    pub last: Option<(usize, RootValue)>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// What a root move's search proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootValue {
+    Exact(i32),
+    /// At most this: the move is worse than the best so far.
+    AtMost(i32),
+}
+
+/// Called as a solve goes: at every root move and every [`PROGRESS_EVERY`] nodes.
+pub type Observer = Box<dyn FnMut(&Progress) + Send>;
+
+/// Nodes between progress calls, minus one.
+pub(super) const PROGRESS_EVERY: u64 = (1 << 20) - 1;
+
 impl<B: Bits> Engine<B> {
     /// Solves `pos` exactly, ignoring the time limit. With `all_moves`, every move gets its
     /// exact value; otherwise only the best one is proved.
     pub fn solve_exact(&mut self, pos: &Position<B>, all_moves: bool) -> Solved {
+        let which = if all_moves {
+            RootMoves::All
+        } else {
+            RootMoves::Best
+        };
+        self.solve_root(pos, which)
+    }
+
+    /// Calls `observer` as solves go (see [`Progress`]); `None` stops the calls.
+    pub fn observe(&mut self, observer: Option<Observer>) {
+        self.observer = observer;
+    }
+
+    /// Solves `pos` exactly, ignoring the time limit, proving the values `which` asks for.
+    /// `Solved::moves` holds the moves proved exact (none for [`RootMoves::Best`]), best first.
+    pub fn solve_root(&mut self, pos: &Position<B>, which: RootMoves) -> Solved {
         let clock = Instant::now();
         self.begin(clock, None);
         let key = self.zobrist.key(pos);
@@ -44,43 +102,125 @@ impl<B: Bits> Engine<B> {
         let mut list = Vec::new();
         let table_move = self.table.probe(key).and_then(|e| e.best);
         self.order(pos, moves, table_move, true, &mut list);
-        let mut values = Vec::new();
-        let (score, best) = if all_moves {
-            // Every move with the full window, so each value is exact.
-            for &(m, _) in &list {
-                let flips = self.rules.flips(pos, m);
-                let child = self.rules.play_flips(pos, m, flips);
-                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
-                values.push((m, -self.solve(&child, child_key, -limit, limit, 1)));
-            }
-            // A stable sort: among equal values the first searched stays the best move.
-            values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-            (values[0].1, Some(values[0].0))
-        } else {
-            self.best_of(
-                pos,
-                key,
-                &list,
-                -limit,
-                limit,
-                |e, child, child_key, a, b| e.solve(child, child_key, a, b, 1),
-            )
+        self.progress = Progress {
+            total: list.len(),
+            ..Progress::default()
         };
+        let mut values = Vec::new();
+        let mut alpha = -limit;
+        for (i, &(m, _)) in list.iter().enumerate() {
+            self.progress.current = Some(m);
+            self.notify();
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let value = |e: &mut Self, a: i32, b: i32| -e.solve(&child, child_key, -b, -a, 1);
+            let result = if i == 0 || which == RootMoves::All {
+                RootValue::Exact(value(self, -limit, limit))
+            } else {
+                // Ties are found by testing against the best value itself; otherwise a move
+                // only needs to be shown no better than the best.
+                let bar = if which == RootMoves::Ties {
+                    alpha - 1
+                } else {
+                    alpha
+                };
+                let probe = value(self, bar, bar + 1);
+                if probe <= bar {
+                    RootValue::AtMost(probe)
+                } else {
+                    let score = value(self, alpha, limit);
+                    RootValue::Exact(if score <= alpha { alpha } else { score })
+                }
+            };
+            if let RootValue::Exact(score) = result {
+                values.push((m, score));
+                if score > alpha {
+                    alpha = score;
+                    self.progress.best = Some((m, score));
+                }
+            }
+            self.progress.done = i + 1;
+            self.progress.last = Some((m, result));
+            self.notify();
+        }
+        // A stable sort: among equal values the first searched stays the best move.
+        values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        let (score, best) = (values[0].1, values[0].0);
+        match which {
+            RootMoves::Best => values.clear(),
+            RootMoves::Ties => values.retain(|&(_, s)| s == score),
+            RootMoves::All => {}
+        }
         self.table.store(
             key,
             Entry {
                 score: Outcome(score).score(),
-                best,
+                best: Some(best),
                 depth: SOLVED,
                 bound: Bound::Exact,
             },
         );
         Solved {
             score,
-            best,
+            best: Some(best),
             moves: values,
             nodes: self.nodes,
             elapsed: clock.elapsed(),
+        }
+    }
+
+    /// A line of perfect play from `pos`, whose exact value for its side to move is `score`, to
+    /// the end of the game: `None` for a pass. Every move is proved to keep the value (by a
+    /// search of the position after it with a window around the value), so the line is optimal
+    /// even where the table has forgotten it.
+    pub fn perfect_line(&mut self, pos: &Position<B>, score: i32) -> Vec<Option<usize>> {
+        let mut line = Vec::new();
+        let (mut pos, mut score) = (*pos, score);
+        let mut key = self.zobrist.key(&pos);
+        let mut list = Vec::new();
+        loop {
+            let moves = self.rules.moves(&pos);
+            if moves.is_empty() {
+                if self.rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
+                    break;
+                }
+                line.push(None);
+                pos = self.rules.pass(&pos);
+                key = self.zobrist.after_pass(key);
+                score = -score;
+                continue;
+            }
+            let table_move = self.table.probe(key).and_then(|e| e.best);
+            self.order(&pos, moves, table_move, true, &mut list);
+            let mut next = None;
+            for &(m, _) in &list {
+                let flips = self.rules.flips(&pos, m);
+                let child = self.rules.play_flips(&pos, m, flips);
+                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+                // Within (-score - 1, -score + 1) only the exact value -score lies inside.
+                if self.solve(&child, child_key, -score - 1, -score + 1, 1) == -score {
+                    next = Some((m, child, child_key));
+                    break;
+                }
+            }
+            let Some((m, child, child_key)) = next else {
+                // No move keeps the value: the caller's score was wrong.
+                break;
+            };
+            line.push(Some(m));
+            (pos, key, score) = (child, child_key, -score);
+        }
+        line
+    }
+
+    /// Hands the observer the progress so far.
+    #[cold]
+    pub(super) fn notify(&mut self) {
+        if let Some(observer) = &mut self.observer {
+            self.progress.nodes = self.nodes;
+            self.progress.elapsed = self.started.elapsed();
+            observer(&self.progress);
         }
     }
 
