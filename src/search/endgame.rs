@@ -1,13 +1,23 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
-use super::{Bound, Engine, Entry, Outcome, SOLVED};
+use super::{Bound, Engine, Entry, Outcome, INFINITY, SOLVED};
 use crate::rules::{Bits, Position};
 use std::time::{Duration, Instant};
 
 /// Below this many empty cells the solver skips the table and move ordering: they cost more
 /// than they save so near the end.
 const SHALLOW: u32 = 6;
+
+/// From this many empty cells on, the solver orders moves by a search of each,
+/// [`SORT_DEPTH`] moves deep (measured on 5x6: 18 and 4 beat 12-20 and 1-6; deeper searches
+/// near the root did not pay).
+const SORT_BY_SEARCH: u32 = 18;
+const SORT_DEPTH: i32 = 4;
+
+/// From this many empty cells on, the solver looks for a cut-off in the table entries of the
+/// positions after each move before searching any (enhanced transposition cut-off).
+const TRANSPOSITION_CUTS: u32 = 12;
 
 /// An exact result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,9 +116,24 @@ impl<B: Bits> Engine<B> {
             total: list.len(),
             ..Progress::default()
         };
+        // Moves that a symmetry of the position maps onto each other have the same value:
+        // each is searched once, through the first of its kind in the list.
+        let twins = self.root_twins(pos, &list);
         let mut values = Vec::new();
+        let mut known: Vec<(usize, RootValue)> = Vec::new();
         let mut alpha = -limit;
         for (i, &(m, _)) in list.iter().enumerate() {
+            if let Some(&(_, twin)) = known.iter().find(|&&(k, _)| twins[i] == Some(k)) {
+                if let RootValue::Exact(score) = twin {
+                    if which != RootMoves::Best {
+                        values.push((m, score));
+                    }
+                }
+                self.progress.done = i + 1;
+                self.progress.last = Some((m, twin));
+                self.notify();
+                continue;
+            }
             self.progress.current = Some(m);
             self.notify();
             let flips = self.rules.flips(pos, m);
@@ -133,6 +158,7 @@ impl<B: Bits> Engine<B> {
                     RootValue::Exact(if score <= alpha { alpha } else { score })
                 }
             };
+            known.push((m, result));
             if let RootValue::Exact(score) = result {
                 values.push((m, score));
                 if score > alpha {
@@ -168,6 +194,50 @@ impl<B: Bits> Engine<B> {
             nodes: self.nodes,
             elapsed: clock.elapsed(),
         }
+    }
+
+    /// For each move of `list`, the earlier move of `list` that a symmetry of the board
+    /// fixing `pos` maps it to, if any.
+    fn root_twins(&self, pos: &Position<B>, list: &[(usize, i32)]) -> Vec<Option<usize>> {
+        let g = &self.rules.geometry;
+        let (rows, cols) = (g.rows(), g.cols());
+        let mut maps: Vec<Vec<usize>> = Vec::new();
+        let mut add = |f: &dyn Fn(usize, usize) -> (usize, usize)| {
+            maps.push(
+                (0..rows * cols)
+                    .map(|i| {
+                        let (r, c) = f(i / cols, i % cols);
+                        r * cols + c
+                    })
+                    .collect(),
+            )
+        };
+        add(&|r, c| (rows - 1 - r, c));
+        add(&|r, c| (r, cols - 1 - c));
+        add(&|r, c| (rows - 1 - r, cols - 1 - c));
+        if rows == cols {
+            add(&|r, c| (c, r));
+            add(&|r, c| (cols - 1 - c, rows - 1 - r));
+            add(&|r, c| (c, rows - 1 - r));
+            add(&|r, c| (cols - 1 - c, r));
+        }
+        let image = |map: &[usize], set: B| {
+            let mut out = B::ZERO;
+            for i in set.iter() {
+                out |= B::bit(map[i]);
+            }
+            out
+        };
+        maps.retain(|map| image(map, pos.black) == pos.black && image(map, pos.white) == pos.white);
+        list.iter()
+            .enumerate()
+            .map(|(i, &(m, _))| {
+                list[..i]
+                    .iter()
+                    .map(|&(k, _)| k)
+                    .find(|&k| maps.iter().any(|map| map[m] == k))
+            })
+            .collect()
     }
 
     /// A line of perfect play from `pos`, whose exact value for its side to move is `score`, to
@@ -261,8 +331,19 @@ impl<B: Bits> Engine<B> {
                 }
             }
         }
+        if let Some(score) = self.stability_cut(pos, alpha) {
+            return score;
+        }
+        if empties >= TRANSPOSITION_CUTS {
+            if let Some(score) = self.transposition_cut(pos, key, moves, beta) {
+                return score;
+            }
+        }
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, true, &mut list);
+        if empties >= SORT_BY_SEARCH {
+            self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
+        }
         let (best_score, best_move) =
             self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {
                 e.solve(child, child_key, a, b, ply + 1)
@@ -282,6 +363,69 @@ impl<B: Bits> Engine<B> {
             },
         );
         best_score
+    }
+
+    /// An upper bound on the value of `pos` from the discs that can never change colour, when
+    /// it is no more than `alpha` (so the search fails low without looking further).
+    fn stability_cut(&self, pos: &Position<B>, alpha: i32) -> Option<i32> {
+        let cells = self.rules.geometry.cell_count() as i32;
+        // Discs that count against the side to move: the opponent's, or its own under misère.
+        let against = if self.rules.variant.misere {
+            pos.mover()
+        } else {
+            pos.opponent()
+        };
+        // Even if every such disc were stable the bound would not reach alpha.
+        if cells - 2 * against.count() as i32 > alpha {
+            return None;
+        }
+        let empty = self.rules.empty(pos);
+        let stable = self.eval.stable(&self.rules, against, empty).count() as i32;
+        let bound = cells - 2 * stable;
+        (bound <= alpha).then_some(bound)
+    }
+
+    /// A cut-off proved by the table alone: a move whose position after it is stored as
+    /// solved at or above `beta` for the side to move here (enhanced transposition cut-off).
+    fn transposition_cut(&self, pos: &Position<B>, key: u64, moves: B, beta: i32) -> Option<i32> {
+        for m in moves.iter() {
+            let flips = self.rules.flips(pos, m);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            if let Some(e) = self.table.probe(child_key) {
+                if e.depth == SOLVED && e.bound != Bound::Lower {
+                    // The child is worth at most this to its mover, so at least its negation here.
+                    let score = -Outcome::at_most(e.score);
+                    if score >= beta {
+                        return Some(score);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Re-orders `list` (already in static order, the table's move first) by the estimate of a
+    /// `depth`-move search of each move; the table's move stays first.
+    fn sort_by_search(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        list: &mut [(usize, i32)],
+        depth: i32,
+        ply: usize,
+    ) {
+        for i in 0..list.len() {
+            let (m, weight) = list[i];
+            if weight == INFINITY {
+                continue;
+            }
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let score = -self.pvs(&child, child_key, depth - 1, -INFINITY, INFINITY, ply + 1);
+            list[i].1 = score.clamp(-INFINITY + 1, INFINITY - 1);
+        }
+        list.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
     /// The empty cells of the board's quarters that hold an odd number of them.

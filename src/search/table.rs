@@ -200,6 +200,10 @@ impl Table {
             b + 1
         };
         let old = self.slots[slot];
+        if old.key == key && old.flags != 0 && old.depth == SOLVED && entry.depth < SOLVED {
+            // A shallow search never replaces a solved result of the same position.
+            return;
+        }
         // Keep a known best move when the new result has none.
         let best = match entry.best {
             Some(m) => m as u16,
