@@ -296,7 +296,14 @@ fn main() -> ExitCode {
                 terminal,
                 &mut io::stdout().lock(),
             );
-            finish(result.map(|_| ()))
+            match result {
+                // The position asked for does not exist: a bad command line.
+                Err(e) if e.downcast_ref::<commands::BadPosition>().is_some() => {
+                    say(&format!("{e:#}"));
+                    ExitCode::from(2)
+                }
+                result => finish(result.map(|_| ())),
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ pub use bench::{bench, BenchLine};
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use solve::{
     line_text, obf_position, progress_printer, solve_file, solve_from_start, solve_position,
-    write_solution, FileTotals, PositionSolved, SolveOptions,
+    write_solution, BadPosition, FileTotals, PositionSolved, SolveOptions,
 };
 
 use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup};

@@ -10,6 +10,12 @@ use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+/// A position that cannot be set up from what was given (a bad move list): the command line's
+/// fault, not the solver's.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadPosition(pub String);
+
 /// What `othello solve` works out for one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
@@ -138,7 +144,8 @@ pub fn solve_from_start(
         type Output = anyhow::Result<PositionSolved>;
         fn visit<B: Bits>(self) -> Self::Output {
             let mut game = Game::<B>::new(self.setup)?;
-            let list = parse_move_list(self.moves).context("--moves")?;
+            let list = parse_move_list(self.moves)
+                .map_err(|e| BadPosition(format!("--moves: {e}")))?;
             play_listed(&mut game, &list)?;
             let rules = game.rules().clone();
             let pos = *game.position();
@@ -170,22 +177,33 @@ pub fn solve_from_start(
 }
 
 /// Plays a move list on `game`. A `pa` is accepted where the game passed by itself.
-fn play_listed<B: Bits>(game: &mut Game<B>, list: &[ListedMove]) -> anyhow::Result<()> {
+fn play_listed<B: Bits>(game: &mut Game<B>, list: &[ListedMove]) -> Result<(), BadPosition> {
     let mut passed = false;
     for (n, &step) in list.iter().enumerate() {
         match step {
             ListedMove::Play(square) => {
-                let played = game
-                    .try_play(square)
-                    .with_context(|| format!("--moves: move {} ({square})", n + 1))?;
+                let g = &game.rules().geometry;
+                if g.index(square).is_none() {
+                    return Err(BadPosition(format!(
+                        "--moves: move {} ({square}) is off the {}x{} board",
+                        n + 1,
+                        g.rows(),
+                        g.cols()
+                    )));
+                }
+                let played = game.try_play(square).map_err(|e| {
+                    BadPosition(format!("--moves: move {} ({square}): {e}", n + 1))
+                })?;
                 passed = played.passed.is_some();
             }
             ListedMove::Pass if passed => passed = false,
-            ListedMove::Pass => bail!(
-                "--moves: move {} (pa): {} has a legal move and cannot pass",
-                n + 1,
-                game.position().to_move
-            ),
+            ListedMove::Pass => {
+                return Err(BadPosition(format!(
+                    "--moves: move {} (pa): {} has a legal move and cannot pass",
+                    n + 1,
+                    game.position().to_move
+                )))
+            }
         }
     }
     Ok(())
@@ -248,7 +266,12 @@ pub fn write_solution(
         s if s > 0 => format!("wins by {s}"),
         s => format!("loses by {}", -s),
     };
-    writeln!(out, "{side} to move: {value}")?;
+    let over = if solved.line.is_empty() {
+        " (the game is over)"
+    } else {
+        ""
+    };
+    writeln!(out, "{side} to move: {value}{over}")?;
     let (b, w) = (solved.black, solved.white);
     let mover_wins = solved.score > 0;
     let result = match (solved.score, solved.to_move) {
