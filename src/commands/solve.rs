@@ -144,8 +144,8 @@ pub fn solve_from_start(
         type Output = anyhow::Result<PositionSolved>;
         fn visit<B: Bits>(self) -> Self::Output {
             let mut game = Game::<B>::new(self.setup)?;
-            let list = parse_move_list(self.moves)
-                .map_err(|e| BadPosition(format!("--moves: {e}")))?;
+            let list =
+                parse_move_list(self.moves).map_err(|e| BadPosition(format!("--moves: {e}")))?;
             play_listed(&mut game, &list)?;
             let rules = game.rules().clone();
             let pos = *game.position();
@@ -191,9 +191,9 @@ fn play_listed<B: Bits>(game: &mut Game<B>, list: &[ListedMove]) -> Result<(), B
                         g.cols()
                     )));
                 }
-                let played = game.try_play(square).map_err(|e| {
-                    BadPosition(format!("--moves: move {} ({square}): {e}", n + 1))
-                })?;
+                let played = game
+                    .try_play(square)
+                    .map_err(|e| BadPosition(format!("--moves: move {} ({square}): {e}", n + 1)))?;
                 passed = played.passed.is_some();
             }
             ListedMove::Pass if passed => passed = false,
