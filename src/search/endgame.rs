@@ -414,8 +414,8 @@ impl<B: Bits> Engine<B> {
         depth: i32,
         ply: usize,
     ) {
-        for i in 0..list.len() {
-            let (m, weight) = list[i];
+        for item in list.iter_mut() {
+            let (m, weight) = *item;
             if weight == INFINITY {
                 continue;
             }
@@ -423,7 +423,7 @@ impl<B: Bits> Engine<B> {
             let child = self.rules.play_flips(pos, m, flips);
             let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
             let score = -self.pvs(&child, child_key, depth - 1, -INFINITY, INFINITY, ply + 1);
-            list[i].1 = score.clamp(-INFINITY + 1, INFINITY - 1);
+            item.1 = score.clamp(-INFINITY + 1, INFINITY - 1);
         }
         list.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
