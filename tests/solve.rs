@@ -224,7 +224,7 @@ fn the_8x8_line_of_perfect_play_is_a_draw_to_its_end() {
 }
 
 #[test]
-#[ignore = "minutes in release: cargo test --release --test solve -- --ignored"]
+#[ignore = "about ten minutes in release: cargo test --release --test solve -- --ignored"]
 fn six_by_six_start_is_a_white_win_20_to_16() {
     let mut out = Vec::new();
     let options = SolveOptions {
