@@ -26,7 +26,8 @@ pub struct Solved {
     pub score: i32,
     /// A best move, or `None` when the side to move must pass or the game is over.
     pub best: Option<usize>,
-    /// Every legal move with its exact value, best first, when asked for.
+    /// The moves proved exact, best first: every legal move ([`RootMoves::All`]), the best
+    /// ones ([`RootMoves::Ties`]) or none ([`RootMoves::Best`]).
     pub moves: Vec<(usize, i32)>,
     pub nodes: u64,
     pub elapsed: Duration,
