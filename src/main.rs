@@ -6,7 +6,7 @@ use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
 use othello::referee::{self, Protocol, SideSpec};
 use othello::rules::{Color, RuleSet, Setup, Square, Variant};
-use othello::search::{Config, Scoring};
+use othello::search::{Config, RootMoves, Scoring};
 use othello::tournament;
 use othello::{gtp, nboard};
 use std::io::{self, IsTerminal, Write};
@@ -99,14 +99,34 @@ enum Command {
         #[command(flatten)]
         board: BoardArgs,
     },
-    /// Solve positions exactly.
+    /// Perfect play: the value, final count, best moves and a line of perfect play from the
+    /// start position (or after --moves); or every position of an OBF file.
     Solve {
-        /// An OBF file (the FFO test format): solve every line, compare with its scores.
+        /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
+        #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left"])]
+        file: Option<std::path::PathBuf>,
+        /// Solve this position string, such as "(b ---- -wb- -bw- ----)", instead of a start
+        /// position.
+        #[arg(long, conflicts_with_all = ["rows", "cols", "first", "top_left"])]
+        position: Option<PositionString>,
+        /// Solve the position after these moves (standard notation, such as f5d6c3 or
+        /// "c4 e3 pa", row 1 at the top).
+        #[arg(long, default_value = "")]
+        moves: MoveList,
+        /// Give every legal move its exact value, not only the best ones.
         #[arg(long)]
-        file: std::path::PathBuf,
+        all_moves: bool,
+        /// The player with fewer discs wins.
+        #[arg(long)]
+        misere: bool,
+        /// Show progress on stderr even when it is not a terminal.
+        #[arg(long)]
+        progress: bool,
         /// Transposition table size in megabytes.
-        #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
+        #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
+        #[command(flatten)]
+        board: BoardArgs,
     },
     /// Play a move list and print every step: the move, its flips, passes, the position after.
     ///
@@ -446,8 +466,8 @@ fn main() -> ExitCode {
             misere,
         }) => {
             let start = match position {
-                Some(p) => commands::ShowStart::Position(p, variant(misere)),
-                None => commands::ShowStart::Setup(board.setup(variant(misere))),
+                Some(p) => commands::Start::Position(p, variant(misere)),
+                None => commands::Start::Setup(board.setup(variant(misere))),
             };
             let moves: MoveList = moves.into_iter().flat_map(|list| list.0).collect();
             let result = commands::show(&start, &moves, &mut io::stdout().lock());
@@ -471,7 +491,11 @@ fn main() -> ExitCode {
         Some(Command::Bench { hash_mb }) => {
             finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
         }
-        Some(Command::Solve { file, hash_mb }) => {
+        Some(Command::Solve {
+            file: Some(file),
+            hash_mb,
+            ..
+        }) => {
             let result = std::fs::File::open(&file)
                 .with_context(|| format!("cannot read {}", file.display()))
                 .and_then(|f| {
@@ -479,6 +503,48 @@ fn main() -> ExitCode {
                 })
                 .map(|_| ());
             finish(result)
+        }
+        Some(Command::Solve {
+            file: None,
+            position,
+            moves,
+            all_moves,
+            misere,
+            progress,
+            hash_mb,
+            board,
+        }) => {
+            let start = match position {
+                Some(p) => commands::Start::Position(p, variant(misere)),
+                None => commands::Start::Setup(board.setup(variant(misere))),
+            };
+            let options = commands::SolveOptions {
+                which: if all_moves {
+                    RootMoves::All
+                } else {
+                    RootMoves::Ties
+                },
+                hash_mb,
+            };
+            let terminal = io::stderr().is_terminal();
+            let progress: Option<Box<dyn Write + Send>> =
+                (terminal || progress).then(|| Box::new(io::stderr()) as _);
+            let result = commands::solve_from(
+                &start,
+                &moves,
+                &options,
+                progress,
+                terminal,
+                &mut io::stdout().lock(),
+            );
+            match result {
+                // The position asked for does not exist: a bad command line.
+                Err(e) if e.downcast_ref::<commands::BadPosition>().is_some() => {
+                    say(&format!("{e:#}"));
+                    ExitCode::from(2)
+                }
+                result => finish(result.map(|_| ())),
+            }
         }
     }
 }

@@ -8,13 +8,56 @@ mod tournament;
 
 pub use bench::{bench, BenchLine};
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
-pub use show::{show, IllegalListedMove, ShowStart, Shown};
-pub use solve::{obf_position, solve_file, FileTotals};
+pub use show::{show, IllegalListedMove, Shown};
+pub use solve::{
+    line_text, obf_position, progress_printer, solve_file, solve_from, solve_position,
+    write_solution, BadPosition, FileTotals, PositionSolved, SolveOptions,
+};
 pub use tournament::read_openings;
 
-use crate::rules::{perft, with_bits, Bits, BitsVisitor, RuleSet, Rules, Setup};
+use crate::notation::PositionString;
+use crate::rules::{
+    perft, with_bits, Bits, BitsVisitor, Position, RuleSet, Rules, Setup, ShapeError, Variant,
+};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
+
+/// Where a command's game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The four-disc start of a setup.
+    Setup(Setup),
+    /// A position string, played under a variant.
+    Position(PositionString, Variant),
+}
+
+impl Start {
+    pub fn cells(&self) -> usize {
+        match self {
+            Start::Setup(s) => s.rows * s.cols,
+            Start::Position(p, _) => p.rows() * p.cols(),
+        }
+    }
+
+    pub fn variant(&self) -> Variant {
+        match self {
+            Start::Setup(s) => s.variant,
+            Start::Position(_, v) => *v,
+        }
+    }
+
+    /// The rules and the starting position in bit sets of type `B`.
+    pub fn rules_and_position<B: Bits>(&self) -> Result<(Rules<B>, Position<B>), ShapeError> {
+        Ok(match self {
+            Start::Setup(s) => {
+                let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
+                let position = rules.start(s.first, s.top_left);
+                (rules, position)
+            }
+            Start::Position(p, variant) => (p.rules::<B>(*variant)?, p.position::<B>()),
+        })
+    }
+}
 
 /// Prints one line per depth from 1 to `depth`: depth, leaf count, seconds.
 pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -1,21 +1,13 @@
 //! `othello show`: plays a move list and prints every step in the words of seed 000 ("Black at
 //! B1, flipping White at B2."), each followed by the position string after it, then the result.
 
+use super::Start;
 use crate::notation::{ListedMove, MoveList, PositionString};
 use crate::rules::{
     with_bits, Bits, BitsVisitor, Color, DynGame, Game, IllegalMove, Position, RuleSet, Rules,
-    Setup, Square, Variant, Winner,
+    Square, Winner,
 };
 use std::io::Write;
-
-/// Where a shown game starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ShowStart {
-    /// The four-disc start of a setup.
-    Setup(Setup),
-    /// A position string, played under a variant.
-    Position(PositionString, Variant),
-}
 
 /// How a shown game stands after its last move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,16 +37,12 @@ pub struct IllegalListedMove {
 /// shown as its own step whether the list records it with `pa` or goes straight on with the
 /// other player's move. An illegal move stops the showing with the steps before it printed and
 /// an [`IllegalListedMove`] error.
-pub fn show(start: &ShowStart, moves: &MoveList, out: &mut dyn Write) -> anyhow::Result<Shown> {
-    let (rows, cols) = match start {
-        ShowStart::Setup(s) => (s.rows, s.cols),
-        ShowStart::Position(p, _) => (p.rows(), p.cols()),
-    };
-    with_bits(rows * cols, Show { start, moves, out })
+pub fn show(start: &Start, moves: &MoveList, out: &mut dyn Write) -> anyhow::Result<Shown> {
+    with_bits(start.cells(), Show { start, moves, out })
 }
 
 struct Show<'a> {
-    start: &'a ShowStart,
+    start: &'a Start,
     moves: &'a MoveList,
     out: &'a mut dyn Write,
 }
@@ -62,14 +50,7 @@ struct Show<'a> {
 impl BitsVisitor for Show<'_> {
     type Output = anyhow::Result<Shown>;
     fn visit<B: Bits>(self) -> Self::Output {
-        let (rules, position) = match self.start {
-            ShowStart::Setup(s) => {
-                let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
-                let position = rules.start(s.first, s.top_left);
-                (rules, position)
-            }
-            ShowStart::Position(p, variant) => (p.rules::<B>(*variant)?, p.position::<B>()),
-        };
+        let (rules, position) = self.start.rules_and_position::<B>()?;
         let mut printer = Printer {
             rules: rules.clone(),
             out: self.out,
@@ -238,19 +219,20 @@ fn name(color: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Setup, Variant};
 
-    fn run(start: &ShowStart, moves: &str) -> (String, anyhow::Result<Shown>) {
+    fn run(start: &Start, moves: &str) -> (String, anyhow::Result<Shown>) {
         let mut out = Vec::new();
         let result = show(start, &moves.parse().unwrap(), &mut out);
         (String::from_utf8(out).unwrap(), result)
     }
 
-    fn from(position: &str, variant: Variant) -> ShowStart {
-        ShowStart::Position(position.parse().unwrap(), variant)
+    fn from(position: &str, variant: Variant) -> Start {
+        Start::Position(position.parse().unwrap(), variant)
     }
 
-    fn small(rows: usize, cols: usize, variant: Variant) -> ShowStart {
-        ShowStart::Setup(Setup {
+    fn small(rows: usize, cols: usize, variant: Variant) -> Start {
+        Start::Setup(Setup {
             rows,
             cols,
             variant,
@@ -318,7 +300,7 @@ mod tests {
 
     #[test]
     fn illegal_moves_say_why() {
-        let why = |start: &ShowStart, moves: &str| illegal(run(start, moves).1).reason;
+        let why = |start: &Start, moves: &str| illegal(run(start, moves).1).reason;
         let full = small(4, 4, Variant::default());
         assert_eq!(why(&full, "B1 B1"), "B1 is occupied");
         assert_eq!(why(&full, "A1"), "A1 flips nothing");

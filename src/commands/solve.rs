@@ -1,11 +1,379 @@
-//! `othello solve --file`: exact values of every position in an OBF file.
+//! `othello solve`: perfect play from one position (the value, the final count, the best moves
+//! and a line of perfect play), or the exact values of every position in an OBF file.
 
-use crate::notation::Obf;
-use crate::rules::{Bits, Position, Rules, Variant};
-use crate::search::{Config, Engine, Scoring};
-use anyhow::Context;
+use super::Start;
+use crate::notation::{ListedMove, MoveList, Obf};
+use crate::rules::{
+    with_bits, Bits, BitsVisitor, Color, Game, Position, RuleSet, Rules, Square, Variant,
+};
+use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
+use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// A position that cannot be set up from what was given (a bad move list): the command line's
+/// fault, not the solver's.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadPosition(pub String);
+
+/// What `othello solve` works out for one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Which moves get exact values: [`RootMoves::Ties`] names every best move.
+    pub which: RootMoves,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+}
+
+/// Perfect play from one position, in plain disc counts (empty cells count for nobody).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionSolved {
+    /// The side to move in the position (who may have to pass).
+    pub to_move: Color,
+    /// The final disc difference for the side to move under perfect play (reversed under
+    /// misère, so more is always better).
+    pub score: i32,
+    /// The moves proved exact, best first: the best ones, or every legal move.
+    pub moves: Vec<(Square, i32)>,
+    /// A line of perfect play to the end of the game.
+    pub line: Vec<ListedMove>,
+    /// The discs `(black, white)` and empty cells at the end of `line`.
+    pub black: u32,
+    pub white: u32,
+    pub empty: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Solves `pos` under `rules` exactly, with `observer` told of the progress. The line of
+/// perfect play is played out and its final count checked against the solved value.
+pub fn solve_position<B: Bits>(
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    options: &SolveOptions,
+    observer: Option<Observer>,
+) -> anyhow::Result<PositionSolved> {
+    let clock = Instant::now();
+    let mut engine = Engine::new(
+        rules.clone(),
+        Config {
+            hash_mb: options.hash_mb,
+            scoring: Scoring::Plain,
+            ..Config::default()
+        },
+    );
+    engine.observe(observer);
+    let solved = engine.solve_root(pos, options.which);
+    engine.observe(None);
+    let line = engine.perfect_line(pos, solved.score);
+    // The line's searches count on from the solve's nodes.
+    let nodes = engine.nodes();
+    let g = &rules.geometry;
+    let mut end = *pos;
+    let mut listed = Vec::new();
+    for &step in &line {
+        match step {
+            Some(m) => {
+                end = rules.play_unchecked(&end, m);
+                listed.push(ListedMove::Play(g.square(m)));
+            }
+            None => {
+                end = rules.pass(&end);
+                listed.push(ListedMove::Pass);
+            }
+        }
+    }
+    let (black, white) = end.score();
+    let mover_lead = match pos.to_move {
+        Color::Black => black as i32 - white as i32,
+        Color::White => white as i32 - black as i32,
+    };
+    let lead = if rules.variant.misere {
+        -mover_lead
+    } else {
+        mover_lead
+    };
+    if !rules.is_over(&end) || lead != solved.score {
+        bail!(
+            "internal error: the line of perfect play ends {black}-{white}, not at the solved value {:+}",
+            solved.score
+        );
+    }
+    let mut moves: Vec<(Square, i32)> = solved
+        .moves
+        .iter()
+        .map(|&(m, v)| (g.square(m), v))
+        .collect();
+    if moves.is_empty() {
+        if let Some(best) = solved.best {
+            moves.push((g.square(best), solved.score));
+        }
+    }
+    Ok(PositionSolved {
+        to_move: pos.to_move,
+        score: solved.score,
+        moves,
+        line: listed,
+        black,
+        white,
+        empty: rules.empty(&end).count(),
+        nodes,
+        elapsed: clock.elapsed(),
+    })
+}
+
+/// Solves the position reached from `start` by `moves` (standard notation; a pass may be
+/// written `pa` or left out) and prints the answer.
+pub fn solve_from(
+    start: &Start,
+    moves: &MoveList,
+    options: &SolveOptions,
+    progress: Option<Box<dyn Write + Send>>,
+    terminal: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<PositionSolved> {
+    struct Run<'a> {
+        start: &'a Start,
+        moves: &'a MoveList,
+        options: &'a SolveOptions,
+        progress: Option<Box<dyn Write + Send>>,
+        terminal: bool,
+        out: &'a mut dyn Write,
+    }
+    impl BitsVisitor for Run<'_> {
+        type Output = anyhow::Result<PositionSolved>;
+        fn visit<B: Bits>(self) -> Self::Output {
+            let (rules, position) = self.start.rules_and_position::<B>()?;
+            let mut game = Game::from_position(rules, position);
+            play_listed(&mut game, &self.moves.0)?;
+            let rules = game.rules().clone();
+            let pos = *game.position();
+            let observer = self
+                .progress
+                .map(|w| progress_printer(w, self.terminal, rules.geometry.cols()));
+            let solved = solve_position(&rules, &pos, self.options, observer)?;
+            let mut from = match self.start {
+                Start::Setup(_) => "the start position".to_string(),
+                Start::Position(p, _) => p.to_string(),
+            };
+            if !self.moves.is_empty() {
+                from = format!("{from}, after {}", line_text(&self.moves.0));
+            }
+            writeln!(self.out, "# {}, {from}", describe(self.start))?;
+            write_solution(self.out, &solved, self.options.which)?;
+            Ok(solved)
+        }
+    }
+    with_bits(
+        start.cells(),
+        Run {
+            start,
+            moves,
+            options,
+            progress,
+            terminal,
+            out,
+        },
+    )
+}
+
+/// Plays a move list on `game`. A `pa` is accepted where the game passed by itself.
+fn play_listed<B: Bits>(game: &mut Game<B>, list: &[ListedMove]) -> Result<(), BadPosition> {
+    let mut passed = false;
+    for (n, &step) in list.iter().enumerate() {
+        match step {
+            ListedMove::Play(square) => {
+                let g = &game.rules().geometry;
+                if g.index(square).is_none() {
+                    return Err(BadPosition(format!(
+                        "--moves: move {} ({square}) is off the {}x{} board",
+                        n + 1,
+                        g.rows(),
+                        g.cols()
+                    )));
+                }
+                let played = game
+                    .try_play(square)
+                    .map_err(|e| BadPosition(format!("--moves: move {} ({square}): {e}", n + 1)))?;
+                passed = played.passed.is_some();
+            }
+            ListedMove::Pass if passed => passed = false,
+            ListedMove::Pass => {
+                return Err(BadPosition(format!(
+                    "--moves: move {} (pa): {} has a legal move and cannot pass",
+                    n + 1,
+                    game.position().to_move
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The board and variant in words.
+fn describe(start: &Start) -> String {
+    let v = start.variant();
+    let (rows, cols) = match start {
+        Start::Setup(s) => (s.rows, s.cols),
+        Start::Position(p, _) => (p.rows(), p.cols()),
+    };
+    let mut text = format!(
+        "{rows}x{cols}, {} rules",
+        match v.rule_set {
+            RuleSet::Full => "full",
+            RuleSet::Simple => "simple",
+        }
+    );
+    if v.place_anywhere {
+        text += ", place-anywhere";
+    }
+    if v.misere {
+        text += ", misère (fewer discs wins)";
+    }
+    if let Start::Setup(setup) = start {
+        text += &format!(
+            ", {} first, {} on the top-left",
+            title(setup.first),
+            title(setup.top_left)
+        );
+    }
+    text
+}
+
+fn title(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// A move list in standard notation, separated by spaces.
+pub fn line_text(line: &[ListedMove]) -> String {
+    format!("{:#}", MoveList(line.to_vec())).to_lowercase()
+}
+
+/// Prints a solved position: the value, the final count, the best (or every) move with its
+/// value, a line of perfect play, and the work done.
+pub fn write_solution(
+    out: &mut dyn Write,
+    solved: &PositionSolved,
+    which: RootMoves,
+) -> anyhow::Result<()> {
+    let side = title(solved.to_move);
+    let value = match solved.score {
+        0 => "draw".to_string(),
+        s if s > 0 => format!("wins by {s}"),
+        s => format!("loses by {}", -s),
+    };
+    let over = if solved.line.is_empty() {
+        " (the game is over)"
+    } else {
+        ""
+    };
+    writeln!(out, "{side} to move: {value}{over}")?;
+    let (b, w) = (solved.black, solved.white);
+    let mover_wins = solved.score > 0;
+    let result = match (solved.score, solved.to_move) {
+        (0, _) => format!("draw {b}-{w}"),
+        (_, Color::Black) if mover_wins => format!("Black wins {b}-{w}"),
+        (_, Color::White) if !mover_wins => format!("Black wins {b}-{w}"),
+        _ => format!("White wins {w}-{b}"),
+    };
+    let empty = match solved.empty {
+        0 => String::new(),
+        1 => ", 1 empty".to_string(),
+        n => format!(", {n} empty"),
+    };
+    writeln!(out, "Perfect play: {result}{empty}")?;
+    let values = |moves: &[(Square, i32)]| {
+        let words: Vec<String> = moves.iter().map(|(sq, v)| format!("{sq} {v:+}")).collect();
+        words.join(", ")
+    };
+    if solved.moves.is_empty() {
+        let why = if solved.line.is_empty() {
+            "none: the game is over"
+        } else {
+            "none: the side to move must pass"
+        };
+        writeln!(out, "Best move: {why}")?;
+    } else {
+        let top = solved.moves[0].1;
+        let best: Vec<(Square, i32)> = solved
+            .moves
+            .iter()
+            .copied()
+            .filter(|&(_, v)| v == top)
+            .collect();
+        let label = match which {
+            RootMoves::Best => "Best move",
+            _ => "Best moves",
+        };
+        writeln!(out, "{label}: {}", values(&best))?;
+        if which == RootMoves::All {
+            writeln!(out, "All moves: {}", values(&solved.moves))?;
+        }
+    }
+    writeln!(out, "Line: {}", line_text(&solved.line))?;
+    let secs = solved.elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "Nodes: {} in {secs:.3} s ({:.0} nodes/s)",
+        solved.nodes,
+        solved.nodes as f64 / secs.max(1e-9)
+    )?;
+    Ok(())
+}
+
+/// An observer that prints progress to `out`: a line per root move finished and, in between,
+/// the node count (rewritten in place on a terminal, every ten seconds otherwise).
+pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: usize) -> Observer {
+    let name = move |m: usize| Square::new((m / cols) as u8, (m % cols) as u8).to_string();
+    let every = if terminal {
+        Duration::from_millis(250)
+    } else {
+        Duration::from_secs(10)
+    };
+    let mut printed = Duration::ZERO;
+    let mut done = usize::MAX;
+    Box::new(move |p: &Progress| {
+        let finished = p.done != done;
+        if !finished && p.elapsed < printed + every {
+            return;
+        }
+        printed = p.elapsed;
+        let secs = p.elapsed.as_secs_f64();
+        let mut text = format!("solve: move {}/{}", (p.done + 1).min(p.total), p.total);
+        if finished {
+            done = p.done;
+            if let Some((m, v)) = p.last {
+                text = format!("solve: move {}/{} {} ", p.done, p.total, name(m));
+                text += &match v {
+                    RootValue::Exact(v) => format!("{v:+}"),
+                    RootValue::AtMost(v) => format!("<= {v:+}"),
+                };
+            }
+        } else if let Some(m) = p.current {
+            text += &format!(" {}", name(m));
+        }
+        if let Some((m, v)) = p.best {
+            text += &format!(", best {} {v:+}", name(m));
+        }
+        text += &format!(
+            ", {} nodes, {secs:.1} s, {:.0} nodes/s",
+            p.nodes,
+            p.nodes as f64 / secs.max(1e-9)
+        );
+        // Root moves finished stay on their own line; counts in between are overwritten.
+        let permanent = finished && p.last.is_some();
+        let _ = match (terminal, permanent) {
+            (true, true) => write!(out, "\r\x1b[K{text}\n"),
+            (true, false) => write!(out, "\r\x1b[K{text}"),
+            (false, _) => writeln!(out, "{text}"),
+        };
+        let _ = out.flush();
+    })
+}
 
 /// Totals over a file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,13 +1,23 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
-use super::{Bound, Engine, Entry, Outcome, SOLVED};
+use super::{Bound, Engine, Entry, Outcome, INFINITY, SOLVED};
 use crate::rules::{Bits, Position};
 use std::time::{Duration, Instant};
 
 /// Below this many empty cells the solver skips the table and move ordering: they cost more
 /// than they save so near the end.
 const SHALLOW: u32 = 6;
+
+/// From this many empty cells on, the solver orders moves by a search of each,
+/// [`SORT_DEPTH`] moves deep (measured on 5x6: 18 and 4 beat 12-20 and 1-6; deeper searches
+/// near the root did not pay).
+const SORT_BY_SEARCH: u32 = 18;
+const SORT_DEPTH: i32 = 4;
+
+/// From this many empty cells on, the solver looks for a cut-off in the table entries of the
+/// positions after each move before searching any (enhanced transposition cut-off).
+const TRANSPOSITION_CUTS: u32 = 12;
 
 /// An exact result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,16 +26,75 @@ pub struct Solved {
     pub score: i32,
     /// A best move, or `None` when the side to move must pass or the game is over.
     pub best: Option<usize>,
-    /// Every legal move with its exact value, best first, when asked for.
+    /// The moves proved exact, best first: every legal move ([`RootMoves::All`]), the best
+    /// ones ([`RootMoves::Ties`]) or none ([`RootMoves::Best`]).
     pub moves: Vec<(usize, i32)>,
     pub nodes: u64,
     pub elapsed: Duration,
 }
 
+/// Which root moves a solve proves exact values for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootMoves {
+    /// One best move.
+    Best,
+    /// Every move as good as the best (later moves are tested against the best value itself,
+    /// not just above it).
+    Ties,
+    /// Every legal move.
+    All,
+}
+
+/// How far a solve has got, for a progress display.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Root moves finished, and how many there are.
+    pub done: usize,
+    pub total: usize,
+    /// The root move being searched.
+    pub current: Option<usize>,
+    /// The best root move so far and its value (exact once `done == total`).
+    pub best: Option<(usize, i32)>,
+    /// The last root move finished and what is known of its value.
+    pub last: Option<(usize, RootValue)>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// What a root move's search proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootValue {
+    Exact(i32),
+    /// At most this: the move is worse than the best so far.
+    AtMost(i32),
+}
+
+/// Called as a solve goes: at every root move and every [`PROGRESS_EVERY`] nodes.
+pub type Observer = Box<dyn FnMut(&Progress) + Send>;
+
+/// Nodes between progress calls, minus one.
+pub(super) const PROGRESS_EVERY: u64 = (1 << 20) - 1;
+
 impl<B: Bits> Engine<B> {
     /// Solves `pos` exactly, ignoring the time limit. With `all_moves`, every move gets its
     /// exact value; otherwise only the best one is proved.
     pub fn solve_exact(&mut self, pos: &Position<B>, all_moves: bool) -> Solved {
+        let which = if all_moves {
+            RootMoves::All
+        } else {
+            RootMoves::Best
+        };
+        self.solve_root(pos, which)
+    }
+
+    /// Calls `observer` as solves go (see [`Progress`]); `None` stops the calls.
+    pub fn observe(&mut self, observer: Option<Observer>) {
+        self.observer = observer;
+    }
+
+    /// Solves `pos` exactly, ignoring the time limit, proving the values `which` asks for.
+    /// `Solved::moves` holds the moves proved exact (none for [`RootMoves::Best`]), best first.
+    pub fn solve_root(&mut self, pos: &Position<B>, which: RootMoves) -> Solved {
         let clock = Instant::now();
         self.begin(clock, None);
         let key = self.zobrist.key(pos);
@@ -44,43 +113,185 @@ impl<B: Bits> Engine<B> {
         let mut list = Vec::new();
         let table_move = self.table.probe(key).and_then(|e| e.best);
         self.order(pos, moves, table_move, true, &mut list);
-        let mut values = Vec::new();
-        let (score, best) = if all_moves {
-            // Every move with the full window, so each value is exact.
-            for &(m, _) in &list {
-                let flips = self.rules.flips(pos, m);
-                let child = self.rules.play_flips(pos, m, flips);
-                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
-                values.push((m, -self.solve(&child, child_key, -limit, limit, 1)));
-            }
-            // A stable sort: among equal values the first searched stays the best move.
-            values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-            (values[0].1, Some(values[0].0))
-        } else {
-            self.best_of(
-                pos,
-                key,
-                &list,
-                -limit,
-                limit,
-                |e, child, child_key, a, b| e.solve(child, child_key, a, b, 1),
-            )
+        self.progress = Progress {
+            total: list.len(),
+            ..Progress::default()
         };
+        // Moves that a symmetry of the position maps onto each other have the same value:
+        // each is searched once, through the first of its kind in the list.
+        let twins = self.root_twins(pos, &list);
+        let mut values = Vec::new();
+        let mut known: Vec<(usize, RootValue)> = Vec::new();
+        let mut alpha = -limit;
+        for (i, &(m, _)) in list.iter().enumerate() {
+            if let Some(&(_, twin)) = known.iter().find(|&&(k, _)| twins[i] == Some(k)) {
+                if let RootValue::Exact(score) = twin {
+                    if which != RootMoves::Best {
+                        values.push((m, score));
+                    }
+                }
+                self.progress.done = i + 1;
+                self.progress.last = Some((m, twin));
+                self.notify();
+                continue;
+            }
+            self.progress.current = Some(m);
+            self.notify();
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let value = |e: &mut Self, a: i32, b: i32| -e.solve(&child, child_key, -b, -a, 1);
+            let result = if i == 0 || which == RootMoves::All {
+                RootValue::Exact(value(self, -limit, limit))
+            } else {
+                // Ties are found by testing against the best value itself; otherwise a move
+                // only needs to be shown no better than the best.
+                let bar = if which == RootMoves::Ties {
+                    alpha - 1
+                } else {
+                    alpha
+                };
+                let probe = value(self, bar, bar + 1);
+                if probe <= bar {
+                    RootValue::AtMost(probe)
+                } else {
+                    let score = value(self, alpha, limit);
+                    RootValue::Exact(if score <= alpha { alpha } else { score })
+                }
+            };
+            known.push((m, result));
+            if let RootValue::Exact(score) = result {
+                values.push((m, score));
+                if score > alpha {
+                    alpha = score;
+                    self.progress.best = Some((m, score));
+                }
+            }
+            self.progress.done = i + 1;
+            self.progress.last = Some((m, result));
+            self.notify();
+        }
+        // A stable sort: among equal values the first searched stays the best move.
+        values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        let (score, best) = (values[0].1, values[0].0);
+        match which {
+            RootMoves::Best => values.clear(),
+            RootMoves::Ties => values.retain(|&(_, s)| s == score),
+            RootMoves::All => {}
+        }
         self.table.store(
             key,
             Entry {
                 score: Outcome(score).score(),
-                best,
+                best: Some(best),
                 depth: SOLVED,
                 bound: Bound::Exact,
             },
         );
         Solved {
             score,
-            best,
+            best: Some(best),
             moves: values,
             nodes: self.nodes,
             elapsed: clock.elapsed(),
+        }
+    }
+
+    /// For each move of `list`, the earlier move of `list` that a symmetry of the board
+    /// fixing `pos` maps it to, if any.
+    fn root_twins(&self, pos: &Position<B>, list: &[(usize, i32)]) -> Vec<Option<usize>> {
+        let g = &self.rules.geometry;
+        let (rows, cols) = (g.rows(), g.cols());
+        let mut maps: Vec<Vec<usize>> = Vec::new();
+        let mut add = |f: &dyn Fn(usize, usize) -> (usize, usize)| {
+            maps.push(
+                (0..rows * cols)
+                    .map(|i| {
+                        let (r, c) = f(i / cols, i % cols);
+                        r * cols + c
+                    })
+                    .collect(),
+            )
+        };
+        add(&|r, c| (rows - 1 - r, c));
+        add(&|r, c| (r, cols - 1 - c));
+        add(&|r, c| (rows - 1 - r, cols - 1 - c));
+        if rows == cols {
+            add(&|r, c| (c, r));
+            add(&|r, c| (cols - 1 - c, rows - 1 - r));
+            add(&|r, c| (c, rows - 1 - r));
+            add(&|r, c| (cols - 1 - c, r));
+        }
+        let image = |map: &[usize], set: B| {
+            let mut out = B::ZERO;
+            for i in set.iter() {
+                out |= B::bit(map[i]);
+            }
+            out
+        };
+        maps.retain(|map| image(map, pos.black) == pos.black && image(map, pos.white) == pos.white);
+        list.iter()
+            .enumerate()
+            .map(|(i, &(m, _))| {
+                list[..i]
+                    .iter()
+                    .map(|&(k, _)| k)
+                    .find(|&k| maps.iter().any(|map| map[m] == k))
+            })
+            .collect()
+    }
+
+    /// A line of perfect play from `pos`, whose exact value for its side to move is `score`, to
+    /// the end of the game: `None` for a pass. Every move is proved to keep the value (by a
+    /// search of the position after it with a window around the value), so the line is optimal
+    /// even where the table has forgotten it.
+    pub fn perfect_line(&mut self, pos: &Position<B>, score: i32) -> Vec<Option<usize>> {
+        let mut line = Vec::new();
+        let (mut pos, mut score) = (*pos, score);
+        let mut key = self.zobrist.key(&pos);
+        let mut list = Vec::new();
+        loop {
+            let moves = self.rules.moves(&pos);
+            if moves.is_empty() {
+                if self.rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
+                    break;
+                }
+                line.push(None);
+                pos = self.rules.pass(&pos);
+                key = self.zobrist.after_pass(key);
+                score = -score;
+                continue;
+            }
+            let table_move = self.table.probe(key).and_then(|e| e.best);
+            self.order(&pos, moves, table_move, true, &mut list);
+            let mut next = None;
+            for &(m, _) in &list {
+                let flips = self.rules.flips(&pos, m);
+                let child = self.rules.play_flips(&pos, m, flips);
+                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+                // Within (-score - 1, -score + 1) only the exact value -score lies inside.
+                if self.solve(&child, child_key, -score - 1, -score + 1, 1) == -score {
+                    next = Some((m, child, child_key));
+                    break;
+                }
+            }
+            let Some((m, child, child_key)) = next else {
+                // No move keeps the value: the caller's score was wrong.
+                break;
+            };
+            line.push(Some(m));
+            (pos, key, score) = (child, child_key, -score);
+        }
+        line
+    }
+
+    /// Hands the observer the progress so far.
+    #[cold]
+    pub(super) fn notify(&mut self) {
+        if let Some(observer) = &mut self.observer {
+            self.progress.nodes = self.nodes;
+            self.progress.elapsed = self.started.elapsed();
+            observer(&self.progress);
         }
     }
 
@@ -121,8 +332,19 @@ impl<B: Bits> Engine<B> {
                 }
             }
         }
+        if let Some(score) = self.stability_cut(pos, alpha) {
+            return score;
+        }
+        if empties >= TRANSPOSITION_CUTS {
+            if let Some(score) = self.transposition_cut(pos, key, moves, beta) {
+                return score;
+            }
+        }
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, true, &mut list);
+        if empties >= SORT_BY_SEARCH {
+            self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
+        }
         let (best_score, best_move) =
             self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {
                 e.solve(child, child_key, a, b, ply + 1)
@@ -142,6 +364,69 @@ impl<B: Bits> Engine<B> {
             },
         );
         best_score
+    }
+
+    /// An upper bound on the value of `pos` from the discs that can never change colour, when
+    /// it is no more than `alpha` (so the search fails low without looking further).
+    fn stability_cut(&self, pos: &Position<B>, alpha: i32) -> Option<i32> {
+        let cells = self.rules.geometry.cell_count() as i32;
+        // Discs that count against the side to move: the opponent's, or its own under misère.
+        let against = if self.rules.variant.misere {
+            pos.mover()
+        } else {
+            pos.opponent()
+        };
+        // Even if every such disc were stable the bound would not reach alpha.
+        if cells - 2 * against.count() as i32 > alpha {
+            return None;
+        }
+        let empty = self.rules.empty(pos);
+        let stable = self.eval.stable(&self.rules, against, empty).count() as i32;
+        let bound = cells - 2 * stable;
+        (bound <= alpha).then_some(bound)
+    }
+
+    /// A cut-off proved by the table alone: a move whose position after it is stored as
+    /// solved at or above `beta` for the side to move here (enhanced transposition cut-off).
+    fn transposition_cut(&self, pos: &Position<B>, key: u64, moves: B, beta: i32) -> Option<i32> {
+        for m in moves.iter() {
+            let flips = self.rules.flips(pos, m);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            if let Some(e) = self.table.probe(child_key) {
+                if e.depth == SOLVED && e.bound != Bound::Lower {
+                    // The child is worth at most this to its mover, so at least its negation here.
+                    let score = -Outcome::at_most(e.score);
+                    if score >= beta {
+                        return Some(score);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Re-orders `list` (already in static order, the table's move first) by the estimate of a
+    /// `depth`-move search of each move; the table's move stays first.
+    fn sort_by_search(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        list: &mut [(usize, i32)],
+        depth: i32,
+        ply: usize,
+    ) {
+        for item in list.iter_mut() {
+            let (m, weight) = *item;
+            if weight == INFINITY {
+                continue;
+            }
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let score = -self.pvs(&child, child_key, depth - 1, -INFINITY, INFINITY, ply + 1);
+            item.1 = score.clamp(-INFINITY + 1, INFINITY - 1);
+        }
+        list.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
     /// The empty cells of the board's quarters that hold an odd number of them.

@@ -10,7 +10,7 @@ mod endgame;
 mod eval;
 mod table;
 
-pub use endgame::Solved;
+pub use endgame::{Observer, Progress, RootMoves, RootValue, Solved};
 pub use eval::{Evaluator, DISC};
 
 /// Where the scores of finished games start: beyond every estimate.
@@ -140,6 +140,10 @@ pub struct Engine<B> {
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// When the current search began.
+    started: Instant,
+    observer: Option<Observer>,
+    progress: Progress,
 }
 
 impl<B: Bits> Engine<B> {
@@ -167,6 +171,9 @@ impl<B: Bits> Engine<B> {
             nodes: 0,
             deadline: None,
             stopped: false,
+            started: Instant::now(),
+            observer: None,
+            progress: Progress::default(),
         }
     }
 
@@ -182,6 +189,11 @@ impl<B: Bits> Engine<B> {
     pub fn set_limits(&mut self, depth: Option<u32>, move_time: Option<Duration>) {
         self.config.depth = depth;
         self.config.move_time = move_time;
+    }
+
+    /// Nodes searched since the current search began.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// Forgets every stored result.
@@ -257,6 +269,7 @@ impl<B: Bits> Engine<B> {
         self.table.new_search();
         self.nodes = 0;
         self.stopped = false;
+        self.started = clock;
         self.deadline = limit.map(|t| clock + t.saturating_sub(margin(t)));
     }
 
@@ -325,6 +338,9 @@ impl<B: Bits> Engine<B> {
                 if Instant::now() >= deadline {
                     self.stopped = true;
                 }
+            }
+            if self.nodes & endgame::PROGRESS_EVERY == 0 && self.observer.is_some() {
+                self.notify();
             }
         }
         self.stopped

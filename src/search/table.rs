@@ -116,6 +116,29 @@ struct Slot {
     flags: u8,
 }
 
+impl Slot {
+    /// Stored as two words, so that a new table is zeroed memory the system hands out lazily:
+    /// a large table costs nothing until it is used.
+    fn pack(self) -> [u64; 2] {
+        let data = u64::from(self.score as u32)
+            | u64::from(self.best) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.flags) << 56;
+        [self.key, data]
+    }
+
+    fn unpack(words: [u64; 2]) -> Slot {
+        let data = words[1];
+        Slot {
+            key: words[0],
+            score: data as u32 as i32,
+            best: (data >> 32) as u16,
+            depth: (data >> 48) as u8,
+            flags: (data >> 56) as u8,
+        }
+    }
+}
+
 /// A stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -128,7 +151,7 @@ pub struct Entry {
 /// A fixed-size table of two-slot buckets: one slot keeps the deeper result, the other the
 /// newest, and results from earlier moves give way first.
 pub struct Table {
-    slots: Vec<Slot>,
+    slots: Vec<[u64; 2]>,
     mask: usize,
     generation: u8,
 }
@@ -137,10 +160,10 @@ impl Table {
     /// A table of about `megabytes` (rounded down to a power of two of slots; at least 1024).
     pub fn new(megabytes: usize) -> Self {
         let bytes = megabytes.saturating_mul(1 << 20);
-        let wanted = (bytes / std::mem::size_of::<Slot>()).max(1024);
+        let wanted = (bytes / std::mem::size_of::<[u64; 2]>()).max(1024);
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Table {
-            slots: vec![Slot::default(); len],
+            slots: vec![[0; 2]; len],
             mask: len - 1,
             generation: 0,
         }
@@ -152,7 +175,7 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        self.slots.fill([0; 2]);
     }
 
     #[inline]
@@ -164,6 +187,7 @@ impl Table {
         let b = self.bucket(key);
         let slot = self.slots[b..b + 2]
             .iter()
+            .map(|&words| Slot::unpack(words))
             .find(|s| s.key == key && s.flags != 0)?;
         Some(Entry {
             score: slot.score,
@@ -190,16 +214,21 @@ impl Table {
             let current = (s.flags >> 2) == generation && s.flags != 0;
             (current as u32) * 256 + s.depth as u32
         };
-        let slot = if self.slots[b].key == key {
-            b
-        } else if self.slots[b + 1].key == key {
-            b + 1
-        } else if value(&self.slots[b]) <= value(&self.slots[b + 1]) {
-            b
+        let pair = [Slot::unpack(self.slots[b]), Slot::unpack(self.slots[b + 1])];
+        let i = if pair[0].key == key {
+            0
+        } else if pair[1].key == key {
+            1
+        } else if value(&pair[0]) <= value(&pair[1]) {
+            0
         } else {
-            b + 1
+            1
         };
-        let old = self.slots[slot];
+        let (slot, old) = (b + i, pair[i]);
+        if old.key == key && old.flags != 0 && old.depth == SOLVED && entry.depth < SOLVED {
+            // A shallow search never replaces a solved result of the same position.
+            return;
+        }
         // Keep a known best move when the new result has none.
         let best = match entry.best {
             Some(m) => m as u16,
@@ -212,7 +241,8 @@ impl Table {
             best,
             depth: entry.depth,
             flags,
-        };
+        }
+        .pack();
     }
 }
 

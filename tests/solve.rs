@@ -1,0 +1,399 @@
+//! `othello solve`: perfect play from a position, checked against known results, an independent
+//! alpha-beta search written here, and the 8x8 line of perfect play of Takizawa's solution.
+
+use assert_cmd::Command;
+use othello::commands::{solve_from, solve_position, PositionSolved, SolveOptions, Start};
+use othello::notation::{ListedMove, MoveList};
+use othello::rules::{Bits, Color, Game, Position, RuleSet, Rules, Setup, Variant};
+use othello::search::RootMoves;
+use std::path::Path;
+
+fn setup(rows: usize, cols: usize, variant: Variant) -> Setup {
+    Setup {
+        rows,
+        cols,
+        variant,
+        ..Setup::default()
+    }
+}
+
+fn options(which: RootMoves) -> SolveOptions {
+    SolveOptions { which, hash_mb: 16 }
+}
+
+/// Solves the start of `setup` (after `moves`) as the command does, keeping the printed text.
+fn solve(setup: &Setup, moves: &str, which: RootMoves) -> (PositionSolved, String) {
+    let mut out = Vec::new();
+    let moves: MoveList = moves.parse().unwrap();
+    let start = Start::Setup(*setup);
+    let solved = solve_from(&start, &moves, &options(which), None, false, &mut out).unwrap();
+    (solved, String::from_utf8(out).unwrap())
+}
+
+/// The exact value for the side to move by plain alpha-beta over the rules: no table, no move
+/// ordering, nothing shared with the engine. Fail-hard, so exact within `(alpha, beta)`.
+fn reference<B: Bits>(rules: &Rules<B>, pos: &Position<B>, mut alpha: i32, beta: i32) -> i32 {
+    let moves = rules.moves(pos);
+    if moves.is_empty() {
+        let passed = rules.pass(pos);
+        if rules.moves(&passed).is_empty() {
+            let (black, white) = pos.score();
+            let lead = black as i32 - white as i32;
+            let lead = if pos.to_move == Color::Black {
+                lead
+            } else {
+                -lead
+            };
+            return if rules.variant.misere { -lead } else { lead };
+        }
+        return -reference(rules, &passed, -beta, -alpha);
+    }
+    for m in moves.iter() {
+        let value = -reference(rules, &rules.play_unchecked(pos, m), -beta, -alpha);
+        if value > alpha {
+            alpha = value;
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    alpha
+}
+
+fn exact<B: Bits>(rules: &Rules<B>, pos: &Position<B>) -> i32 {
+    reference(rules, pos, -100, 100)
+}
+
+/// Checks a solved start position against the reference: the value, every listed move's value,
+/// and the line of perfect play, played out move by move with the value kept at every step.
+fn check_against_reference(rows: usize, cols: usize, variant: Variant) {
+    let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    let solved = solve_position(&rules, &start, &options(RootMoves::All), None).unwrap();
+    let what = format!("{rows}x{cols} {variant:?}");
+    assert_eq!(solved.score, exact(&rules, &start), "{what}");
+    assert_eq!(solved.moves.len(), rules.moves(&start).count() as usize);
+    for &(square, value) in &solved.moves {
+        let m = rules.geometry.index(square).unwrap();
+        let child = rules.play_unchecked(&start, m);
+        assert_eq!(value, -exact(&rules, &child), "{what}: {square}");
+    }
+    let (mut pos, mut value) = (start, solved.score);
+    for step in &solved.line {
+        pos = match step {
+            ListedMove::Play(square) => {
+                rules.play_unchecked(&pos, rules.geometry.index(*square).unwrap())
+            }
+            ListedMove::Pass => rules.pass(&pos),
+        };
+        value = -value;
+        assert_eq!(exact(&rules, &pos), value, "{what}: after {step:?}");
+    }
+    assert!(rules.is_over(&pos), "{what}: the line ends the game");
+    assert_eq!(pos.score(), (solved.black, solved.white), "{what}");
+}
+
+const FULL: Variant = Variant {
+    rule_set: RuleSet::Full,
+    place_anywhere: false,
+    misere: false,
+};
+
+#[test]
+fn four_by_four_start_is_a_white_win_11_to_3() {
+    let (solved, text) = solve(&setup(4, 4, FULL), "", RootMoves::Ties);
+    assert_eq!(solved.score, -8);
+    assert_eq!((solved.black, solved.white, solved.empty), (3, 11, 2));
+    // The four opening moves are one move up to symmetry.
+    assert_eq!(solved.moves.len(), 4);
+    assert!(solved.moves.iter().all(|&(_, v)| v == -8));
+    assert!(text.contains("Black to move: loses by 8\n"), "{text}");
+    assert!(
+        text.contains("Perfect play: White wins 11-3, 2 empty\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn small_boards_agree_with_plain_alpha_beta() {
+    for (rows, cols) in [
+        (3, 3),
+        (3, 4),
+        (4, 3),
+        (4, 4),
+        (4, 5),
+        (5, 4),
+        (3, 6),
+        (6, 3),
+    ] {
+        check_against_reference(rows, cols, FULL);
+    }
+}
+
+#[test]
+fn variants_agree_with_plain_alpha_beta() {
+    for rule_set in [RuleSet::Full, RuleSet::Simple] {
+        for misere in [false, true] {
+            for place_anywhere in [false, true] {
+                let variant = Variant {
+                    rule_set,
+                    place_anywhere,
+                    misere,
+                };
+                // Placing anywhere leaves every empty cell open: a smaller board keeps the
+                // reference quick.
+                let (rows, cols) = if place_anywhere { (3, 4) } else { (4, 4) };
+                check_against_reference(rows, cols, variant);
+            }
+        }
+    }
+}
+
+/// 4x6 and 5x5 are too big for the reference: each move's value is checked against a separate
+/// solve of the position after it, and the best moves against every move's value.
+#[test]
+fn every_move_agrees_with_a_solve_of_its_position() {
+    for (rows, cols) in [(4, 6), (6, 4), (5, 5)] {
+        let (all, _) = solve(&setup(rows, cols, FULL), "", RootMoves::All);
+        let (ties, _) = solve(&setup(rows, cols, FULL), "", RootMoves::Ties);
+        assert_eq!(all.score, ties.score);
+        let best: Vec<_> = all.moves.iter().filter(|m| m.1 == all.score).collect();
+        assert_eq!(best, ties.moves.iter().collect::<Vec<_>>());
+        for &(square, value) in &all.moves {
+            let (child, _) = solve(
+                &setup(rows, cols, FULL),
+                &square.to_string(),
+                RootMoves::Best,
+            );
+            assert_eq!(value, -child.score, "{rows}x{cols} {square}");
+        }
+    }
+}
+
+#[test]
+fn known_values_of_small_boards() {
+    // (rows, cols, Black's value, Black's and White's final discs)
+    for (rows, cols, score, black, white) in [
+        (4, 5, 16, 18, 2),
+        (5, 4, 16, 18, 2),
+        (4, 6, 16, 20, 4),
+        (6, 4, 16, 20, 4),
+        (5, 5, 13, 19, 6),
+    ] {
+        let (solved, _) = solve(&setup(rows, cols, FULL), "", RootMoves::Best);
+        assert_eq!(
+            (solved.score, solved.black, solved.white),
+            (score, black, white),
+            "{rows}x{cols}"
+        );
+    }
+}
+
+/// The 8x8 line of perfect play from `shared/data/README.md` (Takizawa's solution: a draw).
+const DRAW_LINE: &str = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c5 b6 d8 c6 c7 d2 b5 a5 a6 a7 g5 e3 \
+    b4 c8 g6 g4 c2 e8 d1 f7 e2 g3 h4 f1 e1 f2 g1 b1 f8 g8 b3 h3 b2 h5 b7 a3 a4 a1 a2 c1 h2 h1 g2 \
+    b8 a8 g7 h8 h7 h6";
+
+#[test]
+fn the_8x8_line_of_perfect_play_is_a_draw_to_its_end() {
+    let list = DRAW_LINE.parse::<MoveList>().unwrap().0;
+    assert_eq!(list.len(), 60);
+    let mut game = Game::<u64>::new(&Setup::default()).unwrap();
+    let mut positions = Vec::new();
+    for &step in &list {
+        positions.push(*game.position());
+        let ListedMove::Play(square) = step else {
+            panic!("no passes in the line")
+        };
+        game.try_play(square).unwrap();
+    }
+    assert_eq!(game.position().score(), (32, 32));
+    let rules = game.rules().clone();
+    // From 18 empty cells on, every position of the line is a draw and its move keeps it one.
+    for (ply, pos) in positions.iter().enumerate().skip(42) {
+        let solved = solve_position(&rules, pos, &options(RootMoves::Ties), None).unwrap();
+        assert_eq!(solved.score, 0, "after {ply} moves");
+        assert_eq!((solved.black, solved.white), (32, 32), "after {ply} moves");
+        let ListedMove::Play(square) = list[ply] else {
+            unreachable!()
+        };
+        assert!(
+            solved.moves.iter().any(|&(s, v)| s == square && v == 0),
+            "after {ply} moves, {square} is not among {:?}",
+            solved.moves
+        );
+    }
+}
+
+#[test]
+#[ignore = "about ten minutes in release: cargo test --release --test solve -- --ignored"]
+fn six_by_six_start_is_a_white_win_20_to_16() {
+    let mut out = Vec::new();
+    let options = SolveOptions {
+        which: RootMoves::Best,
+        hash_mb: 1024,
+    };
+    let start = Start::Setup(setup(6, 6, FULL));
+    let solved = solve_from(
+        &start,
+        &MoveList::default(),
+        &options,
+        None,
+        false,
+        &mut out,
+    )
+    .unwrap();
+    print!("{}", String::from_utf8_lossy(&out));
+    assert_eq!(solved.score, -4);
+    assert_eq!((solved.black, solved.white), (16, 20));
+}
+
+fn othello() -> Command {
+    Command::cargo_bin("othello").unwrap()
+}
+
+/// The golden output of `othello solve --rows 4 --cols 5 --all-moves`, all but the last line
+/// (nodes and time), which is checked for its form.
+#[test]
+fn all_moves_golden_output() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/solve");
+    let args = std::fs::read_to_string(dir.join("4x5-all-moves.args")).unwrap();
+    let expected = std::fs::read_to_string(dir.join("4x5-all-moves.out")).unwrap();
+    let output = othello().args(args.split_whitespace()).output().unwrap();
+    assert!(output.status.success());
+    assert!(output.stderr.is_empty());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let (body, last) = stdout.trim_end().rsplit_once('\n').unwrap();
+    assert_eq!(format!("{body}\n"), expected);
+    assert!(
+        last.starts_with("Nodes: ") && last.ends_with(" nodes/s)"),
+        "{last}"
+    );
+}
+
+#[test]
+fn progress_goes_to_stderr_when_asked_for() {
+    let output = othello()
+        .args(["solve", "--rows", "4", "--cols", "4", "--progress"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.lines().any(|l| l.starts_with("solve: move 1/4 ")),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("Black to move: loses by 8"));
+}
+
+#[test]
+fn misere_and_moves_from_the_start() {
+    let output = othello()
+        .args(["solve", "--rows", "4", "--cols", "4", "--misere"])
+        .args(["--moves", "b1a1"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let variant = Variant {
+        misere: true,
+        ..FULL
+    };
+    let rules = Rules::<u64>::new(4, 4, variant).unwrap();
+    let mut game = Game::<u64>::new(&setup(4, 4, variant)).unwrap();
+    for m in ["b1", "a1"] {
+        let ListedMove::Play(sq) = m.parse::<MoveList>().unwrap().0[0] else {
+            unreachable!()
+        };
+        game.try_play(sq).unwrap();
+    }
+    let value = exact(&rules, game.position());
+    let words = match value {
+        0 => "draw".to_string(),
+        v if v > 0 => format!("wins by {v}"),
+        v => format!("loses by {}", -v),
+    };
+    assert!(
+        stdout.contains(&format!("Black to move: {words}\n")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("misère"), "{stdout}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_a_status() {
+    for (args, status, message) in [
+        (
+            vec!["--moves", "b1 z9"],
+            2,
+            "move 2 (z9) is off the 4x4 board",
+        ),
+        (vec!["--moves", "a1"], 2, "move 1 (a1): a1 flanks no line"),
+        (
+            vec!["--moves", "b1 pa"],
+            2,
+            "move 2 (pa): white has a legal move",
+        ),
+        (vec!["--moves", "b1 !"], 2, "'!' is not a column letter"),
+        (
+            vec!["--position", "(b ---- -wb- -bw- ---)"],
+            2,
+            "row 4 has 3 cells",
+        ),
+        (vec!["--file", "x.obf"], 2, "cannot be used with"),
+        (vec!["--hash-mb", "0"], 2, "hash"),
+    ] {
+        let board: &[&str] = if args[0] == "--position" {
+            &[]
+        } else {
+            &["--rows", "4", "--cols", "4"]
+        };
+        let output = othello()
+            .arg("solve")
+            .args(board)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(status), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let output = othello()
+        .args(["solve", "--file", "no/such/file.obf"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(String::from_utf8(output.stderr).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn a_position_string_solves_like_the_moves_that_reach_it() {
+    // Seed 000's position 1 is the 4x4 start after B1.
+    let run = |args: &[&str]| {
+        let output = othello().arg("solve").args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        // Everything but the heading and the node count.
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("Nodes"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let from_string = run(&["--position", "(w -b-- -bb- -bw- ----)", "--all-moves"]);
+    let from_moves = run(&["--rows", "4", "--cols", "4", "--moves", "b1", "--all-moves"]);
+    assert_eq!(from_string, from_moves);
+    assert_eq!(from_string[0], "White to move: wins by 8");
+    // A position string with moves after it, and misère.
+    let misere = run(&[
+        "--position",
+        "(w -b-- -bb- -bw- ----)",
+        "--moves",
+        "a1",
+        "--misere",
+    ]);
+    let misere_moves = run(&["--rows", "4", "--cols", "4", "--moves", "b1a1", "--misere"]);
+    assert_eq!(misere, misere_moves);
+}
