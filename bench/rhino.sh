@@ -2,7 +2,8 @@
 # Our engine against gtp-rhino (Debian's grhino) through `othello match`.
 #   bench/rhino.sh [GAMES] [MOVE_TIME] [LEVEL]      defaults: 50 100ms 5
 # Installs grhino with apt-get when it is missing (root only); skips with a message when that
-# cannot be done. gtp-rhino has no time control, so it gets 60 s a move; our engine gets
+# cannot be done. gtp-rhino has no time control, so it gets RHINO_TIME a move (default 600s, more
+# than level 5 ever took here); our engine gets
 # MOVE_TIME, enforced by the referee. Openings: $OPENINGS (default openings/8x8.txt), each
 # played with both colours; JOBS games at a time (default 1; at most the number of free cores).
 set -eu
@@ -27,6 +28,6 @@ OUT=${GAMES_OUT:-target/rhino-games.txt}
 echo "othello $(git rev-parse --short HEAD 2>/dev/null || echo '?') at $MOVE_TIME vs gtp-rhino -l $LEVEL, $GAMES games"
 "$OTHELLO" match \
     --a "$OTHELLO engine --move-time $MOVE_TIME" --a-name othello --a-move-time "$MOVE_TIME" \
-    --b "$RHINO -l $LEVEL" --b-protocol gtp --b-name rhino$LEVEL --b-move-time 60s \
+    --b "$RHINO -l $LEVEL" --b-protocol gtp --b-name rhino$LEVEL --b-move-time "${RHINO_TIME:-600s}" \
     --games "$GAMES" --openings "${OPENINGS:-openings/8x8.txt}" --jobs "${JOBS:-1}" --games-out "$OUT"
 echo "games written to $OUT"
