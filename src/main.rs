@@ -105,10 +105,8 @@ enum Command {
         /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
         #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left"])]
         file: Option<std::path::PathBuf>,
-        /// Solve this position string, such as "(b ---- -wb- -bw- ----)", instead of a start
-        /// position.
-        #[arg(long, conflicts_with_all = ["rows", "cols", "first", "top_left"])]
-        position: Option<PositionString>,
+        #[command(flatten)]
+        start: StartArgs,
         /// Solve the position after these moves (standard notation, such as f5d6c3 or
         /// "c4 e3 pa", row 1 at the top).
         #[arg(long, default_value = "")]
@@ -116,17 +114,12 @@ enum Command {
         /// Give every legal move its exact value, not only the best ones.
         #[arg(long)]
         all_moves: bool,
-        /// The player with fewer discs wins.
-        #[arg(long)]
-        misere: bool,
         /// Show progress on stderr even when it is not a terminal.
         #[arg(long)]
         progress: bool,
         /// Transposition table size in megabytes.
         #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
-        #[command(flatten)]
-        board: BoardArgs,
     },
     /// Play a move list and print every step: the move, its flips, passes, the position after.
     ///
@@ -136,14 +129,8 @@ enum Command {
     Show {
         /// The moves, such as `B1 A1 C4` or `f5d6c3`; all arguments together make one list.
         moves: Vec<MoveList>,
-        /// Start from this position string instead, such as "(b ---- -wb- -bw- ----)".
-        #[arg(long, conflicts_with_all = ["rows", "cols", "first", "top_left"])]
-        position: Option<PositionString>,
         #[command(flatten)]
-        board: BoardArgs,
-        /// The player with fewer discs wins.
-        #[arg(long)]
-        misere: bool,
+        start: StartArgs,
     },
     /// Play a series of games between two players and report the score.
     ///
@@ -271,6 +258,29 @@ struct EngineArgs {
 impl EngineArgs {
     fn config(&self) -> Config {
         search_config(self.depth, self.move_time, self.hash_mb, self.seed)
+    }
+}
+
+/// Where a game starts: a position string, or the start of a board; and whether misère.
+#[derive(clap::Args)]
+struct StartArgs {
+    /// Start from this position string, such as "(b ---- -wb- -bw- ----)", instead of the
+    /// four-disc start of --rows/--cols/--first/--top-left.
+    #[arg(long, conflicts_with_all = ["rows", "cols", "first", "top_left"])]
+    position: Option<PositionString>,
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The player with fewer discs wins.
+    #[arg(long)]
+    misere: bool,
+}
+
+impl StartArgs {
+    fn start(self, variant: impl Fn(bool) -> Variant) -> commands::Start {
+        match self.position {
+            Some(p) => commands::Start::Position(p, variant(self.misere)),
+            None => commands::Start::Setup(self.board.setup(variant(self.misere))),
+        }
     }
 }
 
@@ -459,16 +469,8 @@ fn main() -> ExitCode {
                 games_out,
             ))
         }
-        Some(Command::Show {
-            moves,
-            position,
-            board,
-            misere,
-        }) => {
-            let start = match position {
-                Some(p) => commands::Start::Position(p, variant(misere)),
-                None => commands::Start::Setup(board.setup(variant(misere))),
-            };
+        Some(Command::Show { moves, start }) => {
+            let start = start.start(variant);
             let moves: MoveList = moves.into_iter().flat_map(|list| list.0).collect();
             let result = commands::show(&start, &moves, &mut io::stdout().lock());
             finish(result.map(|_| ()))
@@ -506,18 +508,13 @@ fn main() -> ExitCode {
         }
         Some(Command::Solve {
             file: None,
-            position,
+            start,
             moves,
             all_moves,
-            misere,
             progress,
             hash_mb,
-            board,
         }) => {
-            let start = match position {
-                Some(p) => commands::Start::Position(p, variant(misere)),
-                None => commands::Start::Setup(board.setup(variant(misere))),
-            };
+            let start = start.start(variant);
             let options = commands::SolveOptions {
                 which: if all_moves {
                     RootMoves::All
