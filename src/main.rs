@@ -410,11 +410,7 @@ fn main() -> ExitCode {
                 seed,
             };
             let mut stderr = io::stderr();
-            let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
-                Some(&mut stderr)
-            } else {
-                None
-            };
+            let progress = progress_on_terminal(&mut stderr);
             let result = commands::selfplay(&series, &mut io::stdout().lock(), progress);
             finish(result.map(|_| ()))
         }
@@ -642,11 +638,7 @@ fn referee_match(
         jobs,
     };
     let mut stderr = io::stderr();
-    let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
-        Some(&mut stderr)
-    } else {
-        None
-    };
+    let progress = progress_on_terminal(&mut stderr);
     referee::run_match(
         &m,
         &mut io::stdout().lock(),
@@ -654,6 +646,15 @@ fn referee_match(
         progress,
     )?;
     Ok(())
+}
+
+/// Where progress goes: stderr when it is a terminal, nowhere otherwise.
+fn progress_on_terminal(stderr: &mut io::Stderr) -> Option<&mut dyn Write> {
+    if stderr.is_terminal() {
+        Some(stderr)
+    } else {
+        None
+    }
 }
 
 fn finish(result: anyhow::Result<()>) -> ExitCode {

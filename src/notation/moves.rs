@@ -14,6 +14,13 @@ pub enum ListedMove {
     Pass,
 }
 
+impl From<Option<Square>> for ListedMove {
+    /// A square played, or a pass for `None`.
+    fn from(square: Option<Square>) -> ListedMove {
+        square.map_or(ListedMove::Pass, ListedMove::Play)
+    }
+}
+
 impl ListedMove {
     /// The square played, or `None` for a pass.
     pub fn square(self) -> Option<Square> {

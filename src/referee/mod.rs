@@ -8,6 +8,7 @@ mod sides;
 pub use child::end_contestants_on_signals;
 pub use sides::{Forfeit, Protocol, Reason, SideSpec};
 
+use crate::notation::MoveList;
 use crate::rules::{Color, IllegalTurn, Setup, Square, Turns, Winner};
 use sides::Contestant;
 use std::collections::BTreeMap;
@@ -50,10 +51,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// The game in standard notation (`f5d6c3...`, `pa` for a pass).
     pub fn move_text(&self) -> String {
-        self.moves
-            .iter()
-            .map(|(_, s)| s.map_or("pa".to_string(), |s| s.to_string()))
-            .collect()
+        MoveList(self.moves.iter().map(|&(_, s)| s.into()).collect()).to_string()
     }
 
     /// One line: the moves, the sides in order of play, the discs, and a forfeit if any.

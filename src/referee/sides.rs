@@ -2,7 +2,7 @@
 
 use super::child::{Child, Silence};
 use crate::rules::{Color, DynGame, Square};
-use crate::tournament::Triple;
+use crate::tournament::{seed_letter, Triple};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -147,15 +147,11 @@ impl Contestant {
         let mut command = spec.command.clone();
         let mut env = Vec::new();
         if spec.protocol == Protocol::Triples {
-            // Seed 001's colours are the standard ones swapped.
-            let seed_color = match color {
-                Color::Black => "W",
-                Color::White => "B",
-            };
-            env.push(("OTHELLO_COLOR", seed_color.to_string()));
+            let seed_color = seed_letter(color).to_string();
+            env.push(("OTHELLO_COLOR", seed_color.clone()));
             env.push(("OTHELLO_OPENING", opening.to_string()));
             if command.contains("{color}") {
-                command = command.replace("{color}", seed_color);
+                command = command.replace("{color}", &seed_color);
             } else {
                 command.push_str(&format!(" --color {seed_color}"));
             }

@@ -73,11 +73,11 @@ impl Turns {
 
     /// Plays a listed move for whoever is to move; a pass the list leaves out is implied.
     pub fn play_listed(&mut self, square: Option<Square>) -> Result<Option<Played>, IllegalTurn> {
-        let mover = self.mover().ok_or(IllegalMove::GameOver)?;
         if self.owes_pass.is_some() && square.is_some() {
             self.owes_pass = None;
         }
-        self.play(self.mover().unwrap_or(mover), square)
+        let mover = self.mover().ok_or(IllegalMove::GameOver)?;
+        self.play(mover, square)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `othello engine`: one side of a seed 001 game. It writes its own moves as triples and reads
 //! the opponent's, one per line; a pass is a move, written by the side that has no legal move.
 
-use super::triple::{Triple, TripleError};
+use super::triple::{seed_letter, Triple, TripleError};
 use crate::players::Player;
 use crate::rules::{Color, DynGame, IllegalMove, IllegalTurn, Square, Turns};
 use std::io::{self, BufRead, Write};
@@ -115,7 +115,10 @@ impl EngineSession {
         }
         let opponent = self.me.opposite();
         if triple.standard_color() != opponent {
-            return Err(illegal(format!("the opponent plays {}", letter(opponent))));
+            return Err(illegal(format!(
+                "the opponent plays {}",
+                seed_letter(opponent)
+            )));
         }
         let square = triple.square_on(self.game().cols(), self.turns.must_pass());
         self.turns
@@ -129,20 +132,12 @@ impl EngineSession {
     }
 }
 
-/// Seed 001's letter for a standard colour.
-fn letter(standard: Color) -> char {
-    match Triple::from_standard(standard, None).color {
-        Color::White => 'W',
-        Color::Black => 'B',
-    }
-}
-
 /// What is wrong with a move, in seed 001's colour names.
 fn why(e: IllegalTurn) -> String {
     match e {
-        IllegalTurn::MustPass(c) => format!("{} has no legal move and must pass", letter(c)),
-        IllegalTurn::Pass(c) => format!("a pass while {} has legal moves", letter(c)),
-        IllegalTurn::NotToMove(c) => format!("it is not {}'s turn", letter(c)),
+        IllegalTurn::MustPass(c) => format!("{} has no legal move and must pass", seed_letter(c)),
+        IllegalTurn::Pass(c) => format!("a pass while {} has legal moves", seed_letter(c)),
+        IllegalTurn::NotToMove(c) => format!("it is not {}'s turn", seed_letter(c)),
         IllegalTurn::Move(IllegalMove::OffBoard(_)) => "the square is off the board".into(),
         IllegalTurn::Move(IllegalMove::Occupied(_)) => "the square is not empty".into(),
         IllegalTurn::Move(IllegalMove::FlanksNothing(_)) => {

@@ -4,7 +4,7 @@ mod engine;
 mod triple;
 
 pub use engine::{run, Ending, EngineError, EngineSession};
-pub use triple::{Triple, TripleError};
+pub use triple::{seed_letter, Triple, TripleError};
 
 use std::time::Duration;
 

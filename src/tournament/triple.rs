@@ -50,6 +50,19 @@ impl Triple {
     }
 }
 
+/// Seed 001's letter for a colour of the standard game: the first mover is `W`.
+pub fn seed_letter(standard: Color) -> char {
+    letter(standard.opposite())
+}
+
+/// The letter of a colour as seed 001 names it.
+fn letter(seed_color: Color) -> char {
+    match seed_color {
+        Color::White => 'W',
+        Color::Black => 'B',
+    }
+}
+
 /// Why a line is not a triple.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TripleError {
@@ -114,10 +127,7 @@ impl FromStr for Triple {
 
 impl fmt::Display for Triple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let color = match self.color {
-            Color::White => 'W',
-            Color::Black => 'B',
-        };
+        let color = letter(self.color);
         match self.square {
             Some(s) => write!(f, "({color} {} {})", (b'A' + s.col) as char, s.row + 1),
             None => write!(f, "({color} P 1)"),
