@@ -95,8 +95,24 @@ impl<B: Bits> Engine<B> {
     /// Solves `pos` exactly, ignoring the time limit, proving the values `which` asks for.
     /// `Solved::moves` holds the moves proved exact (none for [`RootMoves::Best`]), best first.
     pub fn solve_root(&mut self, pos: &Position<B>, which: RootMoves) -> Solved {
+        self.solve_root_within(pos, which, None)
+            .expect("a solve without a time limit always finishes")
+    }
+
+    /// As [`Engine::solve_root`], giving up (`None`) once `limit` has passed.
+    pub fn solve_root_within(
+        &mut self,
+        pos: &Position<B>,
+        which: RootMoves,
+        limit: Option<Duration>,
+    ) -> Option<Solved> {
         let clock = Instant::now();
-        self.begin(clock, None);
+        self.begin(clock, limit);
+        let solved = self.solve_root_inner(pos, which, clock);
+        (!self.stopped).then_some(solved)
+    }
+
+    fn solve_root_inner(&mut self, pos: &Position<B>, which: RootMoves, clock: Instant) -> Solved {
         let key = self.zobrist.key(pos);
         let moves = self.rules.moves(pos);
         let limit = self.rules.geometry.cell_count() as i32 + 1;
@@ -159,6 +175,9 @@ impl<B: Bits> Engine<B> {
                     RootValue::Exact(if score <= alpha { alpha } else { score })
                 }
             };
+            if self.stopped {
+                break;
+            }
             known.push((m, result));
             if let RootValue::Exact(score) = result {
                 values.push((m, score));
@@ -179,15 +198,17 @@ impl<B: Bits> Engine<B> {
             RootMoves::Ties => values.retain(|&(_, s)| s == score),
             RootMoves::All => {}
         }
-        self.table.store(
-            key,
-            Entry {
-                score: Outcome(score).score(),
-                best: Some(best),
-                depth: SOLVED,
-                bound: Bound::Exact,
-            },
-        );
+        if !self.stopped {
+            self.table.store(
+                key,
+                Entry {
+                    score: Outcome(score).score(),
+                    best: Some(best),
+                    depth: SOLVED,
+                    bound: Bound::Exact,
+                },
+            );
+        }
         Solved {
             score,
             best: Some(best),
