@@ -192,7 +192,16 @@ impl<B: Bits> Engine<B> {
         }
         // A stable sort: among equal values the first searched stays the best move.
         values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        let (score, best) = (values[0].1, values[0].0);
+        let Some(&(best, score)) = values.first() else {
+            // Stopped before the first move was solved: nothing is known.
+            return Solved {
+                score: 0,
+                best: None,
+                moves: Vec::new(),
+                nodes: self.nodes,
+                elapsed: clock.elapsed(),
+            };
+        };
         match which {
             RootMoves::Best => values.clear(),
             RootMoves::Ties => values.retain(|&(_, s)| s == score),
