@@ -40,6 +40,30 @@ pub trait Bits:
     fn count(self) -> u32;
     /// The lowest index in the set, if any.
     fn lowest(self) -> Option<usize>;
+    /// The set holding only the lowest index of this one (empty if this one is).
+    fn lowest_bit(self) -> Self;
+    /// The set holding only the highest index of this one (empty if this one is).
+    fn highest_bit(self) -> Self;
+    /// For a set of one index: every index below it. (Every index, for the empty set.)
+    fn below(self) -> Self;
+    /// For a set of one index: every index above it. (None, for the empty set.)
+    fn above(self) -> Self;
+    /// Every index when `full`, none otherwise: a mask that replaces a branch.
+    fn all_if(full: bool) -> Self;
+    /// The set as one machine word, when it is stored as one (so SIMD kernels can take it).
+    #[inline(always)]
+    fn to_word(self) -> Option<u64> {
+        None
+    }
+    /// The set from one machine word, for widths where [`Bits::to_word`] gives one.
+    #[inline(always)]
+    fn from_word(word: u64) -> Self {
+        let mut set = Self::ZERO;
+        for i in BitIter(word) {
+            set |= Self::bit(i);
+        }
+        set
+    }
 
     fn is_empty(self) -> bool {
         self == Self::ZERO
@@ -73,8 +97,9 @@ impl<B: Bits> Iterator for BitIter<B> {
 impl<B: Bits> ExactSizeIterator for BitIter<B> {}
 
 macro_rules! impl_bits_for_int {
-    ($t:ty) => {
+    ($t:ty $(, $extra:item)*) => {
         impl Bits for $t {
+            $($extra)*
             const CAPACITY: usize = <$t>::BITS as usize;
             const ZERO: Self = 0;
             #[inline(always)]
@@ -97,11 +122,42 @@ macro_rules! impl_bits_for_int {
             fn lowest(self) -> Option<usize> {
                 (self != 0).then(|| self.trailing_zeros() as usize)
             }
+            #[inline(always)]
+            fn lowest_bit(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn highest_bit(self) -> Self {
+                const TOP: $t = 1 << (<$t>::BITS - 1);
+                TOP.checked_shr(self.leading_zeros()).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn below(self) -> Self {
+                self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn above(self) -> Self {
+                !(self | self.wrapping_sub(1))
+            }
+            #[inline(always)]
+            fn all_if(full: bool) -> Self {
+                <$t>::from(full).wrapping_neg()
+            }
         }
     };
 }
 
-impl_bits_for_int!(u64);
+impl_bits_for_int!(
+    u64,
+    #[inline(always)]
+    fn to_word(self) -> Option<u64> {
+        Some(self)
+    },
+    #[inline(always)]
+    fn from_word(word: u64) -> Self {
+        word
+    }
+);
 impl_bits_for_int!(u128);
 
 /// `N` 64-bit words, least significant word first, for boards of more than 128 cells.
@@ -234,6 +290,43 @@ impl<const N: usize> Bits for Words<N> {
             .find(|(_, w)| **w != 0)
             .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
     }
+
+    #[inline]
+    fn lowest_bit(self) -> Self {
+        self.lowest().map_or(Self::ZERO, Self::bit)
+    }
+
+    #[inline]
+    fn highest_bit(self) -> Self {
+        match self.0.iter().rposition(|&w| w != 0) {
+            Some(i) => Self::bit(i * 64 + 63 - self.0[i].leading_zeros() as usize),
+            None => Self::ZERO,
+        }
+    }
+
+    #[inline]
+    fn below(self) -> Self {
+        // Subtract one across the words: borrow through the empty ones.
+        let mut out = self.0;
+        for w in &mut out {
+            let (v, borrow) = w.overflowing_sub(1);
+            *w = v;
+            if !borrow {
+                break;
+            }
+        }
+        Words(out)
+    }
+
+    #[inline]
+    fn above(self) -> Self {
+        !(self | self.below())
+    }
+
+    #[inline]
+    fn all_if(full: bool) -> Self {
+        Words([u64::from(full).wrapping_neg(); N])
+    }
 }
 
 #[cfg(test)]
@@ -266,6 +359,35 @@ mod tests {
         check_shifts::<u128>();
         check_shifts::<Words<4>>();
         check_shifts::<Words<11>>();
+    }
+
+    fn check_single_bits<B: Bits>() {
+        let all = !B::ZERO;
+        assert_eq!(B::ZERO.lowest_bit(), B::ZERO);
+        assert_eq!(B::ZERO.highest_bit(), B::ZERO);
+        assert_eq!(B::ZERO.below(), all);
+        assert_eq!(B::ZERO.above(), B::ZERO);
+        assert_eq!(B::all_if(true), all);
+        assert_eq!(B::all_if(false), B::ZERO);
+        for i in 0..B::CAPACITY {
+            let bit = B::bit(i);
+            let below = (0..i).fold(B::ZERO, |acc, j| acc | B::bit(j));
+            assert_eq!(bit.below(), below, "below {i}");
+            assert_eq!(bit.above(), all & !(below | bit), "above {i}");
+            for j in [0, i / 2, i] {
+                let set = bit | B::bit(j);
+                assert_eq!(set.lowest_bit(), B::bit(j), "lowest of {i} {j}");
+                assert_eq!(set.highest_bit(), bit, "highest of {i} {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn single_bits_and_their_neighbours() {
+        check_single_bits::<u64>();
+        check_single_bits::<u128>();
+        check_single_bits::<Words<4>>();
+        check_single_bits::<Words<11>>();
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Board shape: rows, columns, and the masks that let a bit set move one step in each direction.
 
 use super::bits::Bits;
+use super::simd::Lanes;
+use std::fmt;
+use std::sync::Arc;
 
 /// The smallest number of rows or columns.
 pub const MIN_SIDE: usize = 3;
@@ -35,15 +38,52 @@ struct Step<B> {
     land: B,
 }
 
+/// The cells one step beyond lines of `through` that start next to `from`, stepping `amount`
+/// cells with `shift`; the caller masks off cells that wrapped round an edge.
+#[inline(always)]
+fn fill<B: Bits, const ROUNDS: u32>(
+    from: B,
+    mut through: B,
+    amount: u32,
+    shift: impl Fn(B, u32) -> B,
+) -> B {
+    let mut line = through & shift(from, amount);
+    let mut reach = amount;
+    for round in 1..=ROUNDS {
+        line |= through & shift(line, reach);
+        if round < ROUNDS {
+            through &= shift(through, reach);
+            reach *= 2;
+        }
+    }
+    shift(line, amount)
+}
+
+/// The directions that step towards higher indices, and those towards lower ones.
+const UP: [usize; 4] = [0, 2, 4, 5];
+const DOWN: [usize; 4] = [1, 3, 6, 7];
+
 /// The shape of a board and the per-direction masks derived from it.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Geometry<B> {
     rows: usize,
     cols: usize,
     cells: B,
     steps: [Step<B>; 8],
-    /// The longest run of discs that can lie between two others.
-    max_run: usize,
+    /// Doubling rounds that reach along the longest line of discs: `2^rounds` cells.
+    rounds: u32,
+    /// The directions as SIMD lanes, for one-word boards on processors that have them.
+    lanes: Option<Lanes>,
+    /// For each cell and direction, the cells from it to the edge (not the cell itself).
+    rays: Arc<[[B; 8]]>,
+    /// For each cell, its neighbours.
+    adjacent: Arc<[B]>,
+}
+
+impl<B> fmt::Debug for Geometry<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Geometry({}x{})", self.rows, self.cols)
+    }
 }
 
 /// Why a board shape was refused.
@@ -95,13 +135,50 @@ impl<B: Bits> Geometry<B> {
             step(false, c - 1, to_right), // north-east
             step(false, c + 1, to_left),  // north-west
         ];
-        Ok(Geometry {
+        // The longest line of discs that can lie between two others.
+        let longest = rows.max(cols) - 2;
+        let mut geometry = Geometry {
             rows,
             cols,
             cells,
             steps,
-            max_run: rows.max(cols) - 2,
-        })
+            rounds: longest.next_power_of_two().trailing_zeros(),
+            lanes: None,
+            rays: Arc::from(Vec::new()),
+            adjacent: Arc::from(Vec::new()),
+        };
+        let rays: Vec<[B; 8]> = (0..rows * cols)
+            .map(|i| {
+                std::array::from_fn(|dir| {
+                    let mut ray = B::ZERO;
+                    let mut at = geometry.shift(dir, B::bit(i));
+                    while !at.is_empty() {
+                        ray |= at;
+                        at = geometry.shift(dir, at);
+                    }
+                    ray
+                })
+            })
+            .collect();
+        let adjacent: Vec<B> = (0..rows * cols)
+            .map(|i| geometry.neighbours(B::bit(i)))
+            .collect();
+        if B::CAPACITY == 64 {
+            let order: Vec<usize> = UP.into_iter().chain(DOWN).collect();
+            let word = |set: B| set.to_word().expect("one-word sets");
+            geometry.lanes = Lanes::detect(
+                std::array::from_fn(|i| u64::from(steps[order[i]].amount)),
+                std::array::from_fn(|i| word(steps[order[i]].land)),
+                geometry.rounds,
+                || {
+                    let lanes = |ray: &[B; 8]| std::array::from_fn(|i| word(ray[order[i]]));
+                    rays.iter().map(lanes).collect()
+                },
+            );
+        }
+        geometry.rays = rays.into();
+        geometry.adjacent = adjacent.into();
+        Ok(geometry)
     }
 
     pub fn rows(&self) -> usize {
@@ -151,43 +228,128 @@ impl<B: Bits> Geometry<B> {
         out
     }
 
+    /// The cells next to cell `index`.
+    #[inline(always)]
+    pub fn adjacent(&self, index: usize) -> B {
+        self.adjacent[index]
+    }
+
     /// Empty cells from which a straight line of `theirs` discs, ended by one of `mine`, runs in
     /// some direction: the moves of the normal game.
     #[inline]
     pub fn flanking_moves(&self, mine: B, theirs: B) -> B {
+        if let (Some(lanes), Some(m), Some(t)) = (&self.lanes, mine.to_word(), theirs.to_word()) {
+            return B::from_word(lanes.moves(m, t)) & self.cells & !(mine | theirs);
+        }
+        // A fixed number of rounds lets the compiler unroll the fills.
+        match self.rounds {
+            0 => self.fill_moves::<0>(mine, theirs),
+            1 => self.fill_moves::<1>(mine, theirs),
+            2 => self.fill_moves::<2>(mine, theirs),
+            3 => self.fill_moves::<3>(mine, theirs),
+            4 => self.fill_moves::<4>(mine, theirs),
+            _ => self.fill_moves::<5>(mine, theirs),
+        }
+    }
+
+    /// [`Geometry::flanking_moves`] by Kogge-Stone fills: in each direction, lines of `theirs`
+    /// grow from `mine`, doubling their reach each round, `2^ROUNDS` cells in all. More rounds
+    /// than a direction needs change nothing.
+    #[inline(always)]
+    fn fill_moves<const ROUNDS: u32>(&self, mine: B, theirs: B) -> B {
         let empty = self.cells & !(mine | theirs);
         let mut moves = B::ZERO;
-        for dir in 0..8 {
-            let run = self.run(dir, mine, theirs);
-            moves |= self.shift(dir, run);
+        for dir in UP {
+            let s = &self.steps[dir];
+            moves |= fill::<B, ROUNDS>(mine, theirs & s.land, s.amount, B::shift_up) & s.land;
+        }
+        for dir in DOWN {
+            let s = &self.steps[dir];
+            moves |= fill::<B, ROUNDS>(mine, theirs & s.land, s.amount, B::shift_down) & s.land;
         }
         moves & empty
     }
 
-    /// The discs of `theirs` that a disc placed on `from` flanks against `mine`.
+    /// The discs of `theirs` that a disc placed on cell `index` flanks against `mine`.
     #[inline]
-    pub fn flanked(&self, from: B, mine: B, theirs: B) -> B {
+    pub fn flanked(&self, index: usize, mine: B, theirs: B) -> B {
+        if let (Some(lanes), Some(m), Some(t)) = (&self.lanes, mine.to_word(), theirs.to_word()) {
+            return B::from_word(lanes.flips(index, m, t));
+        }
+        let rays = &self.rays[index];
         let mut flips = B::ZERO;
-        for dir in 0..8 {
-            let run = self.run(dir, from, theirs);
-            if !(self.shift(dir, run) & mine).is_empty() {
-                flips |= run;
+        // Along each ray, the first cell that is not `theirs` must be `mine`.
+        for dir in UP {
+            let end = (rays[dir] & !theirs).lowest_bit();
+            flips |= rays[dir] & end.below() & B::all_if(!(end & mine).is_empty());
+        }
+        for dir in DOWN {
+            let end = (rays[dir] & !theirs).highest_bit();
+            flips |= rays[dir] & end.above() & B::all_if(!(end & mine).is_empty());
+        }
+        flips
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::splitmix;
+
+    /// Moves and flips by walking the board cell by cell, for comparison.
+    fn walked(g: &Geometry<u64>, mine: u64, theirs: u64, index: usize) -> u64 {
+        let (rows, cols) = (g.rows() as i32, g.cols() as i32);
+        let (r0, c0) = ((index / g.cols()) as i32, (index % g.cols()) as i32);
+        let mut flips = 0;
+        for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let (mut r, mut c, mut line) = (r0 + dr, c0 + dc, 0u64);
+            while (0..rows).contains(&r) && (0..cols).contains(&c) {
+                let bit = 1u64 << (r * cols + c);
+                if theirs & bit != 0 {
+                    line |= bit;
+                } else {
+                    if mine & bit != 0 {
+                        flips |= line;
+                    }
+                    break;
+                }
+                (r, c) = (r + dr, c + dc);
             }
         }
         flips
     }
 
-    /// The cells of `theirs` reached from `start` by steps in `dir` over `theirs` only.
-    #[inline(always)]
-    fn run(&self, dir: usize, start: B, theirs: B) -> B {
-        let mut run = self.shift(dir, start) & theirs;
-        for _ in 1..self.max_run {
-            let next = run | (self.shift(dir, run) & theirs);
-            if next == run {
-                break;
+    #[test]
+    fn simd_and_portable_moves_and_flips_agree_with_a_walk_on_every_one_word_board() {
+        let mut state = 7;
+        for rows in MIN_SIDE..=21 {
+            for cols in MIN_SIDE..=21 {
+                if rows * cols > 64 {
+                    continue;
+                }
+                let g = Geometry::<u64>::new(rows, cols).unwrap();
+                let portable = Geometry {
+                    lanes: None,
+                    ..g.clone()
+                };
+                for _ in 0..300 {
+                    let a = splitmix(&mut state) & g.cells();
+                    let b = splitmix(&mut state) & g.cells();
+                    let (mine, theirs) = (a & !b, b & !a);
+                    let empty = g.cells() & !(mine | theirs);
+                    let mut want = 0;
+                    for i in empty.iter() {
+                        let flips = walked(&g, mine, theirs, i);
+                        if flips != 0 {
+                            want |= 1 << i;
+                        }
+                        assert_eq!(g.flanked(i, mine, theirs), flips, "{rows}x{cols} at {i}");
+                        assert_eq!(portable.flanked(i, mine, theirs), flips);
+                    }
+                    assert_eq!(g.flanking_moves(mine, theirs), want, "{rows}x{cols}");
+                    assert_eq!(portable.flanking_moves(mine, theirs), want, "{rows}x{cols}");
+                }
             }
-            run = next;
         }
-        run
     }
 }

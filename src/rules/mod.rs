@@ -8,6 +8,7 @@ mod bits;
 mod game;
 mod geometry;
 mod perft;
+mod simd;
 mod turns;
 
 pub use bits::{BitIter, Bits, Words};
@@ -191,11 +192,16 @@ impl<B: Bits> Rules<B> {
     /// The discs a disc of the side to move on `index` would flip. Legality is not checked.
     #[inline]
     pub fn flips(&self, pos: &Position<B>, index: usize) -> B {
+        self.flips_for(index, pos.mover(), pos.opponent())
+    }
+
+    /// The discs of `theirs` that a disc of the player owning `mine` on `index` would flip.
+    #[inline]
+    pub fn flips_for(&self, index: usize, mine: B, theirs: B) -> B {
         let g = &self.geometry;
-        let from = B::bit(index);
         match self.variant.rule_set {
-            RuleSet::Full => g.flanked(from, pos.mover(), pos.opponent()),
-            RuleSet::Simple => g.neighbours(from) & pos.opponent(),
+            RuleSet::Full => g.flanked(index, mine, theirs),
+            RuleSet::Simple => g.adjacent(index) & theirs,
         }
     }
 

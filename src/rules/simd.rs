@@ -1,0 +1,146 @@
+//! AVX2 kernels for boards of up to 64 cells, chosen at run time where the processor has AVX2.
+//!
+//! The four directions that step towards higher indices share one 256-bit register, the four
+//! that step towards lower ones another, each lane with its own shift amount and landing mask,
+//! so one kernel serves every board shape. The portable fill in `geometry` gives the same
+//! answers everywhere else.
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+use std::sync::Arc;
+
+/// Per-lane shift amounts and landing masks of the eight directions, in the order of
+/// `geometry::UP` then `geometry::DOWN`.
+#[derive(Clone, Debug)]
+pub(super) struct Lanes {
+    amount: [u64; 8],
+    land: [u64; 8],
+    /// Doubling rounds of the fill: `2^rounds` cells of reach.
+    rounds: u32,
+    /// For each cell, the cells from it to the edge in each direction.
+    rays: Arc<[[u64; 8]]>,
+}
+
+impl Lanes {
+    /// The lanes, if this processor runs the kernels.
+    pub fn detect(
+        amount: [u64; 8],
+        land: [u64; 8],
+        rounds: u32,
+        rays: impl FnOnce() -> Vec<[u64; 8]>,
+    ) -> Option<Lanes> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Some(Lanes {
+                amount,
+                land,
+                rounds,
+                rays: rays().into(),
+            });
+        }
+        let _ = (amount, land, rounds, rays);
+        None
+    }
+
+    /// The moves of `mine` against `theirs` (empty cells are for the caller to mask).
+    #[inline]
+    pub fn moves(&self, mine: u64, theirs: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Lanes` exists only where `detect` found AVX2.
+        return unsafe { moves_avx2(self, mine, theirs) };
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no SIMD lanes off x86-64")
+    }
+
+    /// The discs of `theirs` that a disc of `mine` on cell `index` flanks.
+    #[inline]
+    pub fn flips(&self, index: usize, mine: u64, theirs: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Lanes` exists only where `detect` found AVX2.
+        return unsafe { flips_avx2(&self.rays[index], mine, theirs) };
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no SIMD lanes off x86-64")
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn moves_avx2(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
+    // SAFETY: the loads read the 4-lane halves of two 8-element arrays.
+    let load = |a: &[u64; 8], half: usize| unsafe {
+        _mm256_loadu_si256(a.as_ptr().add(4 * half) as *const __m256i)
+    };
+    let mine = _mm256_set1_epi64x(mine as i64);
+    let theirs = _mm256_set1_epi64x(theirs as i64);
+    let mut moves = _mm256_setzero_si256();
+    for half in 0..2 {
+        let amount = load(&lanes.amount, half);
+        let land = load(&lanes.land, half);
+        // Shifts of 64 or more give zero, which is what a step off the word means.
+        let shift = |set: __m256i, by: __m256i| {
+            if half == 0 {
+                _mm256_sllv_epi64(set, by)
+            } else {
+                _mm256_srlv_epi64(set, by)
+            }
+        };
+        let mut through = _mm256_and_si256(theirs, land);
+        let mut line = _mm256_and_si256(through, shift(mine, amount));
+        let mut reach = amount;
+        for round in 1..=lanes.rounds {
+            line = _mm256_or_si256(line, _mm256_and_si256(through, shift(line, reach)));
+            if round < lanes.rounds {
+                through = _mm256_and_si256(through, shift(through, reach));
+                reach = _mm256_add_epi64(reach, reach);
+            }
+        }
+        moves = _mm256_or_si256(moves, _mm256_and_si256(shift(line, amount), land));
+    }
+    let folded = _mm_or_si128(
+        _mm256_castsi256_si128(moves),
+        _mm256_extracti128_si256::<1>(moves),
+    );
+    (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn flips_avx2(rays: &[u64; 8], mine: u64, theirs: u64) -> u64 {
+    // SAFETY: the loads read the two 4-lane halves of an 8-element array.
+    let (up, down) = unsafe {
+        let p = rays.as_ptr() as *const __m256i;
+        (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)))
+    };
+    let mine = _mm256_set1_epi64x(mine as i64);
+    let theirs = _mm256_set1_epi64x(theirs as i64);
+    let zero = _mm256_setzero_si256();
+    // Along each ray the first cell that is not `theirs` must be `mine`. Towards higher indices
+    // that cell is the ray's lowest such bit...
+    let stop = _mm256_andnot_si256(theirs, up);
+    let end = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
+    let between = _mm256_and_si256(up, _mm256_sub_epi64(end, _mm256_set1_epi64x(1)));
+    let missed = _mm256_cmpeq_epi64(_mm256_and_si256(end, mine), zero);
+    let mut flips = _mm256_andnot_si256(missed, between);
+    // ... and towards lower ones its highest: smear it down to find it.
+    let stop = _mm256_andnot_si256(theirs, down);
+    let mut smear = stop;
+    for by in [1, 2, 4, 8, 16, 32] {
+        smear = _mm256_or_si256(smear, srl_all(smear, by));
+    }
+    let end = _mm256_andnot_si256(_mm256_srli_epi64::<1>(smear), smear);
+    let between = _mm256_andnot_si256(smear, down);
+    let missed = _mm256_cmpeq_epi64(_mm256_and_si256(end, mine), zero);
+    flips = _mm256_or_si256(flips, _mm256_andnot_si256(missed, between));
+    let folded = _mm_or_si128(
+        _mm256_castsi256_si128(flips),
+        _mm256_extracti128_si256::<1>(flips),
+    );
+    (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+}
+
+/// A right shift of every lane by the same variable amount.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn srl_all(set: __m256i, by: i64) -> __m256i {
+    _mm256_srl_epi64(set, _mm_cvtsi64_si128(by))
+}
