@@ -5,9 +5,9 @@ use super::{Bound, Engine, Entry, Outcome, INFINITY, SOLVED};
 use crate::rules::{Bits, Position};
 use std::time::{Duration, Instant};
 
-/// Below this many empty cells the solver skips the table and move ordering: they cost more
+/// Up to this many empty cells the solver skips the table and move ordering: they cost more
 /// than they save so near the end.
-const SHALLOW: u32 = 6;
+const SHALLOW: u32 = 7;
 
 /// From this many empty cells on, the solver orders moves by a search of each,
 /// [`SORT_DEPTH`] moves deep (measured on 5x6: 18 and 4 beat 12-20 and 1-6; deeper searches
@@ -337,7 +337,7 @@ impl<B: Bits> Engine<B> {
     ) -> i32 {
         let empties = self.rules.empty(pos).count();
         if empties <= SHALLOW {
-            return self.solve_shallow(pos, alpha, beta);
+            return self.solve_shallow(pos.mover(), pos.opponent(), alpha, beta);
         }
         if self.count_node() {
             return 0;
@@ -471,49 +471,75 @@ impl<B: Bits> Engine<B> {
         odd
     }
 
-    /// One empty cell: whoever can play there does, without generating moves. A move is legal
-    /// exactly when it flips something, under both rule sets, unless any cell will do.
-    fn solve_last(&mut self, pos: &Position<B>, empty: B) -> i32 {
-        let Some(cell) = empty.lowest() else {
-            return self.final_score(pos);
-        };
-        let anywhere = self.rules.variant.place_anywhere;
-        let flips = self.rules.flips(pos, cell);
-        if anywhere || !flips.is_empty() {
-            return -self.final_score(&self.rules.play_flips(pos, cell, flips));
+    /// The last few moves: plain alpha-beta over the empty cells themselves, without a move
+    /// list or the table. A cell is a move exactly when it flips something, under both rule
+    /// sets, unless any cell will do; the side to move owns `mine`.
+    fn solve_shallow(&mut self, mine: B, theirs: B, alpha: i32, beta: i32) -> i32 {
+        let empty = self.rules.geometry.cells() & !(mine | theirs);
+        let score = self.solve_empties(mine, theirs, empty, alpha, beta, false);
+        if score == NO_MOVE {
+            // Neither side can move.
+            return self.final_score_of(mine, theirs);
         }
-        let passed = self.rules.pass(pos);
-        let flips = self.rules.flips(&passed, cell);
-        if !flips.is_empty() {
-            // The opponent plays the last cell; the result is seen from the original mover.
-            return self.final_score(&self.rules.play_flips(&passed, cell, flips));
-        }
-        self.final_score(pos)
+        score
     }
 
-    /// The last few moves: plain alpha-beta, no table.
-    fn solve_shallow(&mut self, pos: &Position<B>, mut alpha: i32, beta: i32) -> i32 {
-        if self.count_node() {
+    /// [`Engine::solve_shallow`] with the empty cells known. After a pass (`passed`), returns
+    /// [`NO_MOVE`] when this side cannot move either, so the caller scores the game.
+    fn solve_empties(
+        &mut self,
+        mine: B,
+        theirs: B,
+        empty: B,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        // A pass is counted as a node only when the side passed to can move, as elsewhere.
+        if !passed && self.count_node() {
             return 0;
         }
-        let empty = self.rules.empty(pos);
+        let anywhere = self.rules.variant.place_anywhere;
         if empty.count() == 1 {
-            return self.solve_last(pos, empty);
-        }
-        let moves = self.rules.moves(pos);
-        if moves.is_empty() {
-            if self.rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
-                return self.final_score(pos);
+            let Some(cell) = empty.lowest() else {
+                unreachable!("one empty cell")
+            };
+            let flips = self.rules.flips_for(cell, mine, theirs);
+            if anywhere || !flips.is_empty() {
+                let placed = flips | B::bit(cell);
+                return -self.final_score_of(theirs & !flips, mine | placed);
             }
-            return -self.solve_shallow(&self.rules.pass(pos), -beta, -alpha);
+            if passed {
+                return NO_MOVE;
+            }
+            let flips = self.rules.flips_for(cell, theirs, mine);
+            if !flips.is_empty() {
+                // The opponent plays the last cell.
+                return self.final_score_of(mine & !flips, theirs | flips | B::bit(cell));
+            }
+            return self.final_score_of(mine, theirs);
         }
-        // Parity: moves into quarters of the board with an odd number of empty cells first, so
+        // Parity: cells in quarters of the board with an odd number of empty cells first, so
         // that the mover tends to get the last move of each quarter.
         let odd = self.odd_quarters(empty);
-        let mut best = -i32::MAX;
-        for m in (moves & odd).iter().chain((moves & !odd).iter()) {
-            let child = self.rules.play_unchecked(pos, m);
-            let score = -self.solve_shallow(&child, -beta, -alpha);
+        let mut best = NO_MOVE;
+        for cell in (empty & odd).iter().chain((empty & !odd).iter()) {
+            let flips = self.rules.flips_for(cell, mine, theirs);
+            if flips.is_empty() && !anywhere {
+                continue;
+            }
+            if passed && best == NO_MOVE && self.count_node() {
+                return 0;
+            }
+            let bit = B::bit(cell);
+            let score = -self.solve_empties(
+                theirs & !flips,
+                mine | flips | bit,
+                empty ^ bit,
+                -beta,
+                -alpha,
+                false,
+            );
             if score > best {
                 best = score;
                 if score > alpha {
@@ -524,6 +550,19 @@ impl<B: Bits> Engine<B> {
                 }
             }
         }
-        best
+        if best != NO_MOVE {
+            return best;
+        }
+        if passed {
+            return NO_MOVE;
+        }
+        let score = self.solve_empties(theirs, mine, empty, -beta, -alpha, true);
+        if score == NO_MOVE {
+            return self.final_score_of(mine, theirs);
+        }
+        -score
     }
 }
+
+/// Beyond every final disc difference: "no move here" in [`Engine::solve_empties`].
+const NO_MOVE: i32 = -INFINITY;

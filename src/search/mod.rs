@@ -500,12 +500,18 @@ impl<B: Bits> Engine<B> {
 
     /// The final disc difference for the side to move, under the variant and scoring.
     fn final_score(&self, pos: &Position<B>) -> i32 {
-        let mut d = pos.mover().count() as i32 - pos.opponent().count() as i32;
+        self.final_score_of(pos.mover(), pos.opponent())
+    }
+
+    /// [`Engine::final_score`] of the side owning `mine`.
+    #[inline]
+    fn final_score_of(&self, mine: B, theirs: B) -> i32 {
+        let mut d = mine.count() as i32 - theirs.count() as i32;
         if self.rules.variant.misere {
             d = -d;
         }
         if self.config.scoring == Scoring::EmptiesToWinner {
-            let e = self.rules.empty(pos).count() as i32;
+            let e = self.rules.geometry.cell_count() as i32 - (mine | theirs).count() as i32;
             d += d.signum() * e;
         }
         d

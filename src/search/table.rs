@@ -1,6 +1,8 @@
 //! Zobrist keys and the transposition table.
 
 use crate::rules::{Bits, Color, Position};
+use std::alloc::{handle_alloc_error, Layout};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Random keys per cell and colour, for boards of any size, from a fixed seed so that searches
 /// repeat exactly.
@@ -117,20 +119,16 @@ struct Slot {
 }
 
 impl Slot {
-    /// Stored as two words, so that a new table is zeroed memory the system hands out lazily:
-    /// a large table costs nothing until it is used.
-    fn pack(self) -> [u64; 2] {
-        let data = u64::from(self.score as u32)
+    fn data(self) -> u64 {
+        u64::from(self.score as u32)
             | u64::from(self.best) << 32
             | u64::from(self.depth) << 48
-            | u64::from(self.flags) << 56;
-        [self.key, data]
+            | u64::from(self.flags) << 56
     }
 
-    fn unpack(words: [u64; 2]) -> Slot {
-        let data = words[1];
+    fn from_data(key: u64, data: u64) -> Slot {
         Slot {
-            key: words[0],
+            key,
             score: data as u32 as i32,
             best: (data >> 32) as u16,
             depth: (data >> 48) as u8,
@@ -150,32 +148,40 @@ pub struct Entry {
 
 /// A fixed-size table of two-slot buckets: one slot keeps the deeper result, the other the
 /// newest, and results from earlier moves give way first.
+///
+/// Threads share one table without locks. A slot is two words, the key XOR the data and the
+/// data, so a slot torn by two threads writing at once reads back under no key and is
+/// ignored. The words are zeroed memory the system hands out lazily (a large table costs
+/// nothing until used), on huge pages where the system allows, since nearly every probe is a
+/// cache and TLB miss.
 pub struct Table {
-    slots: Vec<[u64; 2]>,
+    words: Words,
+    /// Slots less one (a power of two less one).
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 impl Table {
     /// A table of about `megabytes` (rounded down to a power of two of slots; at least 1024).
     pub fn new(megabytes: usize) -> Self {
         let bytes = megabytes.saturating_mul(1 << 20);
-        let wanted = (bytes / std::mem::size_of::<[u64; 2]>()).max(1024);
-        let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let wanted = (bytes / 16).max(1024);
+        let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Table {
-            slots: vec![[0; 2]; len],
-            mask: len - 1,
-            generation: 0,
+            words: Words::zeroed(2 * slots),
+            mask: slots - 1,
+            generation: AtomicU8::new(0),
         }
     }
 
     /// Marks the start of a new search, so the old results are replaced first.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 0x3F;
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Relaxed) + 1) & 0x3F;
+        self.generation.store(next, Relaxed);
     }
 
     pub fn clear(&mut self) {
-        self.slots.fill([0; 2]);
+        self.words.clear();
     }
 
     #[inline]
@@ -183,11 +189,41 @@ impl Table {
         (key as usize) & self.mask & !1
     }
 
+    #[inline]
+    fn slot(&self, index: usize) -> Slot {
+        let w = &self.words[2 * index..2 * index + 2];
+        let data = w[1].load(Relaxed);
+        Slot::from_data(w[0].load(Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn put(&self, index: usize, slot: Slot) {
+        let data = slot.data();
+        self.words[2 * index].store(slot.key ^ data, Relaxed);
+        self.words[2 * index + 1].store(data, Relaxed);
+    }
+
+    /// Asks the memory system for the bucket of `key` ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.words[2 * self.bucket(key)..].as_ptr();
+            // SAFETY: a prefetch is only a hint; the address is inside the table.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    p as *const i8,
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        let slot = self.slots[b..b + 2]
-            .iter()
-            .map(|&words| Slot::unpack(words))
+        let slot = [self.slot(b), self.slot(b + 1)]
+            .into_iter()
             .find(|s| s.key == key && s.flags != 0)?;
         Some(Entry {
             score: slot.score,
@@ -201,9 +237,9 @@ impl Table {
         })
     }
 
-    pub fn store(&mut self, key: u64, entry: Entry) {
+    pub fn store(&self, key: u64, entry: Entry) {
         let b = self.bucket(key);
-        let generation = self.generation;
+        let generation = self.generation.load(Relaxed);
         let flags = (generation << 2)
             | match entry.bound {
                 Bound::Exact => 1,
@@ -214,7 +250,7 @@ impl Table {
             let current = (s.flags >> 2) == generation && s.flags != 0;
             (current as u32) * 256 + s.depth as u32
         };
-        let pair = [Slot::unpack(self.slots[b]), Slot::unpack(self.slots[b + 1])];
+        let pair = [self.slot(b), self.slot(b + 1)];
         let i = if pair[0].key == key {
             0
         } else if pair[1].key == key {
@@ -224,7 +260,7 @@ impl Table {
         } else {
             1
         };
-        let (slot, old) = (b + i, pair[i]);
+        let old = pair[i];
         if old.key == key && old.flags != 0 && old.depth == SOLVED && entry.depth < SOLVED {
             // A shallow search never replaces a solved result of the same position.
             return;
@@ -235,14 +271,110 @@ impl Table {
             None if old.key == key => old.best,
             None => NO_MOVE,
         };
-        self.slots[slot] = Slot {
-            key,
-            score: entry.score,
-            best,
-            depth: entry.depth,
-            flags,
+        self.put(
+            b + i,
+            Slot {
+                key,
+                score: entry.score,
+                best,
+                depth: entry.depth,
+                flags,
+            },
+        );
+    }
+}
+
+/// Zeroed atomic words in one allocation: mapped memory, on huge pages where the system
+/// allows, on Linux; the global allocator elsewhere.
+struct Words {
+    ptr: std::ptr::NonNull<AtomicU64>,
+    len: usize,
+}
+
+// SAFETY: the words are atomics, owned by this value alone.
+unsafe impl Send for Words {}
+unsafe impl Sync for Words {}
+
+impl Words {
+    fn bytes(len: usize) -> usize {
+        len * std::mem::size_of::<AtomicU64>()
+    }
+
+    fn layout(len: usize) -> Layout {
+        Layout::array::<AtomicU64>(len).expect("a table size that fits memory")
+    }
+
+    #[cfg(target_os = "linux")]
+    fn zeroed(len: usize) -> Words {
+        let bytes = Self::bytes(len);
+        // SAFETY: a fresh private anonymous mapping, checked below; its pages read as zero.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            handle_alloc_error(Self::layout(len));
         }
-        .pack();
+        // SAFETY: the range is this mapping; the advice changes no contents.
+        unsafe { libc::madvise(raw, bytes, libc::MADV_HUGEPAGE) };
+        Words {
+            ptr: std::ptr::NonNull::new(raw as *mut AtomicU64).expect("mmap never maps page 0"),
+            len,
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn zeroed(len: usize) -> Words {
+        let layout = Self::layout(len);
+        // SAFETY: the layout has a non-zero size; zeroed memory is valid for atomics.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw as *mut AtomicU64) else {
+            handle_alloc_error(layout)
+        };
+        Words { ptr, len }
+    }
+
+    fn clear(&mut self) {
+        for w in self.iter_mut() {
+            *w.get_mut() = 0;
+        }
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU64];
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `ptr` holds `len` initialised atomics for the life of `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Words {
+    fn deref_mut(&mut self) -> &mut [AtomicU64] {
+        // SAFETY: as in `deref`, and `&mut self` makes this the only reference.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        let raw = self.ptr.as_ptr();
+        #[cfg(target_os = "linux")]
+        // SAFETY: mapped in `zeroed` with this length.
+        unsafe {
+            libc::munmap(raw as *mut libc::c_void, Self::bytes(self.len))
+        };
+        #[cfg(not(target_os = "linux"))]
+        // SAFETY: allocated in `zeroed` with this layout.
+        unsafe {
+            std::alloc::dealloc(raw as *mut u8, Self::layout(self.len))
+        };
     }
 }
 
@@ -271,7 +403,7 @@ mod tests {
 
     #[test]
     fn table_keeps_what_it_stores() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let e = Entry {
             score: -7,
             best: Some(12),
