@@ -51,32 +51,61 @@ struct SearchArgs {
     /// Vary the play with this seed (the same seed plays the same way).
     #[arg(long, requires = "computer")]
     seed: Option<u64>,
+    /// Search with this many threads [default: every core, or 1 with --depth alone, so that
+    /// a depth-limited game repeats exactly].
+    #[arg(long, requires = "computer", value_parser = threads_arg)]
+    threads: Option<usize>,
 }
 
 impl SearchArgs {
     fn config(&self) -> Config {
-        search_config(self.depth, self.move_time, self.hash_mb, self.seed)
+        search_config(
+            self.depth,
+            self.move_time,
+            self.hash_mb,
+            self.seed,
+            self.threads,
+        )
     }
 }
 
+/// A thread count from 1 to 1024.
+fn threads_arg(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=1024) => Ok(n),
+        _ => Err(format!(
+            "a thread count is a whole number from 1 to 1024, not {text:?}"
+        )),
+    }
+}
+
+/// Every core the system lets this process use.
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// A depth alone means no time limit; no limit at all means the default time.
+/// Threads: as asked, else every core, but one for a depth alone (which then repeats exactly).
 fn search_config(
     depth: Option<u32>,
     move_time: Option<Duration>,
     hash_mb: usize,
     seed: Option<u64>,
+    threads: Option<usize>,
 ) -> Config {
     let move_time = match (depth, move_time) {
         (Some(_), None) => None,
         (_, Some(t)) => Some(t),
         (None, None) => Config::default().move_time,
     };
+    let threads = threads.unwrap_or(if move_time.is_none() { 1 } else { all_cores() });
     Config {
         depth,
         move_time,
         hash_mb,
         seed,
         scoring: Scoring::Plain,
+        threads,
     }
 }
 
@@ -120,6 +149,10 @@ enum Command {
         /// Transposition table size in megabytes.
         #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
+        /// Solve with this many threads [default: every core]. The value is exact with any
+        /// number; with more than one, which of several best moves is shown first may vary.
+        #[arg(long, value_parser = threads_arg)]
+        threads: Option<usize>,
     },
     /// Play a move list and print every step: the move, its flips, passes, the position after.
     ///
@@ -235,6 +268,9 @@ enum Command {
         /// Transposition table size in megabytes.
         #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
         hash_mb: usize,
+        /// Search with this many threads (node counts repeat exactly only with 1).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
+        threads: usize,
     },
 }
 
@@ -253,11 +289,20 @@ struct EngineArgs {
     /// Vary the play with this seed (the same seed plays the same way).
     #[arg(long)]
     seed: Option<u64>,
+    /// Search with this many threads [default: every core, or 1 with --depth alone].
+    #[arg(long, value_parser = threads_arg)]
+    threads: Option<usize>,
 }
 
 impl EngineArgs {
     fn config(&self) -> Config {
-        search_config(self.depth, self.move_time, self.hash_mb, self.seed)
+        search_config(
+            self.depth,
+            self.move_time,
+            self.hash_mb,
+            self.seed,
+            self.threads,
+        )
     }
 }
 
@@ -486,18 +531,21 @@ fn main() -> ExitCode {
             let (input, output) = (io::stdin().lock(), io::stdout().lock());
             serve(nboard::run(settings, input, output, io::stderr()))
         }
-        Some(Command::Bench { hash_mb }) => {
-            finish(commands::bench(hash_mb, &mut io::stdout().lock()).map(|_| ()))
+        Some(Command::Bench { hash_mb, threads }) => {
+            finish(commands::bench(hash_mb, threads, &mut io::stdout().lock()).map(|_| ()))
         }
         Some(Command::Solve {
             file: Some(file),
             hash_mb,
+            threads,
             ..
         }) => {
+            let threads = threads.unwrap_or_else(all_cores);
             let result = std::fs::File::open(&file)
                 .with_context(|| format!("cannot read {}", file.display()))
                 .and_then(|f| {
-                    commands::solve_file(io::BufReader::new(f), hash_mb, &mut io::stdout().lock())
+                    let input = io::BufReader::new(f);
+                    commands::solve_file(input, hash_mb, threads, &mut io::stdout().lock())
                 })
                 .map(|_| ());
             finish(result)
@@ -509,6 +557,7 @@ fn main() -> ExitCode {
             all_moves,
             progress,
             hash_mb,
+            threads,
         }) => {
             let start = start.start(variant);
             let options = commands::SolveOptions {
@@ -518,6 +567,7 @@ fn main() -> ExitCode {
                     RootMoves::Ties
                 },
                 hash_mb,
+                threads: threads.unwrap_or_else(all_cores),
             };
             let terminal = io::stderr().is_terminal();
             let progress: Option<Box<dyn Write + Send>> =

@@ -7,10 +7,14 @@ use std::fs::File;
 use std::io::BufReader;
 
 fn solve_all(name: &str) -> othello::commands::FileTotals {
+    solve_with(name, 1)
+}
+
+fn solve_with(name: &str, threads: usize) -> othello::commands::FileTotals {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = BufReader::new(File::open(path).unwrap());
     let mut report = Vec::new();
-    let totals = solve_file(file, 64, &mut report).unwrap();
+    let totals = solve_file(file, 64, threads, &mut report).unwrap();
     print!("{}", String::from_utf8_lossy(&report));
     totals
 }
@@ -18,6 +22,13 @@ fn solve_all(name: &str) -> othello::commands::FileTotals {
 #[test]
 fn ffo_1_to_19_solve_to_their_scores() {
     let totals = solve_all("fforum-1-19.obf");
+    assert_eq!(totals.positions, 19);
+    assert_eq!(totals.agreed, 19);
+}
+
+#[test]
+fn ffo_1_to_19_solve_to_their_scores_with_four_threads() {
+    let totals = solve_with("fforum-1-19.obf", 4);
     assert_eq!(totals.positions, 19);
     assert_eq!(totals.agreed, 19);
 }

@@ -18,7 +18,11 @@ fn setup(rows: usize, cols: usize, variant: Variant) -> Setup {
 }
 
 fn options(which: RootMoves) -> SolveOptions {
-    SolveOptions { which, hash_mb: 16 }
+    SolveOptions {
+        which,
+        hash_mb: 16,
+        threads: 1,
+    }
 }
 
 /// Solves the start of `setup` (after `moves`) as the command does, keeping the printed text.
@@ -232,6 +236,7 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
     let options = SolveOptions {
         which: RootMoves::Best,
         hash_mb: 1024,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let start = Start::Setup(setup(6, 6, FULL));
     let solved = solve_from(
@@ -269,6 +274,35 @@ fn all_moves_golden_output() {
         last.starts_with("Nodes: ") && last.ends_with(" nodes/s)"),
         "{last}"
     );
+}
+
+/// More threads give the same values, best moves and line of perfect play, in fewer or more
+/// nodes.
+#[test]
+fn threads_change_no_value() {
+    let args = [
+        "solve",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--all-moves",
+        "--threads",
+    ];
+    // Everything but the last line, which counts nodes.
+    let run = |threads: &str| {
+        let output = othello().args(args).arg(threads).output().unwrap();
+        assert!(output.status.success());
+        let text = String::from_utf8(output.stdout).unwrap();
+        let (body, nodes) = text.trim_end().rsplit_once('\n').unwrap();
+        assert!(nodes.starts_with("Nodes: "), "{nodes}");
+        body.to_string()
+    };
+    let one = run("1");
+    assert!(one.contains("All moves: c4 +16, d3 +14,"), "{one}");
+    for threads in ["2", "4"] {
+        assert_eq!(run(threads), one, "{threads} threads");
+    }
 }
 
 #[test]

@@ -75,18 +75,22 @@ pub struct BenchLine {
 }
 
 /// Runs every case and prints a line each and the totals.
-pub fn bench(hash_mb: usize, out: &mut dyn Write) -> anyhow::Result<Vec<BenchLine>> {
+pub fn bench(
+    hash_mb: usize,
+    threads: usize,
+    out: &mut dyn Write,
+) -> anyhow::Result<Vec<BenchLine>> {
     writeln!(
         out,
         "# case depth best score nodes ms knodes/s   (score in discs; depth 'exact' = solved)"
     )?;
     let mut lines = Vec::new();
     for case in cases() {
-        struct Run<'a>(&'a Case, usize);
+        struct Run<'a>(&'a Case, usize, usize);
         impl BitsVisitor for Run<'_> {
             type Output = anyhow::Result<(u64, Duration, String, f64)>;
             fn visit<B: Bits>(self) -> Self::Output {
-                let Run(case, hash_mb) = self;
+                let Run(case, hash_mb, threads) = self;
                 let setup = Setup {
                     rows: case.rows,
                     cols: case.cols,
@@ -103,6 +107,7 @@ pub fn bench(hash_mb: usize, out: &mut dyn Write) -> anyhow::Result<Vec<BenchLin
                     depth: case.depth,
                     move_time: None,
                     hash_mb,
+                    threads,
                     ..Config::default()
                 };
                 let mut engine = Engine::new(game.rules().clone(), config);
@@ -125,7 +130,8 @@ pub fn bench(hash_mb: usize, out: &mut dyn Write) -> anyhow::Result<Vec<BenchLin
                 })
             }
         }
-        let (nodes, elapsed, best, score) = with_bits(case.rows * case.cols, Run(&case, hash_mb))?;
+        let (nodes, elapsed, best, score) =
+            with_bits(case.rows * case.cols, Run(&case, hash_mb, threads))?;
         let ms = elapsed.as_secs_f64() * 1000.0;
         writeln!(
             out,

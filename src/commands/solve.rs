@@ -24,6 +24,8 @@ pub struct SolveOptions {
     pub which: RootMoves,
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
+    /// Threads solving together.
+    pub threads: usize,
 }
 
 /// Perfect play from one position, in plain disc counts (empty cells count for nobody).
@@ -60,6 +62,7 @@ pub fn solve_position<B: Bits>(
         Config {
             hash_mb: options.hash_mb,
             scoring: Scoring::Plain,
+            threads: options.threads,
             ..Config::default()
         },
     );
@@ -391,6 +394,7 @@ pub struct FileTotals {
 pub fn solve_file(
     input: impl BufRead,
     hash_mb: usize,
+    threads: usize,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
     let rules = Rules::<u64>::new(8, 8, Variant::default())?;
@@ -399,6 +403,7 @@ pub fn solve_file(
         Config {
             hash_mb,
             scoring: Scoring::EmptiesToWinner,
+            threads,
             ..Config::default()
         },
     );

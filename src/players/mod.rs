@@ -68,6 +68,7 @@ impl FromStr for PlayerSpec {
                 "time" => config.move_time = Some(parse_duration(value).map_err(SpecError::Value)?),
                 "hash" => config.hash_mb = parse_hash_mb(value).map_err(SpecError::Value)?,
                 "seed" => config.seed = Some(number("seed")?),
+                "threads" => config.threads = number("threads")?.clamp(1, 1024) as usize,
                 _ => return Err(SpecError::Setting(setting.to_string())),
             }
         }
@@ -95,6 +96,9 @@ impl fmt::Display for PlayerSpec {
                 parts.push(format!("hash={}", c.hash_mb));
                 if let Some(s) = c.seed {
                     parts.push(format!("seed={s}"));
+                }
+                if c.threads > 1 {
+                    parts.push(format!("threads={}", c.threads));
                 }
                 f.write_str(&parts.join(","))
             }

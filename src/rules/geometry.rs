@@ -301,7 +301,16 @@ mod tests {
         let (rows, cols) = (g.rows() as i32, g.cols() as i32);
         let (r0, c0) = ((index / g.cols()) as i32, (index % g.cols()) as i32);
         let mut flips = 0;
-        for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        for (dr, dc) in [
+            (0, 1),
+            (0, -1),
+            (1, 0),
+            (-1, 0),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
             let (mut r, mut c, mut line) = (r0 + dr, c0 + dc, 0u64);
             while (0..rows).contains(&r) && (0..cols).contains(&c) {
                 let bit = 1u64 << (r * cols + c);

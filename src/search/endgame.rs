@@ -3,6 +3,7 @@
 
 use super::{Bound, Engine, Entry, Outcome, INFINITY, SOLVED};
 use crate::rules::{Bits, Position};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// Up to this many empty cells the solver skips the table and move ordering: they cost more
@@ -108,15 +109,72 @@ impl<B: Bits> Engine<B> {
     ) -> Option<Solved> {
         let clock = Instant::now();
         self.begin(clock, limit);
-        let solved = self.solve_root_inner(pos, which, clock);
+        // Every thread goes through the root moves in this order.
+        let mut list = Vec::new();
+        let table_move = self.table.probe(self.zobrist.key(pos)).and_then(|e| e.best);
+        self.order(pos, self.rules.moves(pos), table_move, true, &mut list);
+        let mut solved = self.with_helpers(
+            |e| e.solve_root_inner(pos, which, clock, &list),
+            |h| h.help_solve(pos, which, &list),
+        );
+        solved.nodes = self.nodes;
         (!self.stopped).then_some(solved)
     }
 
-    fn solve_root_inner(&mut self, pos: &Position<B>, which: RootMoves, clock: Instant) -> Solved {
+    /// A helper's part of a solve. While the main thread solves the first root move, the
+    /// helper solves it too, trying its replies from a different one (see [`Engine::order`]);
+    /// then it takes root moves that no other thread has taken and searches each as the main
+    /// thread would. What it learns reaches the main thread through the table.
+    fn help_solve(&mut self, pos: &Position<B>, which: RootMoves, list: &[(usize, i32)]) {
+        self.nodes = 0;
         let key = self.zobrist.key(pos);
-        let moves = self.rules.moves(pos);
         let limit = self.rules.geometry.cell_count() as i32 + 1;
-        if moves.is_empty() {
+        if list.is_empty() {
+            self.solve(pos, key, -limit, limit, 0);
+            return;
+        }
+        let child = |e: &Self, m: usize| {
+            let flips = e.rules.flips(pos, m);
+            let child_key = e.zobrist.after_move(key, pos.to_move, m, flips);
+            (e.rules.play_flips(pos, m, flips), child_key)
+        };
+        if !self.shared.first_done.load(Relaxed) {
+            let (first, first_key) = child(self, list[0].0);
+            self.diverge = true;
+            self.solve(&first, first_key, -limit, limit, 1);
+            self.diverge = false;
+        }
+        while !self.stopped {
+            let i = self.shared.next.fetch_add(1, Relaxed);
+            let Some(&(m, _)) = list.get(i) else {
+                return;
+            };
+            let (next, next_key) = child(self, m);
+            let alpha = self.shared.alpha.load(Relaxed);
+            let bar = if which == RootMoves::Ties {
+                alpha - 1
+            } else {
+                alpha
+            };
+            if which == RootMoves::All
+                || -self.solve(&next, next_key, -bar - 1, -bar, 1) > bar && !self.stopped
+            {
+                self.solve(&next, next_key, -limit, -alpha.min(limit - 1), 1);
+            }
+        }
+    }
+
+    /// The main thread's part of a solve, over the root moves in `list`'s order.
+    fn solve_root_inner(
+        &mut self,
+        pos: &Position<B>,
+        which: RootMoves,
+        clock: Instant,
+        list: &[(usize, i32)],
+    ) -> Solved {
+        let key = self.zobrist.key(pos);
+        let limit = self.rules.geometry.cell_count() as i32 + 1;
+        if list.is_empty() {
             let score = self.solve(pos, key, -limit, limit, 0);
             return Solved {
                 score,
@@ -126,27 +184,47 @@ impl<B: Bits> Engine<B> {
                 elapsed: clock.elapsed(),
             };
         }
-        let mut list = Vec::new();
-        let table_move = self.table.probe(key).and_then(|e| e.best);
-        self.order(pos, moves, table_move, true, &mut list);
         self.progress = Progress {
             total: list.len(),
             ..Progress::default()
         };
         // Moves that a symmetry of the position maps onto each other have the same value:
         // each is searched once, through the first of its kind in the list.
-        let twins = self.root_twins(pos, &list);
+        let twins = self.root_twins(pos, list);
         let mut values = Vec::new();
         let mut known: Vec<(usize, RootValue)> = Vec::new();
         let mut alpha = -limit;
-        for (i, &(m, _)) in list.iter().enumerate() {
+        self.shared.alpha.store(alpha, Relaxed);
+        // The first move is this thread's; the others go to whichever thread takes them first.
+        // Moves that helpers took are searched here last, when they are mostly in the table.
+        let n = list.len();
+        self.shared.next.store(1, Relaxed);
+        let (mut taken, mut deferred, mut done) = (0, Vec::new(), 0);
+        let mut first = true;
+        loop {
+            let i = if first {
+                0
+            } else {
+                let next = self.shared.next.fetch_add(1, Relaxed).min(n);
+                deferred.extend(taken + 1..next);
+                taken = next;
+                if next < n {
+                    next
+                } else if !deferred.is_empty() {
+                    deferred.remove(0)
+                } else {
+                    break;
+                }
+            };
+            let m = list[i].0;
             if let Some(&(_, twin)) = known.iter().find(|&&(k, _)| twins[i] == Some(k)) {
                 if let RootValue::Exact(score) = twin {
                     if which != RootMoves::Best {
                         values.push((m, score));
                     }
                 }
-                self.progress.done = i + 1;
+                done += 1;
+                self.progress.done = done;
                 self.progress.last = Some((m, twin));
                 self.notify();
                 continue;
@@ -157,7 +235,7 @@ impl<B: Bits> Engine<B> {
             let child = self.rules.play_flips(pos, m, flips);
             let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
             let value = |e: &mut Self, a: i32, b: i32| -e.solve(&child, child_key, -b, -a, 1);
-            let result = if i == 0 || which == RootMoves::All {
+            let result = if first || which == RootMoves::All {
                 RootValue::Exact(value(self, -limit, limit))
             } else {
                 // Ties are found by testing against the best value itself; otherwise a move
@@ -183,15 +261,23 @@ impl<B: Bits> Engine<B> {
                 values.push((m, score));
                 if score > alpha {
                     alpha = score;
+                    self.shared.alpha.store(alpha, Relaxed);
                     self.progress.best = Some((m, score));
                 }
             }
-            self.progress.done = i + 1;
+            if first {
+                first = false;
+                self.shared.first_done.store(true, Relaxed);
+            }
+            done += 1;
+            self.progress.done = done;
             self.progress.last = Some((m, result));
             self.notify();
         }
-        // A stable sort: among equal values the first searched stays the best move.
-        values.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        // Among equal values the first in the list comes first, however the threads shared
+        // the moves out.
+        let place = |m: usize| list.iter().position(|&(k, _)| k == m);
+        values.sort_by_key(|&(m, s)| (std::cmp::Reverse(s), place(m)));
         let Some(&(best, score)) = values.first() else {
             // Stopped before the first move was solved: nothing is known.
             return Solved {
@@ -292,8 +378,9 @@ impl<B: Bits> Engine<B> {
                 score = -score;
                 continue;
             }
-            let table_move = self.table.probe(key).and_then(|e| e.best);
-            self.order(&pos, moves, table_move, true, &mut list);
+            // Candidates in an order the table does not change, so that the line is the same
+            // whatever searches filled the table (and however many threads).
+            self.order(&pos, moves, None, true, &mut list);
             let mut next = None;
             for &(m, _) in &list {
                 let flips = self.rules.flips(&pos, m);
@@ -374,6 +461,11 @@ impl<B: Bits> Engine<B> {
         self.order(pos, moves, table_move, true, &mut list);
         if empties >= SORT_BY_SEARCH {
             self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
+        }
+        if self.diverge && ply == 1 {
+            // A helper on the main thread's move starts from a different reply.
+            let n = list.len();
+            list.rotate_left(self.id % n);
         }
         let (best_score, best_move) =
             self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {

@@ -59,7 +59,22 @@ impl Outcome {
 pub use table::{splitmix, Bound, Entry, Table, Zobrist, SOLVED};
 
 use crate::rules::{Bits, Position, Rules};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// What the threads of one search share besides the table.
+#[derive(Debug, Default)]
+struct Shared {
+    /// Set when the main thread has its answer: the helpers stop.
+    stop: AtomicBool,
+    /// The best root value the main thread has proved so far, for the helpers' windows.
+    alpha: AtomicI32,
+    /// Whether the main thread has solved the first root move.
+    first_done: AtomicBool,
+    /// The next root move (by its place in the main thread's list) no thread has taken.
+    next: AtomicUsize,
+}
 
 /// How final scores count empty cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,6 +98,8 @@ pub struct Config {
     /// Varied play: a small, seed-dependent adjustment of every estimate.
     pub seed: Option<u64>,
     pub scoring: Scoring,
+    /// Threads searching together (lazy SMP over one shared table); one is deterministic.
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -93,6 +110,7 @@ impl Default for Config {
             hash_mb: 16,
             seed: None,
             scoring: Scoring::Plain,
+            threads: 1,
         }
     }
 }
@@ -129,8 +147,13 @@ pub struct Engine<B> {
     rules: Rules<B>,
     eval: Evaluator<B>,
     zobrist: Zobrist,
-    table: Table,
+    table: Arc<Table>,
     config: Config,
+    /// 0 for the thread that answers; helpers count from 1.
+    id: usize,
+    /// Whether this helper is to try replies in another order than the main thread.
+    diverge: bool,
+    shared: Arc<Shared>,
     /// Move-ordering weight of each cell: corners first, cells next to empty corners last.
     square_weight: Vec<i32>,
     /// The board cut in four (rows and columns halved), for parity in the endgame.
@@ -162,7 +185,10 @@ impl<B: Bits> Engine<B> {
         Engine {
             quarters,
             zobrist: Zobrist::new(cells),
-            table: Table::new(config.hash_mb),
+            table: Arc::new(Table::new(config.hash_mb)),
+            id: 0,
+            diverge: false,
+            shared: Arc::default(),
             eval,
             rules,
             config,
@@ -196,6 +222,62 @@ impl<B: Bits> Engine<B> {
         self.nodes
     }
 
+    /// A helper thread's engine: the same rules and table, its own counters.
+    fn helper(&self, id: usize) -> Self {
+        Engine {
+            rules: self.rules.clone(),
+            eval: self.eval.clone(),
+            zobrist: self.zobrist.clone(),
+            table: Arc::clone(&self.table),
+            config: self.config,
+            id,
+            diverge: false,
+            shared: Arc::clone(&self.shared),
+            square_weight: self.square_weight.clone(),
+            quarters: self.quarters,
+            lists: Vec::new(),
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+            started: self.started,
+            observer: None,
+            progress: Progress::default(),
+        }
+    }
+
+    /// Runs `work` on this engine while `config.threads - 1` helpers run `help` on copies of it
+    /// that share the table, until `work` is done. Returns what `work` returns, with the
+    /// helpers' nodes added to this engine's count.
+    fn with_helpers<T>(
+        &mut self,
+        work: impl FnOnce(&mut Self) -> T,
+        help: impl Fn(&mut Self) + Sync,
+    ) -> T {
+        self.shared = Arc::default();
+        if self.config.threads <= 1 {
+            return work(self);
+        }
+        let helpers: Vec<Self> = (1..self.config.threads).map(|id| self.helper(id)).collect();
+        let help = &help;
+        let (result, nodes) = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .into_iter()
+                .map(|mut h| {
+                    scope.spawn(move || {
+                        help(&mut h);
+                        h.nodes
+                    })
+                })
+                .collect();
+            let result = work(self);
+            self.shared.stop.store(true, Relaxed);
+            let nodes: u64 = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (result, nodes)
+        });
+        self.nodes += nodes;
+        result
+    }
+
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         self.table.clear();
@@ -210,6 +292,37 @@ impl<B: Bits> Engine<B> {
     pub fn search(&mut self, pos: &Position<B>) -> Report {
         let clock = Instant::now();
         self.begin(clock, self.config.move_time);
+        let mut report = self.with_helpers(|e| e.search_main(pos, clock), |h| h.help_search(pos));
+        report.nodes = self.nodes;
+        report.elapsed = clock.elapsed();
+        report
+    }
+
+    /// A helper's part of a search: iterative deepening of its own, every other helper a move
+    /// deeper and each trying the root moves from a different one, so that the threads spread
+    /// over the tree and meet through the table.
+    fn help_search(&mut self, pos: &Position<B>) {
+        self.nodes = 0;
+        let key = self.zobrist.key(pos);
+        let empties = self.rules.empty(pos).count();
+        let mut root: Vec<usize> = self.rules.moves(pos).iter().collect();
+        if root.is_empty() {
+            return;
+        }
+        root.sort_by_key(|&m| std::cmp::Reverse(self.square_weight[m]));
+        let n = root.len();
+        root.rotate_left(self.id % n);
+        let mut depth = 1 + (self.id % 2) as u32;
+        while !self.stopped {
+            self.root_iteration(pos, key, depth as i32, &mut root);
+            if depth >= empties {
+                break;
+            }
+            depth += 1;
+        }
+    }
+
+    fn search_main(&mut self, pos: &Position<B>, clock: Instant) -> Report {
         let key = self.zobrist.key(pos);
         let empties = self.rules.empty(pos).count();
         // Square weights order the first iteration; each iteration puts its best move first.
@@ -251,7 +364,6 @@ impl<B: Bits> Engine<B> {
                 }
             }
         }
-        report.nodes = self.nodes;
         // The table may hold a longer line from earlier searches; only this search's depth is
         // backed by it (all of it when exact).
         let length = if report.exact {
@@ -260,7 +372,6 @@ impl<B: Bits> Engine<B> {
             report.depth.max(1) as usize
         };
         report.pv = self.principal_variation(pos, key, report.best, length);
-        report.elapsed = clock.elapsed();
         report
     }
 
@@ -338,6 +449,9 @@ impl<B: Bits> Engine<B> {
                 if Instant::now() >= deadline {
                     self.stopped = true;
                 }
+            }
+            if self.id > 0 && self.shared.stop.load(Relaxed) {
+                self.stopped = true;
             }
             if self.nodes & endgame::PROGRESS_EVERY == 0 && self.observer.is_some() {
                 self.notify();

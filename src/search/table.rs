@@ -180,8 +180,10 @@ impl Table {
         self.generation.store(next, Relaxed);
     }
 
-    pub fn clear(&mut self) {
-        self.words.clear();
+    pub fn clear(&self) {
+        for w in self.words.iter() {
+            w.store(0, Relaxed);
+        }
     }
 
     #[inline]
@@ -339,12 +341,6 @@ impl Words {
         };
         Words { ptr, len }
     }
-
-    fn clear(&mut self) {
-        for w in self.iter_mut() {
-            *w.get_mut() = 0;
-        }
-    }
 }
 
 impl std::ops::Deref for Words {
@@ -352,13 +348,6 @@ impl std::ops::Deref for Words {
     fn deref(&self) -> &[AtomicU64] {
         // SAFETY: `ptr` holds `len` initialised atomics for the life of `self`.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Words {
-    fn deref_mut(&mut self) -> &mut [AtomicU64] {
-        // SAFETY: as in `deref`, and `&mut self` makes this the only reference.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 
