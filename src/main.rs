@@ -193,7 +193,7 @@ enum Command {
     /// Rows count from the bottom and White moves first, from D5 and E4. The program writes its
     /// moves (a pass is (W P 1)) and reads the opponent's; a line that is not the opponent's
     /// legal move is named on stderr and ends the program with status 1. With --move-time T
-    /// the search stops a fifth of T (at least 10 ms) early, so the move reaches a referee that
+    /// the search stops a tenth of T (at least 10 ms) early, so the move reaches a referee that
     /// allows T.
     Engine {
         /// The colour this program plays.
