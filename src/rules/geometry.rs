@@ -221,6 +221,9 @@ impl<B: Bits> Geometry<B> {
     /// The cells next to any cell of `set`, in all eight directions.
     #[inline]
     pub fn neighbours(&self, set: B) -> B {
+        if let (Some(lanes), Some(word)) = (&self.lanes, set.to_word()) {
+            return B::from_word(lanes.neighbours(word));
+        }
         let mut out = B::ZERO;
         for dir in 0..8 {
             out |= self.shift(dir, set);
@@ -356,6 +359,7 @@ mod tests {
                         assert_eq!(portable.flanked(i, mine, theirs), flips);
                     }
                     assert_eq!(g.flanking_moves(mine, theirs), want, "{rows}x{cols}");
+                    assert_eq!(g.neighbours(mine), portable.neighbours(mine), "{rows}x{cols}");
                     assert_eq!(portable.flanking_moves(mine, theirs), want, "{rows}x{cols}");
                 }
             }

@@ -52,6 +52,16 @@ impl Lanes {
         unreachable!("no SIMD lanes off x86-64")
     }
 
+    /// The cells next to any cell of `set`.
+    #[inline]
+    pub fn neighbours(&self, set: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Lanes` exists only where `detect` found AVX2.
+        return unsafe { neighbours_avx2(self, set) };
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no SIMD lanes off x86-64")
+    }
+
     /// The discs of `theirs` that a disc of `mine` on cell `index` flanks.
     #[inline]
     pub fn flips(&self, index: usize, mine: u64, theirs: u64) -> u64 {
@@ -96,11 +106,35 @@ unsafe fn moves_avx2(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
         }
         moves = _mm256_or_si256(moves, _mm256_and_si256(shift(line, amount), land));
     }
-    let folded = _mm_or_si128(
-        _mm256_castsi256_si128(moves),
-        _mm256_extracti128_si256::<1>(moves),
+    fold(moves)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn neighbours_avx2(lanes: &Lanes, set: u64) -> u64 {
+    // SAFETY: the loads read the 4-lane halves of two 8-element arrays.
+    let load = |a: &[u64; 8], half: usize| unsafe {
+        _mm256_loadu_si256(a.as_ptr().add(4 * half) as *const __m256i)
+    };
+    let set = _mm256_set1_epi64x(set as i64);
+    let up = _mm256_sllv_epi64(set, load(&lanes.amount, 0));
+    let down = _mm256_srlv_epi64(set, load(&lanes.amount, 1));
+    let near = _mm256_or_si256(
+        _mm256_and_si256(up, load(&lanes.land, 0)),
+        _mm256_and_si256(down, load(&lanes.land, 1)),
     );
-    (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+    fold(near)
+}
+
+/// The four lanes of `set` together.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fold(set: __m256i) -> u64 {
+    let half = _mm_or_si128(
+        _mm256_castsi256_si128(set),
+        _mm256_extracti128_si256::<1>(set),
+    );
+    (_mm_cvtsi128_si64(half) | _mm_extract_epi64::<1>(half)) as u64
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -131,11 +165,7 @@ unsafe fn flips_avx2(rays: &[u64; 8], mine: u64, theirs: u64) -> u64 {
     let between = _mm256_andnot_si256(smear, down);
     let missed = _mm256_cmpeq_epi64(_mm256_and_si256(end, mine), zero);
     flips = _mm256_or_si256(flips, _mm256_andnot_si256(missed, between));
-    let folded = _mm_or_si128(
-        _mm256_castsi256_si128(flips),
-        _mm256_extracti128_si256::<1>(flips),
-    );
-    (_mm_cvtsi128_si64(folded) | _mm_extract_epi64::<1>(folded)) as u64
+    fold(flips)
 }
 
 /// A right shift of every lane by the same variable amount.

@@ -154,8 +154,8 @@ fn worth_another(elapsed: Duration, previous: Duration, latest: Duration, limit:
 
 /// Beyond every score.
 const INFINITY: i32 = i32::MAX / 4;
-/// How often (in nodes, minus one) the clock is read.
-const CLOCK_EVERY: u64 = 15;
+/// How often (in nodes, minus one) the clock is read: some microseconds.
+const CLOCK_EVERY: u64 = 255;
 
 /// A search engine for one board shape and variant. It keeps its table between moves.
 pub struct Engine<B> {
@@ -295,7 +295,10 @@ impl<B: Bits> Engine<B> {
 
     /// Forgets every stored result.
     pub fn clear(&mut self) {
-        self.table.clear();
+        match Arc::get_mut(&mut self.table) {
+            Some(table) => table.clear(),
+            None => unreachable!("helpers hold the table only while a search runs"),
+        }
     }
 
     /// The estimate of `pos` for its side to move.

@@ -180,10 +180,10 @@ impl Table {
         self.generation.store(next, Relaxed);
     }
 
-    pub fn clear(&self) {
-        for w in self.words.iter() {
-            w.store(0, Relaxed);
-        }
+    /// Forgets everything: the memory goes back to the system and comes again as fresh zeroed
+    /// pages, so a large table costs only what is used of it again.
+    pub fn clear(&mut self) {
+        self.words = Words::zeroed(self.words.len());
     }
 
     #[inline]
