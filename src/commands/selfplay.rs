@@ -28,6 +28,9 @@ pub struct MoveTimes {
     pub longest: Duration,
     /// Moves that took longer than the player's time limit plus 5 ms.
     pub late: usize,
+    /// Moves that needed thought (see [`crate::players::Player::settled`]), and their time.
+    pub open: usize,
+    pub open_total: Duration,
 }
 
 /// The result of a series, from A's side.
@@ -121,6 +124,10 @@ pub fn selfplay(
             if limit.is_some_and(|l| took > l + Duration::from_millis(5)) {
                 times.late += 1;
             }
+            if !player.settled() {
+                times.open += 1;
+                times.open_total += took;
+            }
             let square = choice.ok_or_else(|| anyhow::anyhow!("a player found no move"))?;
             game.try_play(square)
                 .map_err(|e| anyhow::anyhow!("a player chose an illegal move: {e}"))?;
@@ -202,13 +209,18 @@ fn write_summary(t: &Tally, out: &mut dyn Write) -> std::io::Result<()> {
         t.disc_difference as f64 / t.games.max(1) as f64
     )?;
     for (name, m) in [("a", &t.a_times), ("b", &t.b_times)] {
-        let mean = m.total.as_secs_f64() * 1000.0 / m.moves.max(1) as f64;
+        let mean =
+            |total: Duration, moves: usize| total.as_secs_f64() * 1000.0 / moves.max(1) as f64;
         writeln!(
             out,
-            "# {name}: {} moves, mean {mean:.2} ms, longest {:.2} ms, {} over the limit + 5 ms",
+            "# {name}: {} moves, mean {:.2} ms, longest {:.2} ms, {} over the limit + 5 ms; \
+             {} not forced or solved, mean {:.2} ms",
             m.moves,
+            mean(m.total, m.moves),
             m.longest.as_secs_f64() * 1000.0,
-            m.late
+            m.late,
+            m.open,
+            mean(m.open_total, m.open),
         )?;
     }
     Ok(())

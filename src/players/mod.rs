@@ -20,6 +20,11 @@ use std::time::Duration;
 pub trait Player: Send {
     /// A legal move for the side to move, or `None` if the game is over.
     fn choose(&mut self, game: &dyn DynGame) -> Option<Square>;
+    /// Whether the last choice needed no more thought: the only move, or one whose value was
+    /// proved exactly. A timed search of such a move ends early by design.
+    fn settled(&self) -> bool {
+        false
+    }
 }
 
 /// Which player, with its settings: `random`, `greedy`, `weights`, or the engine as

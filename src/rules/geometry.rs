@@ -359,7 +359,11 @@ mod tests {
                         assert_eq!(portable.flanked(i, mine, theirs), flips);
                     }
                     assert_eq!(g.flanking_moves(mine, theirs), want, "{rows}x{cols}");
-                    assert_eq!(g.neighbours(mine), portable.neighbours(mine), "{rows}x{cols}");
+                    assert_eq!(
+                        g.neighbours(mine),
+                        portable.neighbours(mine),
+                        "{rows}x{cols}"
+                    );
                     assert_eq!(portable.flanking_moves(mine, theirs), want, "{rows}x{cols}");
                 }
             }

