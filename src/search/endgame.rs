@@ -616,6 +616,10 @@ impl<B: Bits> Engine<B> {
         let odd = self.odd_quarters(empty);
         let mut best = NO_MOVE;
         for cell in (empty & odd).iter().chain((empty & !odd).iter()) {
+            // Only a cell next to an opponent's disc can flip one.
+            if !anywhere && (self.rules.geometry.adjacent(cell) & theirs).is_empty() {
+                continue;
+            }
             let flips = self.rules.flips_for(cell, mine, theirs);
             if flips.is_empty() && !anywhere {
                 continue;
