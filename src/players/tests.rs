@@ -8,6 +8,9 @@ fn specs_parse_and_print() {
     assert_eq!(spec.to_string(), "depth=6,hash=8");
     let spec: PlayerSpec = "time=50ms,seed=3".parse().unwrap();
     assert_eq!(spec.to_string(), "time=50ms,hash=16,seed=3");
+    let spec: PlayerSpec = "depth=4,threads=3".parse().unwrap();
+    assert_eq!(spec.to_string(), "depth=4,hash=16,threads=3");
+    assert!("threads=many".parse::<PlayerSpec>().is_err());
     assert!("depth=x".parse::<PlayerSpec>().is_err());
     assert!("speed=3".parse::<PlayerSpec>().is_err());
 }
