@@ -1,6 +1,7 @@
 //! `othello perfect-play`: every entry of up to 16 cells against a plain minimax written here on
-//! the grid reference of `tests/common` (nothing shared with the engine or the bitboards), known
-//! values, RxC against CxR, the markdown document, the cache and resuming, and bad input.
+//! a grid of its own (nothing shared with the engine or the bitboards; the lines of play are
+//! replayed on the reference board of `tests/common`), known values, RxC against CxR, the
+//! markdown document, the cache and resuming, and bad input.
 
 mod common;
 
