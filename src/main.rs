@@ -1,5 +1,6 @@
 use anyhow::Context;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use othello::commands;
 use othello::notation::{MoveList, PositionString};
 use othello::players::{self, PlayerSpec};
@@ -272,6 +273,59 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
     },
+    /// The perfect-play value of every small board from the standard start, as markdown.
+    ///
+    /// Every board of at most --max-cells cells with rows <= columns (CxR is the same game
+    /// turned over), or the --boards given, under each rule set, goal and placement asked for.
+    /// An entry not solved within its time limit is reported as such. With --cache, each
+    /// finished entry is added to the file at once, and a later run takes it from there (an
+    /// unsolved one is tried again only with a larger limit). Progress goes to stderr.
+    PerfectPlay {
+        /// Every board of at most this many cells, rows <= columns.
+        #[arg(long, default_value_t = 36, value_parser = clap::value_parser!(u16).range(9..=676))]
+        max_cells: u16,
+        /// These boards instead, such as 4x4,5x6 (rows x columns, 3 to 26).
+        #[arg(long, value_delimiter = ',', conflicts_with = "max_cells")]
+        boards: Vec<commands::BoardSize>,
+        /// The rule sets, full and/or simple.
+        #[arg(long, value_enum, value_delimiter = ',', default_values_t = [RulesArg::Full, RulesArg::Simple])]
+        rule_sets: Vec<RulesArg>,
+        /// normal (more discs win) and/or misere (fewer discs win).
+        #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Goal::Normal, Goal::Misere])]
+        goals: Vec<Goal>,
+        /// standard (a move must flip) and/or anywhere (place-anywhere).
+        #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Placement::Standard, Placement::Anywhere])]
+        placements: Vec<Placement>,
+        /// The longest any entry may take, such as 10m or 1h [default: no limit].
+        #[arg(long, value_parser = players::parse_duration)]
+        limit: Option<Duration>,
+        /// The longest a place-anywhere entry may take (within --limit).
+        #[arg(long, default_value = "1h", value_parser = players::parse_duration)]
+        place_anywhere_limit: Duration,
+        /// Add each finished entry to this file, and take entries found earlier from it.
+        #[arg(long)]
+        cache: Option<std::path::PathBuf>,
+        /// Transposition table size in megabytes.
+        #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
+        hash_mb: usize,
+        /// Solve each entry with this many threads [default: every core].
+        #[arg(long, value_parser = threads_arg)]
+        threads: Option<usize>,
+    },
+}
+
+/// Whether a game is won with more discs or, under misère, fewer.
+#[derive(Clone, Copy, ValueEnum)]
+enum Goal {
+    Normal,
+    Misere,
+}
+
+/// Whether a move must flip (standard) or may go on any empty cell (place-anywhere).
+#[derive(Clone, Copy, ValueEnum)]
+enum Placement {
+    Standard,
+    Anywhere,
 }
 
 /// How a program side searches (`engine`, `gtp`, `nboard`).
@@ -386,6 +440,15 @@ enum RulesArg {
     Simple,
 }
 
+impl From<RulesArg> for RuleSet {
+    fn from(r: RulesArg) -> RuleSet {
+        match r {
+            RulesArg::Full => RuleSet::Full,
+            RulesArg::Simple => RuleSet::Simple,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Side {
     #[value(name = "B", alias = "b")]
@@ -404,14 +467,15 @@ impl From<Side> for Color {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    // The matches are kept to tell options given from defaults (perfect-play refuses --rules).
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => return usage_error(e),
     };
-    let rule_set = match cli.rules {
-        RulesArg::Full => RuleSet::Full,
-        RulesArg::Simple => RuleSet::Simple,
-    };
+    let rule_set = RuleSet::from(cli.rules);
     let variant = |misere| Variant {
         rule_set,
         place_anywhere: cli.place_anywhere,
@@ -533,6 +597,49 @@ fn main() -> ExitCode {
         }
         Some(Command::Bench { hash_mb, threads }) => {
             finish(commands::bench(hash_mb, threads, &mut io::stdout().lock()).map(|_| ()))
+        }
+        Some(Command::PerfectPlay {
+            max_cells,
+            boards,
+            rule_sets,
+            goals,
+            placements,
+            limit,
+            place_anywhere_limit,
+            cache,
+            hash_mb,
+            threads,
+        }) => {
+            let given = |id| {
+                let sub = matches.subcommand_matches("perfect-play");
+                sub.and_then(|m| m.value_source(id)) == Some(ValueSource::CommandLine)
+            };
+            // The global options name one variant; the table takes lists of them.
+            if given("rules") || given("place_anywhere") {
+                say("perfect-play takes --rule-sets, --goals and --placements, not --rules or --place-anywhere");
+                return ExitCode::from(2);
+            }
+            let options = commands::PerfectPlayOptions {
+                boards: if boards.is_empty() {
+                    commands::boards_up_to(max_cells.into())
+                } else {
+                    boards
+                },
+                rule_sets: rule_sets.into_iter().map(RuleSet::from).collect(),
+                misere: goals.iter().map(|g| matches!(g, Goal::Misere)).collect(),
+                place_anywhere: placements
+                    .iter()
+                    .map(|p| matches!(p, Placement::Anywhere))
+                    .collect(),
+                limit,
+                place_anywhere_limit: Some(place_anywhere_limit),
+                hash_mb,
+                threads: threads.unwrap_or_else(all_cores),
+                cache,
+                command_line: command_line(),
+            };
+            let (mut out, mut log) = (io::stdout().lock(), io::stderr());
+            finish(commands::perfect_play(&options, &mut out, &mut log).map(|_| ()))
         }
         Some(Command::Solve {
             file: Some(file),
@@ -736,6 +843,25 @@ fn usage_error(e: clap::Error) -> ExitCode {
     let message = message.join(" ");
     say(message.strip_prefix("error: ").unwrap_or(&message));
     ExitCode::from(2)
+}
+
+/// The command line as a shell would take it back, the program named `othello`.
+fn command_line() -> String {
+    let quote = |arg: String| {
+        let plain = !arg.is_empty()
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c));
+        if plain {
+            arg
+        } else {
+            format!("'{}'", arg.replace('\'', r"'\''"))
+        }
+    };
+    std::iter::once("othello".to_string())
+        .chain(std::env::args().skip(1).map(quote))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One line on stderr; a closed stderr is ignored rather than a panic.

@@ -1,17 +1,22 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
 mod bench;
+mod perfect_play;
 mod selfplay;
 mod show;
 mod solve;
 mod tournament;
 
 pub use bench::{bench, BenchLine};
+pub use perfect_play::{
+    boards_up_to, duration_text, perfect_play, BoardSize, Found, PerfectPlayOptions, TableEntry,
+};
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use show::{show, IllegalListedMove, Shown};
 pub use solve::{
     line_text, obf_position, progress_printer, solve_file, solve_from, solve_position,
-    write_solution, BadPosition, FileTotals, PositionSolved, SolveOptions,
+    solve_position_within, write_solution, BadPosition, FileTotals, OutOfTime, PositionSolved,
+    SolveOptions,
 };
 pub use tournament::read_openings;
 

@@ -56,6 +56,26 @@ pub fn solve_position<B: Bits>(
     options: &SolveOptions,
     observer: Option<Observer>,
 ) -> anyhow::Result<PositionSolved> {
+    let solved = solve_position_within(rules, pos, options, observer, None)?;
+    Ok(solved.unwrap_or_else(|_| unreachable!("a solve without a time limit always finishes")))
+}
+
+/// A solve that gave up at its time limit: the work it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfTime {
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// As [`solve_position`], giving up once `limit` has passed. The line of perfect play, once the
+/// value is known, is searched whatever the time.
+pub fn solve_position_within<B: Bits>(
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    options: &SolveOptions,
+    observer: Option<Observer>,
+    limit: Option<Duration>,
+) -> anyhow::Result<Result<PositionSolved, OutOfTime>> {
     let clock = Instant::now();
     let mut engine = Engine::new(
         rules.clone(),
@@ -67,8 +87,14 @@ pub fn solve_position<B: Bits>(
         },
     );
     engine.observe(observer);
-    let solved = engine.solve_root(pos, options.which);
+    let solved = engine.solve_root_within(pos, options.which, limit);
     engine.observe(None);
+    let Some(solved) = solved else {
+        return Ok(Err(OutOfTime {
+            nodes: engine.nodes(),
+            elapsed: clock.elapsed(),
+        }));
+    };
     let line = engine.perfect_line(pos, solved.score);
     // The line's searches count on from the solve's nodes.
     let nodes = engine.nodes();
@@ -113,7 +139,7 @@ pub fn solve_position<B: Bits>(
             moves.push((g.square(best), solved.score));
         }
     }
-    Ok(PositionSolved {
+    Ok(Ok(PositionSolved {
         to_move: pos.to_move,
         score: solved.score,
         moves,
@@ -123,7 +149,7 @@ pub fn solve_position<B: Bits>(
         empty: rules.empty(&end).count(),
         nodes,
         elapsed: clock.elapsed(),
-    })
+    }))
 }
 
 /// Solves the position reached from `start` by `moves` (standard notation; a pass may be

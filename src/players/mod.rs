@@ -147,7 +147,7 @@ pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
     }
 }
 
-/// A duration such as `250ms`, `1s`, `1.5s` or `2m`; a bare number is milliseconds.
+/// A duration such as `250ms`, `1s`, `1.5s`, `2m` or `1h`; a bare number is milliseconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let split = text
@@ -161,7 +161,8 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         "" | "ms" => value / 1000.0,
         "s" => value,
         "m" | "min" => value * 60.0,
-        _ => return Err(format!("{text:?} has an unknown unit (use ms, s or m)")),
+        "h" => value * 3600.0,
+        _ => return Err(format!("{text:?} has an unknown unit (use ms, s, m or h)")),
     };
     if !seconds.is_finite() || seconds <= 0.0 || seconds > 86_400.0 {
         return Err(format!("{text:?} is not a time from 1ms to a day"));

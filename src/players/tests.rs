@@ -20,6 +20,8 @@ fn durations() {
     assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
     assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
     assert_eq!(parse_duration("40"), Ok(Duration::from_millis(40)));
+    assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+    assert!(parse_duration("25h").is_err());
     assert!(parse_duration("0ms").is_err());
     assert!(parse_duration("3 parsecs").is_err());
     assert!(parse_duration("").is_err());

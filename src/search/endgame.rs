@@ -362,6 +362,9 @@ impl<B: Bits> Engine<B> {
     /// search of the position after it with a window around the value), so the line is optimal
     /// even where the table has forgotten it.
     pub fn perfect_line(&mut self, pos: &Position<B>, score: i32) -> Vec<Option<usize>> {
+        // A line is proved in full: the time limit of the solve before it no longer applies.
+        self.deadline = None;
+        self.stopped = false;
         let mut line = Vec::new();
         let (mut pos, mut score) = (*pos, score);
         let mut key = self.zobrist.key(&pos);

@@ -647,3 +647,46 @@ fn finished_and_passing_positions() {
         "{report:?}"
     );
 }
+
+#[test]
+fn a_timed_solve_gives_up_or_agrees_with_an_untimed_one() {
+    let mut e = engine::<u64>(5, 6, FULL, Config::default());
+    let start = e.rules().start(Color::Black, Color::White);
+    // 5x6 takes seconds: 10 ms is not enough.
+    let clock = Instant::now();
+    assert_eq!(
+        e.solve_root_within(&start, RootMoves::Best, Some(Duration::from_millis(10))),
+        None
+    );
+    assert!(clock.elapsed() < Duration::from_millis(500));
+    let mut e = engine::<u64>(4, 4, FULL, Config::default());
+    let start = e.rules().start(Color::Black, Color::White);
+    let timed = e
+        .solve_root_within(&start, RootMoves::Ties, Some(Duration::from_secs(60)))
+        .unwrap();
+    e.clear();
+    let untimed = e.solve_root(&start, RootMoves::Ties);
+    assert_eq!((timed.score, &timed.moves), (untimed.score, &untimed.moves));
+}
+
+#[test]
+fn a_line_after_a_timed_solve_is_not_cut_short_by_its_limit() {
+    let mut e = engine::<u64>(4, 4, FULL, Config::default());
+    let start = e.rules().start(Color::Black, Color::White);
+    let limit = Duration::from_millis(200);
+    let solved = e
+        .solve_root_within(&start, RootMoves::Best, Some(limit))
+        .unwrap();
+    // The solve's deadline passes before the line is searched.
+    std::thread::sleep(limit + Duration::from_millis(50));
+    let line = e.perfect_line(&start, solved.score);
+    let mut pos = start;
+    for step in line {
+        pos = match step {
+            Some(m) => e.rules().play_unchecked(&pos, m),
+            None => e.rules().pass(&pos),
+        };
+    }
+    assert!(e.rules().is_over(&pos));
+    assert_eq!(pos.score(), (3, 11));
+}

@@ -1,0 +1,844 @@
+//! `othello perfect-play`: the value under perfect play of every small board from the standard
+//! start, under each rule set, normal and misère, with and without place-anywhere, as a markdown
+//! document. Each entry is solved within a time limit, and finished entries go to a cache file
+//! so that a long run can be stopped and resumed.
+//!
+//! Only boards with rows <= columns are listed by `--max-cells`: turning an RxC board over its
+//! main diagonal maps its start exactly onto the CxR start (the 2x2 block at row `rows/2 - 1`,
+//! column `cols/2 - 1` goes to row `cols/2 - 1`, column `rows/2 - 1`, and its diagonal stays its
+//! diagonal, so the colours agree), and the rules read the same in every direction.
+//!
+//! The cache file holds one finished entry a line (`#` lines are comments). Four words name the
+//! entry: the board `ROWSxCOLS`, the rule set `full` or `simple`, `normal` (more discs win) or
+//! `misere`, and `standard` or `anywhere` (place-anywhere). Then `solved` or `unsolved` and
+//! `key=value` fields:
+//!
+//! ```text
+//! 4x4 full normal standard solved black=3 white=11 empty=2 best=a2,b1,c4,d3 line=b1a1a2c1d4a3d1b4a4c4 nodes=822 seconds=0.000
+//! 6x6 full normal anywhere unsolved limit=1h nodes=6123456789 seconds=3600.004
+//! ```
+//!
+//! `solved`: the final discs of a line of perfect play, Black's best first moves (`-` for none)
+//! and the line (standard notation, run together, `pa` for a pass). `unsolved`: the time limit it
+//! was not solved within. A later line replaces an earlier one for the same entry.
+
+use super::solve::{line_text, solve_position_within, PositionSolved, SolveOptions};
+use crate::notation::MoveList;
+use crate::players::parse_duration;
+use crate::rules::{
+    with_bits, Bits, BitsVisitor, Color, RuleSet, Rules, Setup, Square, Turns, Variant,
+};
+use crate::search::RootMoves;
+use anyhow::{anyhow, bail, Context};
+use std::fmt;
+use std::io::Write;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A board's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardSize {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl BoardSize {
+    fn cells(self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// Whether this board, either way round, fits inside `other`.
+    fn fits_in(self, other: BoardSize) -> bool {
+        (self.rows <= other.rows && self.cols <= other.cols)
+            || (self.rows <= other.cols && self.cols <= other.rows)
+    }
+}
+
+impl FromStr for BoardSize {
+    type Err = String;
+    /// `ROWSxCOLS`, each from 3 to 26.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("{text:?} is not a board such as 4x6 (rows x columns, 3 to 26)");
+        let (rows, cols) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+        let side = |s: &str| {
+            s.parse::<usize>()
+                .ok()
+                .filter(|n| (3..=26).contains(n))
+                .ok_or_else(bad)
+        };
+        Ok(BoardSize {
+            rows: side(rows)?,
+            cols: side(cols)?,
+        })
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// Every board of at most `max_cells` cells with rows <= columns, smallest first.
+pub fn boards_up_to(max_cells: usize) -> Vec<BoardSize> {
+    let mut boards = Vec::new();
+    for rows in 3..=26 {
+        for cols in rows..=26 {
+            if rows * cols <= max_cells {
+                boards.push(BoardSize { rows, cols });
+            }
+        }
+    }
+    boards.sort_by_key(|b| (b.cells(), b.rows));
+    boards
+}
+
+/// What `othello perfect-play` solves and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerfectPlayOptions {
+    pub boards: Vec<BoardSize>,
+    pub rule_sets: Vec<RuleSet>,
+    /// Normal games (`false`), misère games (`true`), or both.
+    pub misere: Vec<bool>,
+    /// Standard games (`false`), place-anywhere games (`true`), or both.
+    pub place_anywhere: Vec<bool>,
+    /// The longest any entry may take; `None` for no limit.
+    pub limit: Option<Duration>,
+    /// The longest a place-anywhere entry may take, within `limit`.
+    pub place_anywhere_limit: Option<Duration>,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Threads solving each entry together.
+    pub threads: usize,
+    pub cache: Option<PathBuf>,
+    /// The command line, shown in the document.
+    pub command_line: String,
+}
+
+impl PerfectPlayOptions {
+    /// The time an entry of `variant` may take.
+    fn limit_for(&self, variant: Variant) -> Option<Duration> {
+        match (self.limit, variant.place_anywhere) {
+            (limit, false) => limit,
+            (Some(a), true) => Some(self.place_anywhere_limit.map_or(a, |b| a.min(b))),
+            (None, true) => self.place_anywhere_limit,
+        }
+    }
+
+    /// Every entry asked for, once, in the order they are solved and listed: by size, then
+    /// place-anywhere last, then rule set and goal.
+    fn entries(&self) -> Vec<Setup> {
+        let mut entries = Vec::new();
+        for &board in &self.boards {
+            for &place_anywhere in &self.place_anywhere {
+                for &rule_set in &self.rule_sets {
+                    for &misere in &self.misere {
+                        entries.push(Setup {
+                            rows: board.rows,
+                            cols: board.cols,
+                            variant: Variant {
+                                rule_set,
+                                place_anywhere,
+                                misere,
+                            },
+                            ..Setup::default()
+                        });
+                    }
+                }
+            }
+        }
+        entries.sort_by_key(|s| {
+            let v = s.variant;
+            let simple = v.rule_set == RuleSet::Simple;
+            (
+                s.rows * s.cols,
+                s.rows,
+                s.cols,
+                v.place_anywhere,
+                simple,
+                v.misere,
+            )
+        });
+        entries.dedup();
+        entries
+    }
+}
+
+/// One board under one variant, from the standard start: black first, white on the top-left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableEntry {
+    pub setup: Setup,
+    pub found: Found,
+    /// Read from the cache rather than solved by this run.
+    pub cached: bool,
+}
+
+/// What became of an entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    Solved(PositionSolved),
+    /// The solve gave up at `limit`.
+    OutOfTime {
+        limit: Duration,
+        nodes: u64,
+        elapsed: Duration,
+    },
+    /// Not tried: `inside`, a board that fits in this one, was not solved within `limit` under
+    /// the same variant, so this one would not be either.
+    NotTried {
+        inside: BoardSize,
+        limit: Duration,
+    },
+}
+
+impl TableEntry {
+    /// Black's discs minus White's at the end of perfect play, if solved.
+    pub fn black_lead(&self) -> Option<i32> {
+        match &self.found {
+            Found::Solved(s) => Some(s.black as i32 - s.white as i32),
+            _ => None,
+        }
+    }
+}
+
+/// Solves every entry of `options` not already in the cache, and writes the document to `out`;
+/// one line per entry goes to `log` as it starts and as it ends.
+pub fn perfect_play(
+    options: &PerfectPlayOptions,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> anyhow::Result<Vec<TableEntry>> {
+    let mut cache = match &options.cache {
+        Some(path) => Some(Cache::open(path.clone(), log)?),
+        None => None,
+    };
+    let mut table: Vec<TableEntry> = Vec::new();
+    for setup in options.entries() {
+        let limit = options.limit_for(setup.variant);
+        let name = entry_name(&setup);
+        let known = cache
+            .as_ref()
+            .and_then(|c| c.get(&setup))
+            .filter(|f| match f {
+                Found::Solved(_) => true,
+                // Tried before: worth trying again only with more time.
+                Found::OutOfTime { limit: tried, .. } => limit.is_some_and(|l| l <= *tried),
+                Found::NotTried { .. } => false,
+            });
+        let entry = if let Some(found) = known {
+            TableEntry {
+                setup,
+                found: found.clone(),
+                cached: true,
+            }
+        } else if let Some(found) = not_worth_trying(&table, &setup, limit) {
+            TableEntry {
+                setup,
+                found,
+                cached: false,
+            }
+        } else {
+            let within = limit.map_or("no time limit".to_string(), duration_text);
+            writeln!(log, "perfect-play: {name}: solving ({within})")?;
+            log.flush()?;
+            let found = solve_entry(&setup, limit, options)?;
+            if let Some(cache) = &mut cache {
+                cache.append(&setup, &found)?;
+            }
+            TableEntry {
+                setup,
+                found,
+                cached: false,
+            }
+        };
+        let from = if entry.cached { " (cached)" } else { "" };
+        writeln!(log, "perfect-play: {name}: {}{from}", summary(&entry.found))?;
+        log.flush()?;
+        table.push(entry);
+    }
+    write_document(out, options, &table)?;
+    Ok(table)
+}
+
+/// Why `setup` is not worth a try within `limit`: a board that fits in it, under the same
+/// variant, was not solved within as much time.
+fn not_worth_trying(table: &[TableEntry], setup: &Setup, limit: Option<Duration>) -> Option<Found> {
+    let limit = limit?;
+    let board = size_of(setup);
+    table.iter().find_map(|e| match e.found {
+        Found::OutOfTime { limit: tried, .. }
+            if e.setup.variant == setup.variant
+                && tried >= limit
+                && size_of(&e.setup).fits_in(board) =>
+        {
+            Some(Found::NotTried {
+                inside: size_of(&e.setup),
+                limit: tried,
+            })
+        }
+        _ => None,
+    })
+}
+
+fn size_of(setup: &Setup) -> BoardSize {
+    BoardSize {
+        rows: setup.rows,
+        cols: setup.cols,
+    }
+}
+
+/// Solves the start of `setup` within `limit`: the value, Black's best first moves and a line
+/// of perfect play.
+fn solve_entry(
+    setup: &Setup,
+    limit: Option<Duration>,
+    options: &PerfectPlayOptions,
+) -> anyhow::Result<Found> {
+    struct Entry {
+        setup: Setup,
+        limit: Option<Duration>,
+        options: SolveOptions,
+    }
+    impl BitsVisitor for Entry {
+        type Output = anyhow::Result<Found>;
+        fn visit<B: Bits>(self) -> Self::Output {
+            let s = self.setup;
+            let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
+            let start = rules.start(s.first, s.top_left);
+            Ok(
+                match solve_position_within(&rules, &start, &self.options, None, self.limit)? {
+                    Ok(mut solved) => {
+                        solved.moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
+                        Found::Solved(solved)
+                    }
+                    Err(out) => Found::OutOfTime {
+                        limit: self.limit.expect("only a time limit stops a solve"),
+                        nodes: out.nodes,
+                        elapsed: out.elapsed,
+                    },
+                },
+            )
+        }
+    }
+    let options = SolveOptions {
+        which: RootMoves::Ties,
+        hash_mb: options.hash_mb,
+        threads: options.threads,
+    };
+    with_bits(
+        setup.rows * setup.cols,
+        Entry {
+            setup: *setup,
+            limit,
+            options,
+        },
+    )
+}
+
+fn rule_set_name(rule_set: RuleSet) -> &'static str {
+    match rule_set {
+        RuleSet::Full => "full",
+        RuleSet::Simple => "simple",
+    }
+}
+
+/// The entry in words: `5x6 simple, misère, place-anywhere`.
+fn entry_name(setup: &Setup) -> String {
+    let v = setup.variant;
+    let mut name = format!(
+        "{}x{} {}",
+        setup.rows,
+        setup.cols,
+        rule_set_name(v.rule_set)
+    );
+    if v.misere {
+        name += ", misère";
+    }
+    if v.place_anywhere {
+        name += ", place-anywhere";
+    }
+    name
+}
+
+/// `1h`, `10m`, `90s` or `250ms`: as `--limit` reads it.
+pub fn duration_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    match ms {
+        _ if ms.is_multiple_of(3_600_000) => format!("{}h", ms / 3_600_000),
+        _ if ms.is_multiple_of(60_000) => format!("{}m", ms / 60_000),
+        _ if ms.is_multiple_of(1000) => format!("{}s", ms / 1000),
+        _ => format!("{ms}ms"),
+    }
+}
+
+/// The final count of a line of perfect play: the winner's letter and discs first (`W 11-3`),
+/// and the empty cells left, if any.
+fn final_count(s: &PositionSolved, misere: bool) -> String {
+    let (b, w) = (s.black, s.white);
+    let black_wins = (b > w) != misere;
+    let mut text = match b.cmp(&w) {
+        std::cmp::Ordering::Equal => format!("draw {b}-{w}"),
+        _ if black_wins => format!("B {b}-{w}"),
+        _ => format!("W {w}-{b}"),
+    };
+    if s.empty > 0 {
+        text += &format!(" ({} empty)", s.empty);
+    }
+    text
+}
+
+/// The log's account of a finished entry.
+fn summary(found: &Found) -> String {
+    match found {
+        Found::Solved(s) => format!(
+            "Black - White {}, {} nodes, {:.3} s",
+            signed(s.black as i32 - s.white as i32),
+            s.nodes,
+            s.elapsed.as_secs_f64()
+        ),
+        Found::OutOfTime {
+            limit,
+            nodes,
+            elapsed,
+        } => format!(
+            "not solved in {} ({nodes} nodes, {:.3} s)",
+            duration_text(*limit),
+            elapsed.as_secs_f64()
+        ),
+        Found::NotTried { inside, limit } => format!(
+            "not tried: {inside} was not solved in {}",
+            duration_text(*limit)
+        ),
+    }
+}
+
+/// A disc difference with its sign: `+3`, `0`, `-8`.
+fn signed(n: i32) -> String {
+    if n == 0 {
+        "0".to_string()
+    } else {
+        format!("{n:+}")
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(c);
+    }
+    text
+}
+
+/// The processors and their model, as far as the system says.
+fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        });
+    match model {
+        Some(model) => format!("{cores} cores ({model})"),
+        None => format!("{cores} cores"),
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+fn write_document(
+    out: &mut dyn Write,
+    options: &PerfectPlayOptions,
+    table: &[TableEntry],
+) -> anyhow::Result<()> {
+    writeln!(out, "# Perfect play on small boards")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Made by `{}` (othello {}) on {}.",
+        options.command_line,
+        env!("CARGO_PKG_VERSION"),
+        machine()
+    )?;
+    writeln!(out)?;
+    write!(out, "{}", EXPLANATION)?;
+    writeln!(out)?;
+    writeln!(out, "| board | rules | misère | place-anywhere | Black − White | perfect play | best first moves | nodes | seconds |")?;
+    writeln!(
+        out,
+        "| --- | --- | --- | --- | ---: | --- | --- | ---: | ---: |"
+    )?;
+    let (mut nodes, mut seconds) = (0u64, 0f64);
+    let (mut solved, mut unsolved, mut untried, mut cached) = (0, 0, 0, 0);
+    for entry in table {
+        let s = &entry.setup;
+        let v = s.variant;
+        let cells = match &entry.found {
+            Found::Solved(p) => {
+                solved += 1;
+                nodes += p.nodes;
+                seconds += p.elapsed.as_secs_f64();
+                let best: Vec<String> = p.moves.iter().map(|(sq, _)| sq.to_string()).collect();
+                [
+                    signed(p.black as i32 - p.white as i32),
+                    final_count(p, v.misere),
+                    best.join(" "),
+                    grouped(p.nodes),
+                    format!("{:.3}", p.elapsed.as_secs_f64()),
+                ]
+            }
+            Found::OutOfTime {
+                limit,
+                nodes: n,
+                elapsed,
+            } => {
+                unsolved += 1;
+                nodes += n;
+                seconds += elapsed.as_secs_f64();
+                [
+                    format!("not solved in {}", duration_text(*limit)),
+                    "-".to_string(),
+                    "-".to_string(),
+                    grouped(*n),
+                    format!("{:.3}", elapsed.as_secs_f64()),
+                ]
+            }
+            Found::NotTried { inside, limit } => {
+                untried += 1;
+                [
+                    format!(
+                        "not tried ({inside} not solved in {})",
+                        duration_text(*limit)
+                    ),
+                    "-".to_string(),
+                    "-".to_string(),
+                    "-".to_string(),
+                    "-".to_string(),
+                ]
+            }
+        };
+        cached += usize::from(entry.cached);
+        writeln!(
+            out,
+            "| {}x{} | {} | {} | {} | {} |",
+            s.rows,
+            s.cols,
+            rule_set_name(v.rule_set),
+            yes_no(v.misere),
+            yes_no(v.place_anywhere),
+            cells.join(" | ")
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Totals: {solved} solved, {unsolved} not solved in their time, {untried} not tried; \
+         {} nodes, {seconds:.3} s ({cached} entries from the cache, with the nodes and time of \
+         the run that made them).",
+        grouped(nodes)
+    )?;
+    let lines: Vec<(&TableEntry, &PositionSolved)> = table
+        .iter()
+        .filter_map(|e| match &e.found {
+            Found::Solved(p) => Some((e, p)),
+            _ => None,
+        })
+        .collect();
+    if !lines.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "## Lines of perfect play")?;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "One line of perfect play for each entry solved (`othello show` replays it; `pa` is a pass):"
+        )?;
+        writeln!(out)?;
+        for (entry, p) in lines {
+            writeln!(
+                out,
+                "- {}: `{}`",
+                entry_name(&entry.setup),
+                line_text(&p.line)
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+const EXPLANATION: &str = "\
+Every board starts from the standard four discs: the 2x2 block at 0-based row rows/2 - 1 and
+column cols/2 - 1 (one cell nearer the top or left on an odd side), White on its top-left and
+bottom-right cells, Black to move first. Discs are counted plainly: empty cells left at the end
+count for nobody. Misère: fewer discs win. Place-anywhere: every empty cell is a move, flipping
+what the rules flip (possibly nothing); there are no passes and the game ends on a full board.
+
+Boards are listed with rows <= columns. RxC and CxR are the same game turned over: reflecting an
+RxC board in its main diagonal maps its start exactly onto the CxR start (the block at row
+rows/2 - 1, column cols/2 - 1 lands at row cols/2 - 1, column rows/2 - 1, and White keeps the
+block's top-left and bottom-right cells), and the rules read the same in every direction, so the
+values are equal.
+
+Black − White is Black's discs minus White's at the end of perfect play by both sides (under
+misère Black wants it small). Perfect play is the final count of one line of perfect play, the
+winner (B or W) and the winner's discs first. Best first moves are all of Black's first moves
+that keep that value, in standard notation (column letter, row number counted from the top). An
+entry not solved within its time limit says so; its value is not guessed. An entry is not tried
+when a board that fits inside it was not solved within the same time under the same rules.
+";
+
+/// The cache file: what earlier runs found, and where this run's entries are added.
+struct Cache {
+    path: PathBuf,
+    file: std::fs::File,
+    known: Vec<(Setup, Found)>,
+}
+
+impl Cache {
+    /// Reads `path` if it exists. A last line cut short (the run was stopped as it wrote) is
+    /// removed, with a word on `log`.
+    fn open(path: PathBuf, log: &mut dyn Write) -> anyhow::Result<Cache> {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        };
+        // Whole lines end in a newline; anything after the last one was cut short.
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        if whole < text.len() {
+            writeln!(
+                log,
+                "perfect-play: {}: the last line is cut short and is removed: {}",
+                path.display(),
+                &text[whole..]
+            )?;
+        }
+        let mut known = Vec::new();
+        for (n, line) in text[..whole].lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let entry = parse_cache_line(line)
+                .with_context(|| format!("{}: line {}", path.display(), n + 1))?;
+            known.push(entry);
+        }
+        // Opened now, so that a file that cannot be written stops the run before any work.
+        let cannot_write = || format!("cannot write {}", path.display());
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(cannot_write)?;
+        if whole < text.len() {
+            file.set_len(whole as u64).with_context(cannot_write)?;
+        }
+        if whole == 0 {
+            file.write_all(CACHE_HEADER.as_bytes())
+                .with_context(cannot_write)?;
+        }
+        Ok(Cache { path, file, known })
+    }
+
+    /// What the file last says of `setup`.
+    fn get(&self, setup: &Setup) -> Option<&Found> {
+        self.known
+            .iter()
+            .rev()
+            .find(|(s, _)| s == setup)
+            .map(|(_, f)| f)
+    }
+
+    /// Adds an entry to the file at once, as one write, so a stopped run keeps what it did.
+    fn append(&mut self, setup: &Setup, found: &Found) -> anyhow::Result<()> {
+        let Some(line) = cache_line(setup, found) else {
+            return Ok(());
+        };
+        self.file
+            .write_all(format!("{line}\n").as_bytes())
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        self.known.push((*setup, found.clone()));
+        Ok(())
+    }
+}
+
+const CACHE_HEADER: &str = "\
+# othello perfect-play cache: one finished entry a line (see src/commands/perfect_play.rs)
+# BOARD RULES normal|misere standard|anywhere solved black= white= empty= best= line= nodes= seconds=
+# BOARD RULES normal|misere standard|anywhere unsolved limit= nodes= seconds=
+";
+
+/// The cache line of an entry; none for one not tried.
+fn cache_line(setup: &Setup, found: &Found) -> Option<String> {
+    let v = setup.variant;
+    let name = format!(
+        "{}x{} {} {} {}",
+        setup.rows,
+        setup.cols,
+        rule_set_name(v.rule_set),
+        if v.misere { "misere" } else { "normal" },
+        if v.place_anywhere {
+            "anywhere"
+        } else {
+            "standard"
+        }
+    );
+    let or_dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
+    Some(match found {
+        Found::Solved(p) => {
+            let best: Vec<String> = p.moves.iter().map(|(sq, _)| sq.to_string()).collect();
+            format!(
+                "{name} solved black={} white={} empty={} best={} line={} nodes={} seconds={:.3}",
+                p.black,
+                p.white,
+                p.empty,
+                or_dash(best.join(",")),
+                or_dash(MoveList(p.line.clone()).to_string()),
+                p.nodes,
+                p.elapsed.as_secs_f64()
+            )
+        }
+        Found::OutOfTime {
+            limit,
+            nodes,
+            elapsed,
+        } => format!(
+            "{name} unsolved limit={} nodes={nodes} seconds={:.3}",
+            duration_text(*limit),
+            elapsed.as_secs_f64()
+        ),
+        Found::NotTried { .. } => return None,
+    })
+}
+
+/// Reads a cache line back. A solved entry's line is replayed from the start and must end the
+/// game at the count the line gives.
+fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let [board, rules, goal, placement, what, fields @ ..] = words.as_slice() else {
+        bail!("too few words: {line:?}");
+    };
+    let board: BoardSize = board.parse().map_err(|e: String| anyhow!(e))?;
+    let rule_set = match *rules {
+        "full" => RuleSet::Full,
+        "simple" => RuleSet::Simple,
+        other => bail!("{other:?} is not a rule set (full or simple)"),
+    };
+    let misere = match *goal {
+        "normal" => false,
+        "misere" => true,
+        other => bail!("{other:?} is not normal or misere"),
+    };
+    let place_anywhere = match *placement {
+        "standard" => false,
+        "anywhere" => true,
+        other => bail!("{other:?} is not standard or anywhere"),
+    };
+    let setup = Setup {
+        rows: board.rows,
+        cols: board.cols,
+        variant: Variant {
+            rule_set,
+            place_anywhere,
+            misere,
+        },
+        ..Setup::default()
+    };
+    let field = |key: &str| -> anyhow::Result<&str> {
+        fields
+            .iter()
+            .find_map(|f| f.strip_prefix(key).and_then(|f| f.strip_prefix('=')))
+            .ok_or_else(|| anyhow!("no {key}= field"))
+    };
+    let number = |key: &str| -> anyhow::Result<u64> {
+        let text = field(key)?;
+        text.parse()
+            .map_err(|_| anyhow!("{key}={text} is not a count"))
+    };
+    let seconds = |key: &str| -> anyhow::Result<Duration> {
+        let text = field(key)?;
+        text.parse::<f64>()
+            .ok()
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .ok_or_else(|| anyhow!("{key}={text} is not a number of seconds"))
+    };
+    let found = match *what {
+        "solved" => {
+            let (black, white, empty) = (number("black")?, number("white")?, number("empty")?);
+            let list = |key: &str| field(key).map(|t| if t == "-" { "" } else { t });
+            let best = list("best")?
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse::<Square>().map_err(|e| anyhow!("best={s}: {e}")))
+                .collect::<anyhow::Result<Vec<Square>>>()?;
+            let line: MoveList = list("line")?.parse().map_err(|e| anyhow!("line: {e}"))?;
+            let (black, white, empty) = (black as u32, white as u32, empty as u32);
+            replay(&setup, &line, (black, white))?;
+            if black + white + empty != board.cells() as u32 {
+                bail!(
+                    "{black} + {white} + {empty} cells is not the board's {}",
+                    board.cells()
+                );
+            }
+            let lead = black as i32 - white as i32;
+            let score = if misere { -lead } else { lead };
+            Found::Solved(PositionSolved {
+                to_move: Color::Black,
+                score,
+                moves: best.into_iter().map(|sq| (sq, score)).collect(),
+                line: line.0,
+                black,
+                white,
+                empty,
+                nodes: number("nodes")?,
+                elapsed: seconds("seconds")?,
+            })
+        }
+        "unsolved" => {
+            let text = field("limit")?;
+            Found::OutOfTime {
+                limit: parse_duration(text).map_err(|e| anyhow!("limit: {e}"))?,
+                nodes: number("nodes")?,
+                elapsed: seconds("seconds")?,
+            }
+        }
+        other => bail!("{other:?} is not solved or unsolved"),
+    };
+    Ok((setup, found))
+}
+
+/// Plays `line` from the start of `setup` and checks that it ends the game at `count`.
+fn replay(setup: &Setup, line: &MoveList, count: (u32, u32)) -> anyhow::Result<()> {
+    let mut turns = Turns::new(setup.new_game()?);
+    for (n, &step) in line.iter().enumerate() {
+        turns
+            .play_listed(step.square())
+            .map_err(|e| anyhow!("line: move {}: {e}", n + 1))?;
+    }
+    if turns.mover().is_some() {
+        bail!("the line does not end the game");
+    }
+    let (b, w) = turns.game().score();
+    if (b, w) != count {
+        bail!(
+            "the line ends {b}-{w}, not {}-{} as black= and white= say",
+            count.0,
+            count.1
+        );
+    }
+    Ok(())
+}

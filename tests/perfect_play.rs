@@ -1,0 +1,741 @@
+//! `othello perfect-play`: every entry of up to 16 cells against a plain minimax written here on
+//! a grid of its own (nothing shared with the engine or the bitboards; the lines of play are
+//! replayed on the reference board of `tests/common`), known values, RxC against CxR, the
+//! markdown document, the cache and resuming, and bad input.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{Cell, Colour, RefBoard, RefVariant};
+use othello::commands::{boards_up_to, perfect_play, BoardSize, Found, PerfectPlayOptions};
+use othello::commands::{PositionSolved, TableEntry};
+use othello::notation::ListedMove;
+use othello::rules::{RuleSet, Setup};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The minimax's position, small and copied cheaply: one byte a cell, row-major (0 empty,
+/// 1 black, 2 white), the side to move (1 or 2) and the rules. Written here from the seeds'
+/// rules with plain loops; [`RefBoard`] checks the lines of play separately.
+#[derive(Clone, Copy)]
+struct Grid {
+    cells: [u8; MAX_CELLS],
+    rows: usize,
+    cols: usize,
+    to_move: u8,
+    rules: RefVariant,
+}
+
+/// 3^36 * 2 still fits a `u64` key.
+const MAX_CELLS: usize = 36;
+
+const STEPS: [(isize, isize); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+impl Grid {
+    fn of(board: &RefBoard) -> Grid {
+        let mut cells = [0; MAX_CELLS];
+        for (i, cell) in board.cells.iter().flatten().enumerate() {
+            cells[i] = disc(*cell);
+        }
+        Grid {
+            cells,
+            rows: board.rows,
+            cols: board.cols,
+            to_move: disc(Some(board.to_move)),
+            rules: board.variant,
+        }
+    }
+
+    /// The cell `n` steps from `(r, c)` in direction `step`, if on the board.
+    fn index(&self, r: usize, c: usize, step: (isize, isize), n: isize) -> Option<usize> {
+        let r = r as isize + step.0 * n;
+        let c = c as isize + step.1 * n;
+        let on = (0..self.rows as isize).contains(&r) && (0..self.cols as isize).contains(&c);
+        on.then(|| r as usize * self.cols + c as usize)
+    }
+
+    /// Calls `flip` with each cell a disc of `who` on the empty cell `i` flips: under the
+    /// simple rules every opponent disc next to it, under the full rules every line of
+    /// opponent discs that the disc closes with one of `who`'s.
+    fn flips(&self, who: u8, i: usize, mut flip: impl FnMut(usize)) {
+        let (r, c) = (i / self.cols, i % self.cols);
+        let opponent = 3 - who;
+        for step in STEPS {
+            let mut n = 1;
+            while let Some(j) = self.index(r, c, step, n) {
+                if self.cells[j] != opponent {
+                    if self.cells[j] == who {
+                        (1..n)
+                            .filter_map(|k| self.index(r, c, step, k))
+                            .for_each(&mut flip);
+                    }
+                    break;
+                }
+                if self.rules.simple {
+                    flip(j);
+                    break;
+                }
+                n += 1;
+            }
+        }
+    }
+
+    /// Whether `who` may play on the empty cell `i`: anywhere, or where the move flips
+    /// something (under the simple rules, touching an opponent disc is flipping it).
+    fn is_legal(&self, who: u8, i: usize) -> bool {
+        let mut flips = 0;
+        self.rules.place_anywhere || {
+            self.flips(who, i, |_| flips += 1);
+            flips > 0
+        }
+    }
+
+    fn moves(&self, who: u8) -> Vec<usize> {
+        (0..self.rows * self.cols)
+            .filter(|&i| self.cells[i] == 0 && self.is_legal(who, i))
+            .collect()
+    }
+
+    fn play(&self, i: usize) -> Grid {
+        let mut next = *self;
+        self.flips(self.to_move, i, |j| next.cells[j] = self.to_move);
+        next.cells[i] = self.to_move;
+        next.to_move = 3 - self.to_move;
+        next
+    }
+
+    /// Discs of the side to move minus the other's.
+    fn lead(&self) -> i32 {
+        let count = |who| self.cells.iter().filter(|&&d| d == who).count() as i32;
+        count(self.to_move) - count(3 - self.to_move)
+    }
+
+    /// The position as a number: a base-3 digit per cell and the side to move.
+    fn key(&self) -> u64 {
+        let cells = &self.cells[..self.rows * self.cols];
+        let digits = cells.iter().fold(0u64, |k, &d| 3 * k + u64::from(d));
+        2 * digits + u64::from(self.to_move == 2)
+    }
+}
+
+fn disc(cell: Option<Colour>) -> u8 {
+    match cell {
+        None => 0,
+        Some(Colour::Black) => 1,
+        Some(Colour::White) => 2,
+    }
+}
+
+/// Exact values by minimax over every move, remembering each position's value: no pruning, no
+/// ordering, so nothing can be cut wrongly. Normal and misère games share their moves, so both
+/// values are worked out together: `[normal, misère]`, each for the side to move, each the
+/// final disc difference reversed under misère (so more is always better for the mover).
+#[derive(Default)]
+struct Minimax {
+    known: HashMap<u64, [i32; 2], BuildHasherDefault<KeyHasher>>,
+}
+
+impl Minimax {
+    fn values(&mut self, grid: &Grid) -> [i32; 2] {
+        let key = grid.key();
+        if let Some(&v) = self.known.get(&key) {
+            return v;
+        }
+        let moves = grid.moves(grid.to_move);
+        let negated = |[normal, misere]: [i32; 2]| [-normal, -misere];
+        let values = if moves.is_empty() {
+            // Under place-anywhere no moves means a full board; otherwise the opponent may move.
+            if grid.rules.place_anywhere || grid.moves(3 - grid.to_move).is_empty() {
+                [grid.lead(), -grid.lead()]
+            } else {
+                let passed = Grid {
+                    to_move: 3 - grid.to_move,
+                    ..*grid
+                };
+                negated(self.values(&passed))
+            }
+        } else {
+            let mut best = [i32::MIN; 2];
+            for &i in &moves {
+                let child = negated(self.values(&grid.play(i)));
+                best = [best[0].max(child[0]), best[1].max(child[1])];
+            }
+            best
+        };
+        self.known.insert(key, values);
+        values
+    }
+
+    /// The value of `board` for its side to move, under its variant.
+    fn value(&mut self, board: &RefBoard) -> i32 {
+        self.values(&Grid::of(board))[usize::from(board.variant.misere)]
+    }
+}
+
+/// One [`Minimax`] for each board and rules, shared by its normal and misère games.
+#[derive(Default)]
+struct Minimaxes(HashMap<(usize, usize, bool, bool), Minimax>);
+
+impl Minimaxes {
+    fn of(&mut self, board: &RefBoard) -> &mut Minimax {
+        let v = board.variant;
+        let rules = (board.rows, board.cols, v.simple, v.place_anywhere);
+        self.0.entry(rules).or_default()
+    }
+}
+
+/// Keys are already spread over many bits: a multiplication mixes them enough, and much faster
+/// than the default hasher.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("keys are u64")
+    }
+    fn write_u64(&mut self, key: u64) {
+        let x = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 29);
+    }
+}
+
+fn after(board: &RefBoard, cell: Cell) -> RefBoard {
+    let mut child = board.clone();
+    child.play(cell);
+    child
+}
+
+fn ref_start(setup: &Setup) -> RefBoard {
+    let v = setup.variant;
+    let variant = RefVariant {
+        simple: v.rule_set == RuleSet::Simple,
+        place_anywhere: v.place_anywhere,
+        misere: v.misere,
+    };
+    // The standard start: black first, white on the top-left of the block.
+    RefBoard::start(
+        setup.rows,
+        setup.cols,
+        variant,
+        Colour::Black,
+        Colour::White,
+    )
+}
+
+fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
+    PerfectPlayOptions {
+        boards: boards
+            .iter()
+            .map(|&(rows, cols)| BoardSize { rows, cols })
+            .collect(),
+        rule_sets: vec![RuleSet::Full, RuleSet::Simple],
+        misere: vec![false, true],
+        place_anywhere: vec![false, true],
+        limit: None,
+        place_anywhere_limit: None,
+        hash_mb: 16,
+        threads: 1,
+        cache: None,
+        command_line: "test".to_string(),
+    }
+}
+
+/// The entries and the markdown of a run.
+fn run(options: &PerfectPlayOptions) -> (Vec<TableEntry>, String) {
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    let table = perfect_play(options, &mut out, &mut log).unwrap();
+    (table, String::from_utf8(out).unwrap())
+}
+
+fn solved(entry: &TableEntry) -> &PositionSolved {
+    match &entry.found {
+        Found::Solved(p) => p,
+        other => panic!("{:?} not solved: {other:?}", entry.setup),
+    }
+}
+
+/// Checks an entry against the minimax: the value, the set of best first moves, and the line,
+/// each of whose moves is legal and keeps the value, ending the game at the count given.
+fn check_against_minimax(entry: &TableEntry, minimaxes: &mut Minimaxes) {
+    let p = solved(entry);
+    let what = format!("{:?}", entry.setup);
+    let start = ref_start(&entry.setup);
+    let minimax = minimaxes.of(&start);
+    let value = minimax.value(&start);
+    assert_eq!(p.score, value, "{what}");
+    let lead = if entry.setup.variant.misere {
+        -value
+    } else {
+        value
+    };
+    assert_eq!(entry.black_lead(), Some(lead), "{what}");
+    let mut best: Vec<Cell> = start
+        .legal_moves()
+        .into_iter()
+        .filter(|&cell| -minimax.value(&after(&start, cell)) == value)
+        .collect();
+    let mut listed: Vec<Cell> = p
+        .moves
+        .iter()
+        .map(|(sq, _)| (sq.row as usize, sq.col as usize))
+        .collect();
+    best.sort_unstable();
+    listed.sort_unstable();
+    assert_eq!(listed, best, "{what}: best first moves");
+    let (mut board, mut value) = (start, value);
+    for (n, step) in p.line.iter().enumerate() {
+        match step {
+            ListedMove::Play(sq) => {
+                let cell = (sq.row as usize, sq.col as usize);
+                assert!(board.legal_moves().contains(&cell), "{what}: move {n}");
+                board.play(cell);
+            }
+            ListedMove::Pass => {
+                assert!(board.legal_moves().is_empty(), "{what}: pass {n}");
+                assert!(!board.variant.place_anywhere, "{what}: pass {n}");
+                board.pass();
+            }
+        }
+        value = -value;
+        assert_eq!(minimax.value(&board), value, "{what}: after move {n}");
+    }
+    assert!(board.is_over(), "{what}: the line ends the game");
+    assert_eq!(board.score(), (p.black, p.white), "{what}");
+    let cells = (entry.setup.rows * entry.setup.cols) as u32;
+    assert_eq!(p.black + p.white + p.empty, cells, "{what}");
+}
+
+#[test]
+fn every_entry_up_to_16_cells_agrees_with_plain_minimax() {
+    let boards: Vec<(usize, usize)> = boards_up_to(16).iter().map(|b| (b.rows, b.cols)).collect();
+    assert_eq!(boards, [(3, 3), (3, 4), (3, 5), (4, 4)]);
+    check_all_against_minimax(&options(&boards), 4 * 8);
+}
+
+#[test]
+fn three_by_six_full_agrees_with_plain_minimax() {
+    let mut o = options(&[(3, 6)]);
+    o.rule_sets = vec![RuleSet::Full];
+    o.place_anywhere = vec![false];
+    check_all_against_minimax(&o, 2);
+}
+
+#[test]
+#[ignore = "about five minutes and 2 GB: cargo test --release --test perfect_play -- --ignored"]
+fn larger_entries_agree_with_plain_minimax() {
+    // 3x6 simple, 3x6 place-anywhere, 4x5 standard.
+    let mut o = options(&[(3, 6)]);
+    o.rule_sets = vec![RuleSet::Simple];
+    o.place_anywhere = vec![false];
+    check_all_against_minimax(&o, 2);
+    let mut o = options(&[(3, 6)]);
+    o.place_anywhere = vec![true];
+    check_all_against_minimax(&o, 4);
+    let mut o = options(&[(4, 5)]);
+    o.place_anywhere = vec![false];
+    check_all_against_minimax(&o, 4);
+}
+
+/// Runs the entries of `options`, `count` of them, and checks each against the minimax.
+fn check_all_against_minimax(options: &PerfectPlayOptions, count: usize) {
+    let (table, _) = run(options);
+    assert_eq!(table.len(), count);
+    let mut minimaxes = Minimaxes::default();
+    for entry in &table {
+        check_against_minimax(entry, &mut minimaxes);
+    }
+}
+
+#[test]
+fn known_values() {
+    let mut o = options(&[(4, 4), (4, 5), (5, 4), (4, 6), (5, 5)]);
+    o.rule_sets = vec![RuleSet::Full];
+    o.misere = vec![false];
+    o.place_anywhere = vec![false];
+    let (table, _) = run(&o);
+    // (rows, cols, Black - White, Black's discs, White's discs)
+    let known = [
+        (4, 4, -8, 3, 11),
+        (4, 5, 16, 18, 2),
+        (5, 4, 16, 18, 2),
+        (4, 6, 16, 20, 4),
+        (5, 5, 13, 19, 6),
+    ];
+    assert_eq!(table.len(), known.len());
+    for (entry, (rows, cols, lead, black, white)) in table.iter().zip(known) {
+        assert_eq!((entry.setup.rows, entry.setup.cols), (rows, cols));
+        let p = solved(entry);
+        assert_eq!(entry.black_lead(), Some(lead), "{rows}x{cols}");
+        assert_eq!((p.black, p.white), (black, white), "{rows}x{cols}");
+    }
+}
+
+#[test]
+#[ignore = "about ten minutes in release: cargo test --release --test perfect_play -- --ignored"]
+fn six_by_six_is_a_white_win_20_to_16() {
+    let output = othello()
+        .args(["perfect-play", "--boards", "6x6", "--rule-sets", "full"])
+        .args([
+            "--goals",
+            "normal",
+            "--placements",
+            "standard",
+            "--hash-mb",
+            "1024",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("| 6x6 | full | no | no | -4 | W 20-16 | "),
+        "{text}"
+    );
+}
+
+/// The claim behind listing rows <= columns only: the start of RxC turned over its main
+/// diagonal is the start of CxR, and the values agree.
+#[test]
+fn rxc_and_cxr_are_the_same_game_turned_over() {
+    let pairs = [(3, 4), (3, 5), (3, 6), (4, 5)];
+    for &(rows, cols) in &pairs {
+        let setup = |rows, cols| Setup {
+            rows,
+            cols,
+            ..Setup::default()
+        };
+        let (a, b) = (ref_start(&setup(rows, cols)), ref_start(&setup(cols, rows)));
+        for r in 0..rows {
+            for c in 0..cols {
+                assert_eq!(a.at((r, c)), b.at((c, r)), "{rows}x{cols} ({r}, {c})");
+            }
+        }
+    }
+    let mut o = options(&[(3, 4), (4, 3), (3, 5), (5, 3), (3, 6), (6, 3)]);
+    o.place_anywhere = vec![false];
+    let (table, _) = run(&o);
+    let value = |rows, cols, variant| {
+        table
+            .iter()
+            .find(|e| (e.setup.rows, e.setup.cols, e.setup.variant) == (rows, cols, variant))
+            .and_then(TableEntry::black_lead)
+            .unwrap()
+    };
+    for entry in &table {
+        let (rows, cols, v) = (entry.setup.rows, entry.setup.cols, entry.setup.variant);
+        assert_eq!(
+            value(rows, cols, v),
+            value(cols, rows, v),
+            "{rows}x{cols} {v:?}"
+        );
+    }
+}
+
+fn othello() -> Command {
+    Command::cargo_bin("othello").unwrap()
+}
+
+/// The table's rows, each split into its cells.
+fn rows(markdown: &str) -> Vec<Vec<String>> {
+    markdown
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.as_bytes()[2].is_ascii_digit())
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_command_prints_a_markdown_table_sorted_by_size() {
+    let output = othello()
+        .args(["perfect-play", "--max-cells", "16", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "# Perfect play on small boards");
+    assert!(
+        lines[2].starts_with("Made by `othello perfect-play --max-cells 16 --threads 1` (othello ")
+            && lines[2].contains(" cores"),
+        "{}",
+        lines[2]
+    );
+    assert!(text.contains("RxC and CxR are the same game turned over"));
+    assert!(text.contains(
+        "\n| board | rules | misère | place-anywhere | Black − White | perfect play | best first moves | nodes | seconds |\n| --- |"
+    ));
+    let table = rows(&text);
+    assert_eq!(table.len(), 32);
+    assert!(table.iter().all(|r| r.len() == 9), "{table:?}");
+    let cells = |r: &Vec<String>| {
+        let (rows, cols) = r[0].split_once('x').unwrap();
+        rows.parse::<usize>().unwrap() * cols.parse::<usize>().unwrap()
+    };
+    assert!(table.windows(2).all(|w| cells(&w[0]) <= cells(&w[1])));
+    let row = |board: &str, rules: &str, misere: &str, anywhere: &str| {
+        table
+            .iter()
+            .find(|r| r[..4] == [board, rules, misere, anywhere])
+            .unwrap_or_else(|| panic!("no {board} {rules} {misere} {anywhere}"))
+    };
+    let four = row("4x4", "full", "no", "no");
+    assert_eq!(four[4..7], ["-8", "W 11-3 (2 empty)", "a2 b1 c4 d3"]);
+    assert_eq!(four[7], "1,000");
+    // 4x4 place-anywhere is a draw.
+    assert_eq!(row("4x4", "full", "no", "yes")[4..6], ["0", "draw 8-8"]);
+    assert!(text.contains("\nTotals: 32 solved, 0 not solved in their time, 0 not tried; "));
+    assert!(text.contains("\n- 4x4 full: `b1 a1 a2 c1 d4 a3 d1 b4 a4 c4`\n"));
+    let log = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(log.lines().count(), 2 * 32, "{log}");
+    assert!(log.contains("perfect-play: 4x4 full: solving (no time limit)\n"));
+    assert!(log.contains("perfect-play: 4x4 full, misère, place-anywhere: solving (1h)\n"));
+}
+
+/// A fresh file under the test target directory.
+fn temp_file(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Runs the command; returns stdout and stderr.
+fn perfect_play_command(args: &[&str]) -> (String, String) {
+    let output = othello()
+        .args(["perfect-play", "--threads", "1"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// The table without the seconds, which vary from run to run.
+fn without_seconds(markdown: &str) -> Vec<Vec<String>> {
+    rows(markdown)
+        .into_iter()
+        .map(|mut r| {
+            r.pop();
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_resumes_from_its_cache() {
+    let cache = temp_file("perfect-play-resume.txt");
+    let path = cache.to_str().unwrap();
+    let (_, log) = perfect_play_command(&["--max-cells", "12", "--cache", path]);
+    assert!(!log.contains("(cached)"));
+    let text = std::fs::read_to_string(&cache).unwrap();
+    let entries: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(entries.len(), 16);
+    assert!(entries.iter().any(|l| l.starts_with(
+        "3x4 full normal standard solved black=12 white=0 empty=0 best=a1 \
+         line=a1a2d3d2b3paa3pac3pad1 nodes=575 seconds="
+    )));
+    // A larger run takes the 16 entries from the file and adds the 16 new ones.
+    let (resumed, log) = perfect_play_command(&["--max-cells", "16", "--cache", path]);
+    assert_eq!(log.matches("(cached)").count(), 16, "{log}");
+    assert_eq!(log.matches(": solving (").count(), 16, "{log}");
+    let text = std::fs::read_to_string(&cache).unwrap();
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 32);
+    assert!(resumed.contains("(16 entries from the cache"));
+    let (fresh, _) = perfect_play_command(&["--max-cells", "16"]);
+    assert_eq!(without_seconds(&resumed), without_seconds(&fresh));
+    // Everything is in the file now.
+    let (again, log) = perfect_play_command(&["--max-cells", "16", "--cache", path]);
+    assert_eq!(log.matches("(cached)").count(), 32, "{log}");
+    assert_eq!(without_seconds(&again), without_seconds(&fresh));
+}
+
+#[test]
+fn unsolved_entries_are_tried_again_only_with_more_time() {
+    let cache = temp_file("perfect-play-unsolved.txt");
+    let path = cache.to_str().unwrap();
+    std::fs::write(
+        &cache,
+        "3x3 full normal anywhere unsolved limit=2s nodes=5 seconds=2.000\n",
+    )
+    .unwrap();
+    let args = |limit: &'static str| {
+        vec![
+            "--boards",
+            "3x3,3x4,4x3",
+            "--rule-sets",
+            "full",
+            "--goals",
+            "normal",
+            "--placements",
+            "anywhere",
+            "--place-anywhere-limit",
+            limit,
+            "--cache",
+            path,
+        ]
+    };
+    // As much time as before, or less: still unsolved, and the boards around it not tried.
+    for limit in ["2s", "1s"] {
+        let (text, log) = perfect_play_command(&args(limit));
+        let table = rows(&text);
+        assert_eq!(table[0][4], "not solved in 2s", "{text}");
+        assert_eq!(table[0][7..], ["5", "2.000"]);
+        for r in &table[1..] {
+            assert_eq!(r[4], "not tried (3x3 not solved in 2s)", "{text}");
+        }
+        assert!(!log.contains("solving"), "{log}");
+        assert!(text.contains("Totals: 0 solved, 1 not solved in their time, 2 not tried; "));
+    }
+    // More time: solved, and the file says so on a later line.
+    let (text, log) = perfect_play_command(&args("3s"));
+    assert_eq!(log.matches(": solving (3s)").count(), 3, "{log}");
+    let table = rows(&text);
+    assert!(table.iter().all(|r| !r[4].starts_with("not")), "{text}");
+    let (again, log) = perfect_play_command(&args("1s"));
+    assert_eq!(log.matches("(cached)").count(), 3, "{log}");
+    assert_eq!(without_seconds(&again), without_seconds(&text));
+}
+
+#[test]
+fn a_line_cut_short_at_the_end_of_the_cache_is_removed() {
+    let cache = temp_file("perfect-play-cut.txt");
+    let path = cache.to_str().unwrap();
+    let args = [
+        "--boards",
+        "3x3",
+        "--placements",
+        "standard",
+        "--cache",
+        path,
+    ];
+    perfect_play_command(&args);
+    let whole = std::fs::read_to_string(&cache).unwrap();
+    // The run was stopped as it wrote its last entry.
+    let cut = &whole[..whole.len() - 30];
+    std::fs::write(&cache, cut).unwrap();
+    let (_, log) = perfect_play_command(&args);
+    assert!(
+        log.contains("the last line is cut short and is removed"),
+        "{log}"
+    );
+    assert_eq!(log.matches(": solving (").count(), 1, "{log}");
+    // The entry is solved again and written whole (its time may differ).
+    let without_seconds = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split(" seconds=").next().unwrap().to_string())
+            .collect()
+    };
+    let now = std::fs::read_to_string(&cache).unwrap();
+    assert_eq!(without_seconds(&now), without_seconds(&whole));
+}
+
+#[test]
+fn a_cache_that_does_not_replay_is_an_error() {
+    let cache = temp_file("perfect-play-bad.txt");
+    // 3x3 full ends 0-9, not 1-8.
+    std::fs::write(
+        &cache,
+        "# a comment\n3x3 full normal standard solved black=1 white=8 empty=0 best=b3 \
+         line=c2c1pab3paa3pac3 nodes=72 seconds=0.000\n",
+    )
+    .unwrap();
+    let output = othello()
+        .args([
+            "perfect-play",
+            "--threads",
+            "1",
+            "--boards",
+            "3x3",
+            "--cache",
+        ])
+        .arg(&cache)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("line 2: the line ends 0-9, not 1-8"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    for (args, message) in [
+        (vec!["--boards", "2x4"], "\"2x4\" is not a board"),
+        (vec!["--boards", "4x4x4"], "is not a board"),
+        (vec!["--max-cells", "8"], "8 is not in 9..=676"),
+        (
+            vec!["--max-cells", "20", "--boards", "4x4"],
+            "cannot be used with",
+        ),
+        (vec!["--goals", "fewest"], "possible values: normal, misere"),
+        (
+            vec!["--rule-sets", "othello"],
+            "possible values: full, simple",
+        ),
+        (
+            vec!["--placements", "x"],
+            "possible values: standard, anywhere",
+        ),
+        (vec!["--limit", "3y"], "unknown unit"),
+        (vec!["--rules", "simple"], "not --rules or --place-anywhere"),
+        (vec!["--place-anywhere"], "not --rules or --place-anywhere"),
+        (vec!["--hash-mb", "0"], "hash"),
+    ] {
+        let output = othello().arg("perfect-play").args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn limits_and_board_lists() {
+    assert_eq!(
+        othello::commands::duration_text(Duration::from_secs(3600)),
+        "1h"
+    );
+    assert_eq!(
+        othello::commands::duration_text(Duration::from_secs(600)),
+        "10m"
+    );
+    assert_eq!(
+        othello::commands::duration_text(Duration::from_secs(90)),
+        "90s"
+    );
+    assert_eq!(
+        othello::commands::duration_text(Duration::from_millis(1500)),
+        "1500ms"
+    );
+    let boards: Vec<String> = boards_up_to(36).iter().map(|b| b.to_string()).collect();
+    assert_eq!(
+        boards.join(" "),
+        "3x3 3x4 3x5 4x4 3x6 4x5 3x7 3x8 4x6 5x5 3x9 4x7 3x10 5x6 4x8 3x11 5x7 3x12 4x9 6x6"
+    );
+}
