@@ -31,17 +31,6 @@ struct Grid {
 /// 3^36 * 2 still fits a `u64` key.
 const MAX_CELLS: usize = 36;
 
-const STEPS: [(isize, isize); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
-
 impl Grid {
     fn of(board: &RefBoard) -> Grid {
         let mut cells = [0; MAX_CELLS];
@@ -71,7 +60,7 @@ impl Grid {
     fn flips(&self, who: u8, i: usize, mut flip: impl FnMut(usize)) {
         let (r, c) = (i / self.cols, i % self.cols);
         let opponent = 3 - who;
-        for step in STEPS {
+        for step in common::DIRECTIONS {
             let mut n = 1;
             while let Some(j) = self.index(r, c, step, n) {
                 if self.cells[j] != opponent {

@@ -44,6 +44,16 @@ pub struct BoardSize {
 }
 
 impl BoardSize {
+    /// The standard start of this board under `variant`.
+    fn start(self, variant: Variant) -> Setup {
+        Setup {
+            rows: self.rows,
+            cols: self.cols,
+            variant,
+            ..Setup::default()
+        }
+    }
+
     fn cells(self) -> usize {
         self.rows * self.cols
     }
@@ -134,16 +144,11 @@ impl PerfectPlayOptions {
             for &place_anywhere in &self.place_anywhere {
                 for &rule_set in &self.rule_sets {
                     for &misere in &self.misere {
-                        entries.push(Setup {
-                            rows: board.rows,
-                            cols: board.cols,
-                            variant: Variant {
-                                rule_set,
-                                place_anywhere,
-                                misere,
-                            },
-                            ..Setup::default()
-                        });
+                        entries.push(board.start(Variant {
+                            rule_set,
+                            place_anywhere,
+                            misere,
+                        }));
                     }
                 }
             }
@@ -748,16 +753,11 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
         "anywhere" => true,
         other => bail!("{other:?} is not standard or anywhere"),
     };
-    let setup = Setup {
-        rows: board.rows,
-        cols: board.cols,
-        variant: Variant {
-            rule_set,
-            place_anywhere,
-            misere,
-        },
-        ..Setup::default()
-    };
+    let setup = board.start(Variant {
+        rule_set,
+        place_anywhere,
+        misere,
+    });
     let field = |key: &str| -> anyhow::Result<&str> {
         fields
             .iter()
