@@ -5,6 +5,8 @@
 #   bench/edax.sh            environment: REPS (1), THREADS (1), PERFT_DEPTH (12), FFO_LINES (1-5),
 #                            DATA (../shared/data/fforum-40-59.obf), HASH_MB (256),
 #                            EDAX_SRC / EDAX_GIT / EDAX_REF (v4.6), EDAX_ARCH, EDAX_CC (gcc)
+#                            OTHELLO (our binary, already built: skips cargo), EDAX_BIN (Edax,
+#                            already built from EDAX_SRC: skips make), for machines without compilers
 # Edax's source comes from $EDAX_SRC (a work tree), ../edax-reversi, or a bare git mirror
 # ($EDAX_GIT, else /work/.mirror/*edax-reversi*); without one it prints SKIPPED and exits 0.
 # Nothing of Edax goes into the repository: it is built and run under target/edax/.
@@ -43,8 +45,10 @@ else
     done
     [ -n "$SRC_GIT" ] || skip "no Edax source (set EDAX_SRC to a checkout of github.com/abulmo/edax-reversi, or EDAX_GIT to a git dir of it)"
 fi
-command -v make >/dev/null || skip "make is not installed (needed to build Edax)"
-command -v "$EDAX_CC" >/dev/null || skip "$EDAX_CC is not installed (needed to build Edax)"
+if [ -z "${EDAX_BIN:-}" ]; then
+    command -v make >/dev/null || skip "make is not installed (needed to build Edax)"
+    command -v "$EDAX_CC" >/dev/null || skip "$EDAX_CC is not installed (needed to build Edax)"
+fi
 [ -f "$DATA" ] || skip "no FFO file at $DATA (set DATA)"
 
 case $FFO_LINES in
@@ -54,8 +58,12 @@ esac
 [ "$FIRST" -ge 1 ] && [ "$LAST" -ge "$FIRST" ] || die "FFO_LINES must be N or A-B, not $FFO_LINES"
 
 # --- our binary ----------------------------------------------------------------------------------
-cargo build --release --quiet
-OURS=$TARGET/release/othello
+if [ -n "${OTHELLO:-}" ]; then
+    OURS=$(cd "$(dirname "$OTHELLO")" && pwd)/$(basename "$OTHELLO")
+else
+    cargo build --release --quiet
+    OURS=$TARGET/release/othello
+fi
 OUR_THREADS=()
 # Only pass --threads where our solver has it; otherwise ours runs on one thread.
 if "$OURS" solve --help | grep -q -- --threads; then OUR_THREADS=(--threads "$THREADS"); fi
@@ -83,7 +91,13 @@ fi
 BUILD=$EDAX_DIR/build
 EDAX=$BUILD/bin/edax
 STAMP="$SRC_DESC $EDAX_CC $EDAX_ARCH"
-if [ ! -x "$EDAX" ] || [ "$(cat "$BUILD/stamp" 2>/dev/null)" != "$STAMP" ]; then
+if [ -n "${EDAX_BIN:-}" ]; then
+    [ -x "$EDAX_BIN" ] || die "EDAX_BIN=$EDAX_BIN is not an executable"
+    [ -n "$SRC_TREE" ] || die "EDAX_BIN needs EDAX_SRC, the source it was built from"
+    EDAX=$(cd "$(dirname "$EDAX_BIN")" && pwd)/$(basename "$EDAX_BIN")
+    BUILD=$(cd "$SRC_TREE" && pwd)
+    SRC_DESC="$SRC_DESC (prebuilt $EDAX_BIN)"
+elif [ ! -x "$EDAX" ] || [ "$(cat "$BUILD/stamp" 2>/dev/null)" != "$STAMP" ]; then
     echo "building Edax from $SRC_DESC ($EDAX_CC, ARCH=$EDAX_ARCH)..." >&2
     rm -rf "$BUILD"
     mkdir -p "$BUILD/bin"

@@ -554,16 +554,11 @@ impl<B: Bits> Engine<B> {
         list.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
-    /// The empty cells of the board's quarters that hold an odd number of them.
-    fn odd_quarters(&self, empty: B) -> B {
-        let mut odd = B::ZERO;
-        for &quarter in &self.quarters {
-            let cells = empty & quarter;
-            if cells.count() % 2 == 1 {
-                odd |= cells;
-            }
-        }
-        odd
+    /// The quarters (one bit each) that hold an odd number of the cells of `empty`.
+    fn odd_quarters(&self, empty: B) -> usize {
+        empty
+            .iter()
+            .fold(0, |odd, cell| odd ^ (1 << self.quarter_of[cell]))
     }
 
     /// The last few moves: plain alpha-beta over the empty cells themselves, without a move
@@ -571,7 +566,8 @@ impl<B: Bits> Engine<B> {
     /// sets, unless any cell will do; the side to move owns `mine`.
     fn solve_shallow(&mut self, mine: B, theirs: B, alpha: i32, beta: i32) -> i32 {
         let empty = self.rules.geometry.cells() & !(mine | theirs);
-        let score = self.solve_empties(mine, theirs, empty, alpha, beta, false);
+        let odd = self.odd_quarters(empty);
+        let score = self.solve_empties(mine, theirs, empty, odd, alpha, beta, false);
         if score == NO_MOVE {
             // Neither side can move.
             return self.final_score_of(mine, theirs);
@@ -579,13 +575,16 @@ impl<B: Bits> Engine<B> {
         score
     }
 
-    /// [`Engine::solve_shallow`] with the empty cells known. After a pass (`passed`), returns
-    /// [`NO_MOVE`] when this side cannot move either, so the caller scores the game.
+    /// [`Engine::solve_shallow`] with the empty cells known, and the quarters that hold an odd
+    /// number of them (`odd`, one bit each). After a pass (`passed`), returns [`NO_MOVE`] when
+    /// this side cannot move either, so the caller scores the game.
+    #[allow(clippy::too_many_arguments)]
     fn solve_empties(
         &mut self,
         mine: B,
         theirs: B,
         empty: B,
+        odd: usize,
         mut alpha: i32,
         beta: i32,
         passed: bool,
@@ -595,30 +594,16 @@ impl<B: Bits> Engine<B> {
             return 0;
         }
         let anywhere = self.rules.variant.place_anywhere;
-        if empty.count() == 1 {
-            let Some(cell) = empty.lowest() else {
-                unreachable!("one empty cell")
-            };
-            let flips = self.rules.flips_for(cell, mine, theirs);
-            if anywhere || !flips.is_empty() {
-                let placed = flips | B::bit(cell);
-                return -self.final_score_of(theirs & !flips, mine | placed);
-            }
-            if passed {
-                return NO_MOVE;
-            }
-            let flips = self.rules.flips_for(cell, theirs, mine);
-            if !flips.is_empty() {
-                // The opponent plays the last cell.
-                return self.final_score_of(mine & !flips, theirs | flips | B::bit(cell));
-            }
-            return self.final_score_of(mine, theirs);
+        match empty.count() {
+            1 => return self.last_empty(mine, theirs, empty, passed),
+            2 => return self.last_two(mine, theirs, empty, alpha, beta, passed),
+            _ => {}
         }
         // Parity: cells in quarters of the board with an odd number of empty cells first, so
         // that the mover tends to get the last move of each quarter.
-        let odd = self.odd_quarters(empty);
+        let first = self.quarter_cells[odd];
         let mut best = NO_MOVE;
-        for cell in (empty & odd).iter().chain((empty & !odd).iter()) {
+        for cell in (empty & first).iter().chain((empty & !first).iter()) {
             // Only a cell next to an opponent's disc can flip one.
             if !anywhere && (self.rules.geometry.adjacent(cell) & theirs).is_empty() {
                 continue;
@@ -635,6 +620,7 @@ impl<B: Bits> Engine<B> {
                 theirs & !flips,
                 mine | flips | bit,
                 empty ^ bit,
+                odd ^ (1 << self.quarter_of[cell]),
                 -beta,
                 -alpha,
                 false,
@@ -655,7 +641,99 @@ impl<B: Bits> Engine<B> {
         if passed {
             return NO_MOVE;
         }
-        let score = self.solve_empties(theirs, mine, empty, -beta, -alpha, true);
+        let score = self.solve_empties(theirs, mine, empty, odd, -beta, -alpha, true);
+        if score == NO_MOVE {
+            return self.final_score_of(mine, theirs);
+        }
+        -score
+    }
+
+    /// [`Engine::solve_empties`] at the last empty cell, its node counted.
+    #[inline(always)]
+    fn last_empty(&mut self, mine: B, theirs: B, empty: B, passed: bool) -> i32 {
+        let Some(cell) = empty.lowest() else {
+            unreachable!("one empty cell")
+        };
+        let flips = self.rules.flips_for(cell, mine, theirs);
+        if self.rules.variant.place_anywhere || !flips.is_empty() {
+            return self.full_board_score(mine.count() + flips.count() + 1);
+        }
+        if passed {
+            return NO_MOVE;
+        }
+        let flips = self.rules.flips_for(cell, theirs, mine);
+        if !flips.is_empty() {
+            // The opponent plays the last cell.
+            return -self.full_board_score(theirs.count() + flips.count() + 1);
+        }
+        self.final_score_of(mine, theirs)
+    }
+
+    /// The final score of a full board on which the side to move has `discs` discs.
+    #[inline(always)]
+    fn full_board_score(&self, discs: u32) -> i32 {
+        let d = 2 * discs as i32 - self.rules.geometry.cell_count() as i32;
+        if self.rules.variant.misere {
+            -d
+        } else {
+            d
+        }
+    }
+
+    /// [`Engine::solve_empties`] at the last two empty cells, its node counted: each move
+    /// leads straight to [`Engine::last_empty`], without the general loop.
+    fn last_two(
+        &mut self,
+        mine: B,
+        theirs: B,
+        empty: B,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        let (Some(x), Some(y)) = (empty.lowest(), (empty & !empty.lowest_bit()).lowest()) else {
+            unreachable!("two empty cells")
+        };
+        let anywhere = self.rules.variant.place_anywhere;
+        let mut best = NO_MOVE;
+        for (cell, last) in [(x, y), (y, x)] {
+            if !anywhere && (self.rules.geometry.adjacent(cell) & theirs).is_empty() {
+                continue;
+            }
+            let flips = self.rules.flips_for(cell, mine, theirs);
+            if flips.is_empty() && !anywhere {
+                continue;
+            }
+            if passed && best == NO_MOVE && self.count_node() {
+                return 0;
+            }
+            // The child's node, as `solve_empties` would count it.
+            if self.count_node() {
+                return 0;
+            }
+            let score = -self.last_empty(
+                theirs & !flips,
+                mine | flips | B::bit(cell),
+                B::bit(last),
+                false,
+            );
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best != NO_MOVE {
+            return best;
+        }
+        if passed {
+            return NO_MOVE;
+        }
+        let score = self.last_two(theirs, mine, empty, -beta, -alpha, true);
         if score == NO_MOVE {
             return self.final_score_of(mine, theirs);
         }

@@ -175,8 +175,10 @@ pub struct Engine<B> {
     shared: Arc<Shared>,
     /// Move-ordering weight of each cell: corners first, cells next to empty corners last.
     square_weight: Vec<i32>,
-    /// The board cut in four (rows and columns halved), for parity in the endgame.
-    quarters: [B; 4],
+    /// The board cut in four (rows and columns halved), for parity in the endgame: the quarter
+    /// of each cell, and for each set of quarters (one bit each) the cells of those quarters.
+    quarter_of: Vec<u8>,
+    quarter_cells: [B; 16],
     /// One reusable move list per ply, so the search does not allocate as it goes.
     lists: Vec<Vec<(usize, i32)>>,
     nodes: u64,
@@ -194,15 +196,21 @@ impl<B: Bits> Engine<B> {
         let cells = rules.geometry.cell_count();
         let square_weight = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
         let g = &rules.geometry;
-        let mut quarters = [B::ZERO; 4];
-        for i in 0..cells {
-            let sq = g.square(i);
-            let q = 2 * usize::from(2 * sq.row as usize >= g.rows())
-                + usize::from(2 * sq.col as usize >= g.cols());
-            quarters[q] |= B::bit(i);
-        }
+        let quarter_of: Vec<u8> = (0..cells)
+            .map(|i| {
+                let sq = g.square(i);
+                2 * u8::from(2 * sq.row as usize >= g.rows())
+                    + u8::from(2 * sq.col as usize >= g.cols())
+            })
+            .collect();
+        let quarter_cells = std::array::from_fn(|set| {
+            (0..cells)
+                .filter(|&i| set & (1 << quarter_of[i]) != 0)
+                .fold(B::ZERO, |cells, i| cells | B::bit(i))
+        });
         Engine {
-            quarters,
+            quarter_of,
+            quarter_cells,
             zobrist: Zobrist::new(cells),
             table: Arc::new(Table::new(config.hash_mb)),
             id: 0,
@@ -253,7 +261,8 @@ impl<B: Bits> Engine<B> {
             diverge: false,
             shared: Arc::clone(&self.shared),
             square_weight: self.square_weight.clone(),
-            quarters: self.quarters,
+            quarter_of: self.quarter_of.clone(),
+            quarter_cells: self.quarter_cells,
             lists: Vec::new(),
             nodes: 0,
             deadline: None,
