@@ -212,7 +212,9 @@ row() { # work, ours cpu list name, edax cpu list name, ours nodes, edax nodes
         'BEGIN {printf "%-18s %11.3f %11.3f %10s %14s %14s\n", w, o, e, (e > 0 ? sprintf("%.2f", o / e) : "-"), on, en}'
 }
 CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
-echo "# ours: othello $(git rev-parse --short HEAD 2>/dev/null || echo '?') (cargo build --release${RUSTFLAGS:+, RUSTFLAGS=$RUSTFLAGS}); Edax: $SRC_DESC, $EDAX_CC ARCH=$EDAX_ARCH, zero weights"
+OUR_BUILD="cargo build --release${RUSTFLAGS:+, RUSTFLAGS=$RUSTFLAGS}"
+[ -z "${OTHELLO:-}" ] || OUR_BUILD="prebuilt $OTHELLO"
+echo "# ours: othello $(git rev-parse --short HEAD 2>/dev/null || echo '?') ($OUR_BUILD); Edax: $SRC_DESC, $EDAX_CC ARCH=$EDAX_ARCH, zero weights"
 echo "# $(nproc) cores, ${CPU_MODEL:-unknown cpu}; REPS=$REPS THREADS=$THREADS (ours: ${OUR_THREADS[*]:-1 thread}) hash ${HASH_MB} MB (Edax -h $HBITS)"
 printf '%-18s %11s %11s %10s %14s %14s\n' work "ours CPU s" "Edax CPU s" ours/Edax "ours nodes" "Edax nodes"
 row "start-up (perft 1)" OUR_START EDAX_START - -
