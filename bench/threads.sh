@@ -4,8 +4,8 @@
 # 6x6 start). Prints one table; the runs' own output goes to target/threads/.
 #   bench/threads.sh         environment: OTHELLO (our binary, already built: skips cargo),
 #                            DATA (../shared/data/fforum-40-59.obf), SCALING_LINES (1-5),
-#                            MAX_THREADS (nproc), HASH_MB (1024), SKIP (space-separated: scaling
-#                            bench ffo 6x6)
+#                            MAX_THREADS (nproc), THREAD_COUNTS (1 2 4 ... MAX_THREADS),
+#                            HASH_MB (1024), SKIP (space-separated: scaling bench ffo 6x6)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -28,8 +28,12 @@ fi
 [ -f "$DATA" ] || { echo "SKIPPED: no FFO file at $DATA (set DATA)"; exit 0; }
 
 counts=()
-for ((n = 1; n < MAX_THREADS; n *= 2)); do counts+=("$n"); done
-counts+=("$MAX_THREADS")
+if [ -n "${THREAD_COUNTS:-}" ]; then
+    read -r -a counts <<<"$THREAD_COUNTS"
+else
+    for ((n = 1; n < MAX_THREADS; n *= 2)); do counts+=("$n"); done
+    counts+=("$MAX_THREADS")
+fi
 
 # Runs a command, its output to $1; sets WALL to its wall-clock seconds.
 run_timed() {

@@ -20,6 +20,10 @@ const SORT_DEPTH: i32 = 4;
 /// positions after each move before searching any (enhanced transposition cut-off).
 const TRANSPOSITION_CUTS: u32 = 12;
 
+/// From this many empty cells on, threads that meet in a position share out its moves: after
+/// the first move, a move whose position another thread is searching is left for later.
+const SPLIT: u32 = 12;
+
 /// An exact result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solved {
@@ -140,26 +144,37 @@ impl<B: Bits> Engine<B> {
         };
         if !self.shared.first_done.load(Relaxed) {
             let (first, first_key) = child(self, list[0].0);
-            self.diverge = true;
             self.solve(&first, first_key, -limit, limit, 1);
-            self.diverge = false;
         }
+        let n = list.len();
         while !self.stopped {
-            let i = self.shared.next.fetch_add(1, Relaxed);
-            let Some(&(m, _)) = list.get(i) else {
-                return;
-            };
-            let (next, next_key) = child(self, m);
-            let alpha = self.shared.alpha.load(Relaxed);
-            let bar = if which == RootMoves::Ties {
-                alpha - 1
+            let mut i = self.shared.next.fetch_add(1, Relaxed);
+            if i >= n {
+                // Every move is taken: join the search of one whose value is still unknown.
+                let finished = self.shared.finished.load(Relaxed);
+                match (0..n.min(64)).find(|&j| finished & (1 << j) == 0) {
+                    Some(j) => i = j,
+                    None => return,
+                }
+            }
+            let (next, next_key) = child(self, list[i].0);
+            if i == 0 {
+                self.solve(&next, next_key, -limit, limit, 1);
             } else {
-                alpha
-            };
-            if which == RootMoves::All
-                || -self.solve(&next, next_key, -bar - 1, -bar, 1) > bar && !self.stopped
-            {
-                self.solve(&next, next_key, -limit, -alpha.min(limit - 1), 1);
+                let alpha = self.shared.alpha.load(Relaxed);
+                let bar = if which == RootMoves::Ties {
+                    alpha - 1
+                } else {
+                    alpha
+                };
+                if which == RootMoves::All
+                    || -self.solve(&next, next_key, -bar - 1, -bar, 1) > bar && !self.stopped
+                {
+                    self.solve(&next, next_key, -limit, -alpha.min(limit - 1), 1);
+                }
+            }
+            if !self.stopped && i < 64 {
+                self.shared.finished.fetch_or(1 << i, Relaxed);
             }
         }
     }
@@ -223,6 +238,9 @@ impl<B: Bits> Engine<B> {
                         values.push((m, score));
                     }
                 }
+                if i < 64 {
+                    self.shared.finished.fetch_or(1 << i, Relaxed);
+                }
                 done += 1;
                 self.progress.done = done;
                 self.progress.last = Some((m, twin));
@@ -255,6 +273,9 @@ impl<B: Bits> Engine<B> {
             };
             if self.stopped {
                 break;
+            }
+            if i < 64 {
+                self.shared.finished.fetch_or(1 << i, Relaxed);
             }
             known.push((m, result));
             if let RootValue::Exact(score) = result {
@@ -465,15 +486,13 @@ impl<B: Bits> Engine<B> {
         if empties >= SORT_BY_SEARCH {
             self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
         }
-        if self.diverge && ply == 1 {
-            // A helper on the main thread's move starts from a different reply.
-            let n = list.len();
-            list.rotate_left(self.id % n);
-        }
-        let (best_score, best_move) =
+        let (best_score, best_move) = if !self.shared.busy.is_empty() && empties >= SPLIT {
+            self.best_of_shared(pos, key, &list, alpha, beta, ply)
+        } else {
             self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {
                 e.solve(child, child_key, a, b, ply + 1)
-            });
+            })
+        };
         self.lists[ply] = list;
         if self.stopped {
             return 0;
@@ -489,6 +508,67 @@ impl<B: Bits> Engine<B> {
             },
         );
         best_score
+    }
+
+    /// [`Engine::best_of`] for a solve on several threads. Every thread searches the first
+    /// move; after it, a move whose position another thread is searching is put off until the
+    /// others are done, when the table most likely holds its value (ABDADA, Weill 1996).
+    fn best_of_shared(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        list: &[(usize, i32)],
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> (i32, Option<usize>) {
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        // Moves put off, by place in the list; lists longer than the mask defer nothing.
+        let mut later = 0u64;
+        for pass in 0..2 {
+            for (i, &(m, _)) in list.iter().enumerate() {
+                if pass == 1 && later & (1 << i) == 0 {
+                    continue;
+                }
+                let flips = self.rules.flips(pos, m);
+                let child = self.rules.play_flips(pos, m, flips);
+                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+                let exclusive = pass == 0 && i > 0 && i < 64;
+                if exclusive && self.shared.busy_slot(child_key).load(Relaxed) > 0 {
+                    later |= 1 << i;
+                    continue;
+                }
+                self.shared.busy_slot(child_key).fetch_add(1, Relaxed);
+                let mut score;
+                if i == 0 {
+                    score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
+                } else {
+                    score = -self.solve(&child, child_key, -alpha - 1, -alpha, ply + 1);
+                    if score > alpha && score < beta && !self.stopped {
+                        score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
+                    }
+                }
+                self.shared.busy_slot(child_key).fetch_sub(1, Relaxed);
+                if self.stopped {
+                    return (best_score, best_move);
+                }
+                if score > best_score {
+                    best_score = score;
+                    best_move = Some(m);
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return (best_score, best_move);
+                        }
+                    }
+                }
+            }
+            if later == 0 {
+                break;
+            }
+        }
+        (best_score, best_move)
     }
 
     /// An upper bound on the value of `pos` from the discs that can never change colour, when

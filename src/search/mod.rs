@@ -59,7 +59,9 @@ impl Outcome {
 pub use table::{splitmix, Bound, Entry, Table, Zobrist, SOLVED};
 
 use crate::rules::{Bits, Position, Rules};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
+};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -74,7 +76,29 @@ struct Shared {
     first_done: AtomicBool,
     /// The next root move (by its place in the main thread's list) no thread has taken.
     next: AtomicUsize,
+    /// Root moves (by their place in the list, the first 64) whose values are known.
+    finished: AtomicU64,
+    /// How many threads are searching each position, by a hash of its key (collisions only
+    /// cost a deferral): the solver's threads leave a position another is in for later.
+    busy: Box<[AtomicU8]>,
 }
+
+impl Shared {
+    fn new(threads: usize) -> Shared {
+        let slots = if threads > 1 { BUSY_SLOTS } else { 0 };
+        Shared {
+            busy: (0..slots).map(|_| AtomicU8::new(0)).collect(),
+            ..Shared::default()
+        }
+    }
+
+    fn busy_slot(&self, key: u64) -> &AtomicU8 {
+        &self.busy[(key >> 40) as usize & (BUSY_SLOTS - 1)]
+    }
+}
+
+/// Slots of [`Shared::busy`]: many more than positions searched at once, so few collide.
+const BUSY_SLOTS: usize = 1 << 16;
 
 /// How final scores count empty cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -170,8 +194,6 @@ pub struct Engine<B> {
     config: Config,
     /// 0 for the thread that answers; helpers count from 1.
     id: usize,
-    /// Whether this helper is to try replies in another order than the main thread.
-    diverge: bool,
     shared: Arc<Shared>,
     /// Move-ordering weight of each cell: corners first, cells next to empty corners last.
     square_weight: Vec<i32>,
@@ -214,7 +236,6 @@ impl<B: Bits> Engine<B> {
             zobrist: Zobrist::new(cells),
             table: Arc::new(Table::new(config.hash_mb)),
             id: 0,
-            diverge: false,
             shared: Arc::default(),
             eval,
             rules,
@@ -258,7 +279,6 @@ impl<B: Bits> Engine<B> {
             table: Arc::clone(&self.table),
             config: self.config,
             id,
-            diverge: false,
             shared: Arc::clone(&self.shared),
             square_weight: self.square_weight.clone(),
             quarter_of: self.quarter_of.clone(),
@@ -281,7 +301,7 @@ impl<B: Bits> Engine<B> {
         work: impl FnOnce(&mut Self) -> T,
         help: impl Fn(&mut Self) + Sync,
     ) -> T {
-        self.shared = Arc::default();
+        self.shared = Arc::new(Shared::new(self.config.threads));
         if self.config.threads <= 1 {
             return work(self);
         }
