@@ -154,6 +154,10 @@ enum Command {
         /// number; with more than one, which of several best moves is shown first may vary.
         #[arg(long, value_parser = threads_arg)]
         threads: Option<usize>,
+        /// Refuse a position with more empty cells than this: far beyond it an exact solve
+        /// does not finish in any useful time (FFO #59, 34 empty cells, takes hours).
+        #[arg(long, default_value_t = 40)]
+        max_empties: usize,
     },
     /// Play a move list and print every step: the move, its flips, passes, the position after.
     ///
@@ -665,6 +669,7 @@ fn main() -> ExitCode {
             progress,
             hash_mb,
             threads,
+            max_empties,
         }) => {
             let start = start.start(variant);
             let options = commands::SolveOptions {
@@ -675,6 +680,7 @@ fn main() -> ExitCode {
                 },
                 hash_mb,
                 threads: threads.unwrap_or_else(all_cores),
+                max_empties: Some(max_empties),
             };
             let terminal = io::stderr().is_terminal();
             let progress: Option<Box<dyn Write + Send>> =

@@ -257,3 +257,70 @@ fn the_example_game_scripts_play_to_the_end() {
     }
     assert!(scripts >= 3, "{scripts} game scripts in {}", dir.display());
 }
+
+#[test]
+fn the_engine_refuses_a_huge_line_without_echoing_it() {
+    let mut line = vec![b'x'; 8 << 20];
+    line.push(b'\n');
+    let mut input = b"(W D 3)\n".to_vec();
+    input.extend_from_slice(&line);
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["engine", "--color", "B", "--depth", "1"])
+        .write_stdin(input)
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("line 2: a line over 4096 bytes"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 200, "{} bytes on stderr", stderr.len());
+}
+
+#[test]
+fn solve_refuses_a_position_it_cannot_finish() {
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["solve", "--rows", "26", "--cols", "26"])
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("672 empty cells"), "{stderr}");
+    assert!(stderr.contains("--max-empties 40"), "{stderr}");
+    assert!(output.stdout.is_empty());
+    // A lower limit refuses smaller positions too; a higher one lets them through.
+    Command::cargo_bin("othello")
+        .unwrap()
+        .args(["solve", "--rows", "4", "--cols", "4", "--max-empties", "11"])
+        .timeout(TIMEOUT)
+        .assert()
+        .code(1);
+    Command::cargo_bin("othello")
+        .unwrap()
+        .args(["solve", "--rows", "4", "--cols", "4", "--max-empties", "12"])
+        .args(["--threads", "1"])
+        .timeout(TIMEOUT)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_long_solve_says_so_when_no_progress_is_shown() {
+    // 28 empty cells: the solve starts with a notice on stderr (stopped here by the timeout).
+    let mut child = spawn(&["solve", "--rows", "4", "--cols", "8", "--threads", "1"]);
+    let mut stderr = child.stderr.take().unwrap();
+    let mut first = [0u8; 60];
+    stderr.read_exact(&mut first).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = String::from_utf8_lossy(&first);
+    assert!(
+        text.starts_with("othello solve: 28 empty cells to solve exactly"),
+        "{text}"
+    );
+}

@@ -301,3 +301,196 @@ fn a_garbled_nboard_move_loses() {
         &["--b-protocol", "nboard"],
     );
 }
+
+/// Runs a match like [`referee`], watching the referee's peak memory (kB, from /proc where it
+/// exists) and its time.
+fn referee_watched(args: &[&str], out_name: &str) -> (Outcome, u64, std::time::Duration) {
+    let out: PathBuf = std::env::temp_dir().join(format!(
+        "othello-referee-{}-{out_name}.txt",
+        std::process::id()
+    ));
+    let started = std::time::Instant::now();
+    let mut child = Command::new(othello())
+        .arg("match")
+        .args(args)
+        .arg("--games-out")
+        .arg(&out)
+        .env("OTHELLO", othello())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0;
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(status) = std::fs::read_to_string(&status_file) {
+            if let Some(kb) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak_kb = peak_kb.max(kb);
+            }
+        }
+        // A referee that runs away is stopped before it takes the machine down with it:
+        // SIGTERM first, on which it ends its contestants' process groups.
+        if started.elapsed().as_secs() >= 30 || peak_kb >= 16 * FLOOD_PEAK_KB {
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the referee ran away: {peak_kb} kB after {:?}",
+                started.elapsed()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let elapsed = started.elapsed();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let _ = std::fs::remove_file(&out);
+    (Outcome { stdout, games }, peak_kb, elapsed)
+}
+
+/// The most memory the referee may reach against a flooder: a bounded queue of capped lines.
+const FLOOD_PEAK_KB: u64 = 64 * 1024;
+
+#[test]
+fn a_gtp_program_that_floods_its_replies_loses_at_once_in_bounded_memory() {
+    let engine = format!("{} engine --depth 1", othello());
+    let (o, peak_kb, elapsed) = referee_watched(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            "yes '=' #",
+            "--b-protocol",
+            "gtp",
+            "--b-name",
+            "bad",
+            "--games",
+            "2",
+        ],
+        "gtp-flood",
+    );
+    for line in &o.games {
+        assert!(line.ends_with("forfeit:bad:malformed"), "{line}");
+    }
+    assert!(elapsed.as_secs() < 20, "took {elapsed:?}");
+    assert!(peak_kb < FLOOD_PEAK_KB, "the referee reached {peak_kb} kB");
+}
+
+#[test]
+fn a_triples_program_that_floods_loses_in_bounded_memory() {
+    // `yes` writes "y" lines as fast as it can, on its turn and off it: either way it loses
+    // (the `#` comments out the colour and opening the referee adds to the command).
+    let engine = format!("{} engine --depth 1", othello());
+    let (o, peak_kb, elapsed) = referee_watched(
+        &[
+            "--a", &engine, "--b", "yes #", "--b-name", "bad", "--games", "2",
+        ],
+        "triples-flood",
+    );
+    for line in &o.games {
+        assert!(
+            line.ends_with("forfeit:bad:protocol-error") || line.ends_with("forfeit:bad:malformed"),
+            "{line}\n{}",
+            o.stdout
+        );
+    }
+    assert!(elapsed.as_secs() < 20, "took {elapsed:?}");
+    assert!(peak_kb < FLOOD_PEAK_KB, "the referee reached {peak_kb} kB");
+}
+
+#[test]
+fn lines_written_out_of_turn_are_a_forfeit() {
+    // The engine moves first and takes its time; meanwhile the flooder writes 5000 lines.
+    let engine = format!("{} engine --move-time 300ms --threads 1", othello());
+    let bad = player("flooder.sh");
+    let (o, peak_kb, _) = referee_watched(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            &bad,
+            "--b-name",
+            "bad",
+            "--games",
+            "1",
+            "--move-time",
+            "2s",
+        ],
+        "out-of-turn",
+    );
+    assert_eq!(o.games.len(), 1);
+    assert!(
+        o.games[0].ends_with("forfeit:bad:protocol-error"),
+        "{}",
+        o.games[0]
+    );
+    assert!(peak_kb < FLOOD_PEAK_KB, "the referee reached {peak_kb} kB");
+}
+
+#[test]
+fn the_first_clock_starts_when_both_sides_are_ready() {
+    // The GTP side takes 1.5 s to start; the triples side, moving first with 1 s a move, must
+    // not have lost that time.
+    let engine = format!("{} engine --depth 1", othello());
+    let slow = player("slow_gtp.sh");
+    let o = referee(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            &slow,
+            "--b-protocol",
+            "gtp",
+            "--games",
+            "1",
+            "--move-time",
+            "1s",
+        ],
+        "slow-start",
+    );
+    assert_eq!(o.games.len(), 1);
+    assert!(!o.games[0].contains("forfeit"), "{}", o.games[0]);
+}
+
+#[test]
+fn a_process_started_in_a_new_session_does_not_outlive_the_game() {
+    let have_setsid = Command::new("sh")
+        .args(["-c", "command -v setsid"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_setsid {
+        eprintln!("skipped: setsid (util-linux) is not installed");
+        return;
+    }
+    let marker = "sleep 61.75";
+    let engine = format!("{} engine --depth 1", othello());
+    let bad = format!("SLEEP_FOR=61.75 {}", player("setsid.sh"));
+    let o = referee(&["--a", &engine, "--b", &bad, "--games", "2"], "setsid");
+    assert_eq!(o.games.len(), 2);
+    let mut left = processes_with(marker);
+    for _ in 0..20 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        left = processes_with(marker);
+    }
+    assert_eq!(left, Vec::<String>::new());
+}

@@ -22,6 +22,7 @@ fn options(which: RootMoves) -> SolveOptions {
         which,
         hash_mb: 16,
         threads: 1,
+        max_empties: None,
     }
 }
 
@@ -237,6 +238,7 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
         which: RootMoves::Best,
         hash_mb: 1024,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        max_empties: None,
     };
     let start = Start::Setup(setup(6, 6, FULL));
     let solved = solve_from(

@@ -330,6 +330,7 @@ fn solve_entry(
         which: RootMoves::Ties,
         hash_mb: options.hash_mb,
         threads: options.threads,
+        max_empties: None,
     };
     with_bits(
         setup.rows * setup.cols,

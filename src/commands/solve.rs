@@ -26,7 +26,13 @@ pub struct SolveOptions {
     pub hash_mb: usize,
     /// Threads solving together.
     pub threads: usize,
+    /// Refuse positions with more empty cells than this (`None`: no limit).
+    pub max_empties: Option<usize>,
 }
+
+/// From this many empty cells on, a solve says on stderr that it may take long, even when no
+/// progress is shown.
+const SLOW_EMPTIES: usize = 28;
 
 /// Perfect play from one position, in plain disc counts (empty cells count for nobody).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,6 +184,19 @@ pub fn solve_from(
             play_listed(&mut game, &self.moves.0)?;
             let rules = game.rules().clone();
             let pos = *game.position();
+            let empties = rules.empty(&pos).count() as usize;
+            if let Some(max) = self.options.max_empties.filter(|&max| empties > max) {
+                anyhow::bail!(
+                    "{empties} empty cells: more than an exact solve can finish (the limit is \
+                     --max-empties {max}); solve a later position (--moves), or raise the limit"
+                );
+            }
+            if empties >= SLOW_EMPTIES && self.progress.is_none() {
+                eprintln!(
+                    "othello solve: {empties} empty cells to solve exactly; this may take hours \
+                     (--progress shows how far it has got)"
+                );
+            }
             let observer = self
                 .progress
                 .map(|w| progress_printer(w, self.terminal, rules.geometry.cols()));

@@ -1,11 +1,15 @@
 //! A contestant's process: lines in and out with deadlines, and a clean end. The process runs
 //! in its own process group so that ending it also ends whatever it started (a script's
-//! children), and it is always reaped.
+//! children), and it is always reaped. What it started in a session of its own (`setsid`)
+//! leaves the group, so every process also carries a mark in its environment, and the referee
+//! ends whatever process still bears the mark; on Linux the referee is a child subreaper, so such
+//! processes become its children once their parents are gone, and it reaps them.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -13,7 +17,17 @@ use std::time::{Duration, Instant};
 /// The process groups of the contestants running now, so that a referee stopped by a signal
 /// can end them (they are in groups of their own, so a Ctrl-C at the terminal does not reach
 /// them).
-static LIVE: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+static LIVE: Mutex<Vec<(libc::pid_t, String)>> = Mutex::new(Vec::new());
+
+/// The environment variable that marks every process a contestant starts.
+const MARK: &str = "OTHELLO_CONTESTANT";
+
+/// Numbers the contestants' marks.
+static SPAWNED: AtomicU64 = AtomicU64::new(0);
+
+/// Lines a contestant may write ahead of the referee's reading; past that its writes wait, and
+/// it is flagged as flooding.
+const MAX_QUEUED: usize = 1024;
 
 /// On SIGINT, SIGTERM or SIGHUP: kill every live contestant's group, then exit as the signal
 /// would have (128 + its number). Called once, before the first contestant starts.
@@ -23,10 +37,11 @@ pub fn end_contestants_on_signals() -> io::Result<()> {
     thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
             if let Ok(live) = LIVE.lock() {
-                for &pid in live.iter() {
+                for (pid, mark) in live.iter() {
                     unsafe {
                         libc::kill(-pid, libc::SIGKILL);
                     }
+                    end_marked(mark);
                 }
             }
             std::process::exit(128 + signal);
@@ -73,6 +88,10 @@ pub struct Child {
     process: std::process::Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// Set when the process wrote [`MAX_QUEUED`] lines that the referee had not read.
+    flooded: Arc<AtomicBool>,
+    /// The value of [`MARK`] in its environment and its descendants'.
+    mark: String,
     /// Set once the output is closed, so later reads fail at once.
     closed: bool,
     last_stderr: Arc<Mutex<String>>,
@@ -82,9 +101,16 @@ pub struct Child {
 impl Child {
     /// Starts `command` with `sh -c`, in a process group of its own.
     pub fn spawn(command: &str, env: &[(&str, String)]) -> io::Result<Child> {
+        become_subreaper();
+        let mark = format!(
+            "{}-{}",
+            std::process::id(),
+            SPAWNED.fetch_add(1, Ordering::Relaxed)
+        );
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
             .arg(command)
+            .env(MARK, &mark)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -94,15 +120,25 @@ impl Child {
         }
         let mut process = cmd.spawn()?;
         if let Ok(mut live) = LIVE.lock() {
-            live.push(process.id() as libc::pid_t);
+            live.push((process.id() as libc::pid_t, mark.clone()));
         }
         let stdout = process.stdout.take().expect("stdout is piped");
         let stderr = process.stderr.take().expect("stderr is piped");
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(MAX_QUEUED);
+        let flooded = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&flooded);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Some(line) = read_line(&mut reader) {
-                if sender.send(line).is_err() {
+                let sent = match sender.try_send(line) {
+                    Ok(()) => Ok(()),
+                    Err(TrySendError::Full(line)) => {
+                        flag.store(true, Ordering::Relaxed);
+                        sender.send(line).map_err(drop)
+                    }
+                    Err(TrySendError::Disconnected(_)) => Err(()),
+                };
+                if sent.is_err() {
                     break;
                 }
             }
@@ -124,10 +160,17 @@ impl Child {
             stdin: process.stdin.take(),
             process,
             lines,
+            flooded,
+            mark,
             closed: false,
             last_stderr,
             reaped: false,
         })
+    }
+
+    /// Whether the process has written [`MAX_QUEUED`] lines ahead of the referee's reading.
+    pub fn flooded(&self) -> bool {
+        self.flooded.load(Ordering::Relaxed)
     }
 
     /// Writes one line. A process that has gone counts as closed.
@@ -231,9 +274,10 @@ impl Child {
             libc::kill(-pid, libc::SIGKILL);
         }
         if let Ok(mut live) = LIVE.lock() {
-            live.retain(|&p| p != pid);
+            live.retain(|&(p, _)| p != pid);
         }
         let _ = self.process.wait();
+        end_marked(&self.mark);
         self.reaped = true;
     }
 }
@@ -241,6 +285,69 @@ impl Child {
 impl Drop for Child {
     fn drop(&mut self) {
         self.kill_and_reap();
+    }
+}
+
+/// Makes this process the reaper of its orphaned descendants (Linux), once.
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        });
+    }
+}
+
+/// Kills every process whose environment bears `mark` (those a contestant started and that
+/// left its process group), and reaps those that have become this process's children. The
+/// environment is the one they started with, read from `/proc`; elsewhere this does nothing.
+fn end_marked(mark: &str) {
+    let wanted = format!("{MARK}={mark}");
+    let me = std::process::id();
+    // A process killed now may have started another a moment ago: look again until none.
+    for _ in 0..10 {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        let mut found = Vec::new();
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if pid == me {
+                continue;
+            }
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if environ.split(|&b| b == 0).any(|v| v == wanted.as_bytes()) {
+                found.push(pid as libc::pid_t);
+            }
+        }
+        if found.is_empty() {
+            return;
+        }
+        for &pid in &found {
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        // Reap those that are (or become, as their parents die) this process's children; a
+        // pid that is not ours answers at once.
+        for &pid in &found {
+            for _ in 0..20 {
+                let r = unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
+                if r != 0 {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
     }
 }
 

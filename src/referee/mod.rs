@@ -135,6 +135,10 @@ pub fn play_game(m: &Match, index: usize) -> GameRecord {
         }
     }
 
+    // Clocks start once both sides are ready.
+    for c in contestants.iter_mut().flatten() {
+        c.start_clock();
+    }
     while record.forfeit.is_none() {
         let Some(mover) = turns.mover() else { break };
         let side = side_of(mover);

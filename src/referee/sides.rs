@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 /// How long a contestant may take to start and to answer anything that is not a move.
 const SETUP_TIME: Duration = Duration::from_secs(10);
 
+/// The most lines one GTP reply may have (the referee's commands have one-line answers).
+const MAX_REPLY_LINES: usize = 64;
+
 /// The wire format a contestant speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -63,7 +66,8 @@ pub enum Reason {
     Malformed,
     Timeout,
     Crash,
-    /// It refused a legal move or answered a command with an error.
+    /// It refused a legal move, answered a command with an error, or flooded the referee with
+    /// lines it was not asked for.
     ProtocolError,
     Resigned,
 }
@@ -214,7 +218,25 @@ impl Contestant {
         Ok(contestant)
     }
 
+    /// Starts the clock of the move it owes now, for a side that moves first once both sides
+    /// are ready (a triples program's clock otherwise runs while its opponent starts).
+    pub fn start_clock(&mut self) {
+        self.clock = Instant::now();
+    }
+
+    /// A forfeit if the contestant has been writing far more than it was asked for.
+    fn not_flooding(&self) -> Result<(), Forfeit> {
+        if self.child.flooded() {
+            return Err(Forfeit::new(
+                Reason::ProtocolError,
+                "it wrote lines far faster than the referee asked for them",
+            ));
+        }
+        Ok(())
+    }
+
     fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        self.not_flooding()?;
         self.child
             .send(line)
             .map_err(|s| Forfeit::silence(s, "reading of its input"))
@@ -265,15 +287,21 @@ impl Contestant {
             }
         };
         let text = text.to_string();
-        // The rest of the reply, up to its blank line (untimed past the deadline's slack).
+        // The rest of the reply, up to its blank line, with some slack past the deadline.
+        let rest = deadline.max(Instant::now()) + SETUP_TIME;
+        let mut lines = 1;
         loop {
-            match self
-                .child
-                .receive(deadline.max(Instant::now()) + SETUP_TIME)
-            {
+            match self.child.receive(rest) {
                 Ok(line) if line.trim().is_empty() => break,
                 Ok(_) => {}
                 Err(s) => return Err(Forfeit::silence(s, what)),
+            }
+            lines += 1;
+            if lines > MAX_REPLY_LINES {
+                return Err(Forfeit::new(
+                    Reason::Malformed,
+                    format!("a reply of over {MAX_REPLY_LINES} lines"),
+                ));
             }
         }
         Ok(if ok { Ok(text) } else { Err(text) })
@@ -320,6 +348,7 @@ impl Contestant {
     /// Asks for the contestant's move; `must_pass` tells how a triples `P` reads on wide
     /// boards. Returns the answer and the time it took.
     pub fn ask(&mut self, must_pass: bool) -> Result<(Answer, Duration), Forfeit> {
+        self.not_flooding()?;
         let limit = self.spec.move_time;
         let answer = match self.spec.protocol {
             Protocol::Triples => {

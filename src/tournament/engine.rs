@@ -21,6 +21,11 @@ pub enum EngineError {
         text: String,
         why: String,
     },
+    #[error("line {line}: {why}")]
+    Unreadable {
+        line: usize,
+        why: crate::protocol::Unreadable,
+    },
     #[error("the opening: {0}")]
     Opening(String),
     #[error(transparent)]
@@ -160,8 +165,13 @@ pub fn run(
     if session.is_over() {
         return Ok(Ending::Finished);
     }
-    for line in input.lines() {
-        session.receive(&line?)?;
+    let mut reader = crate::protocol::LineReader::new(input);
+    while let Some(line) = reader.next_line()? {
+        let line = line.map_err(|why| EngineError::Unreadable {
+            line: session.lines + 1,
+            why,
+        })?;
+        session.receive(line)?;
         write_ours(&mut session, &mut output)?;
         if session.is_over() {
             return Ok(Ending::Finished);
