@@ -278,6 +278,7 @@ impl Child {
         }
         let _ = self.process.wait();
         end_marked(&self.mark);
+        reap_orphans();
         self.reaped = true;
     }
 }
@@ -346,6 +347,45 @@ fn end_marked(mark: &str) {
                     break;
                 }
                 thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+}
+
+/// Reaps the dead processes this process adopted as a subreaper (descendants of contestants
+/// whose parents died first), so that they do not pile up as zombies over a long match. The
+/// leaders of live contestants are left to their own `Child`.
+fn reap_orphans() {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    let me = std::process::id().to_string();
+    let live: Vec<libc::pid_t> = LIVE
+        .lock()
+        .map(|l| l.iter().map(|&(pid, _)| pid).collect())
+        .unwrap_or_default();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // After the name in parentheses: the state, then the parent's pid.
+        let mut fields = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace());
+        let (state, parent) = match &mut fields {
+            Some(f) => (f.next(), f.next()),
+            None => continue,
+        };
+        if state == Some("Z") && parent == Some(me.as_str()) && !live.contains(&pid) {
+            unsafe {
+                libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
             }
         }
     }
