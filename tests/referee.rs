@@ -22,31 +22,7 @@ struct Outcome {
 
 /// Runs a match with the games written to a file; returns the table and the game lines.
 fn referee(args: &[&str], out_name: &str) -> Outcome {
-    let out: PathBuf = std::env::temp_dir().join(format!(
-        "othello-referee-{}-{out_name}.txt",
-        std::process::id()
-    ));
-    let output = Command::new(othello())
-        .arg("match")
-        .args(args)
-        .arg("--games-out")
-        .arg(&out)
-        .env("OTHELLO", othello())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let games = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    let _ = std::fs::remove_file(&out);
-    Outcome { stdout, games }
+    referee_watched(args, out_name).0
 }
 
 /// Two games (one per colour) of `bad` against the engine: both lost by `bad` for `reason`.

@@ -486,13 +486,16 @@ impl<B: Bits> Engine<B> {
         if empties >= SORT_BY_SEARCH {
             self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
         }
-        let (best_score, best_move) = if !self.shared.busy.is_empty() && empties >= SPLIT {
-            self.best_of_shared(pos, key, &list, alpha, beta, ply)
-        } else {
-            self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {
-                e.solve(child, child_key, a, b, ply + 1)
-            })
-        };
+        let share = !self.shared.busy.is_empty() && empties >= SPLIT;
+        let (best_score, best_move) = self.best_of(
+            pos,
+            key,
+            &list,
+            alpha,
+            beta,
+            share,
+            |e, child, child_key, a, b| e.solve(child, child_key, a, b, ply + 1),
+        );
         self.lists[ply] = list;
         if self.stopped {
             return 0;
@@ -508,67 +511,6 @@ impl<B: Bits> Engine<B> {
             },
         );
         best_score
-    }
-
-    /// [`Engine::best_of`] for a solve on several threads. Every thread searches the first
-    /// move; after it, a move whose position another thread is searching is put off until the
-    /// others are done, when the table most likely holds its value (ABDADA, Weill 1996).
-    fn best_of_shared(
-        &mut self,
-        pos: &Position<B>,
-        key: u64,
-        list: &[(usize, i32)],
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> (i32, Option<usize>) {
-        let mut best_score = -INFINITY;
-        let mut best_move = None;
-        // Moves put off, by place in the list; lists longer than the mask defer nothing.
-        let mut later = 0u64;
-        for pass in 0..2 {
-            for (i, &(m, _)) in list.iter().enumerate() {
-                if pass == 1 && later & (1 << i) == 0 {
-                    continue;
-                }
-                let flips = self.rules.flips(pos, m);
-                let child = self.rules.play_flips(pos, m, flips);
-                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
-                let exclusive = pass == 0 && i > 0 && i < 64;
-                if exclusive && self.shared.busy_slot(child_key).load(Relaxed) > 0 {
-                    later |= 1 << i;
-                    continue;
-                }
-                self.shared.busy_slot(child_key).fetch_add(1, Relaxed);
-                let mut score;
-                if i == 0 {
-                    score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
-                } else {
-                    score = -self.solve(&child, child_key, -alpha - 1, -alpha, ply + 1);
-                    if score > alpha && score < beta && !self.stopped {
-                        score = -self.solve(&child, child_key, -beta, -alpha, ply + 1);
-                    }
-                }
-                self.shared.busy_slot(child_key).fetch_sub(1, Relaxed);
-                if self.stopped {
-                    return (best_score, best_move);
-                }
-                if score > best_score {
-                    best_score = score;
-                    best_move = Some(m);
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            return (best_score, best_move);
-                        }
-                    }
-                }
-            }
-            if later == 0 {
-                break;
-            }
-        }
-        (best_score, best_move)
     }
 
     /// An upper bound on the value of `pos` from the discs that can never change colour, when
@@ -673,7 +615,6 @@ impl<B: Bits> Engine<B> {
         if !passed && self.count_node() {
             return 0;
         }
-        let anywhere = self.rules.variant.place_anywhere;
         match empty.count() {
             1 => return self.last_empty(mine, theirs, empty, passed),
             2 => return self.last_two(mine, theirs, empty, alpha, beta, passed),
@@ -682,16 +623,12 @@ impl<B: Bits> Engine<B> {
         // Parity: cells in quarters of the board with an odd number of empty cells first, so
         // that the mover tends to get the last move of each quarter.
         let first = self.quarter_cells[odd];
+        let anywhere = self.rules.variant.place_anywhere;
         let mut best = NO_MOVE;
         for cell in (empty & first).iter().chain((empty & !first).iter()) {
-            // Only a cell next to an opponent's disc can flip one.
-            if !anywhere && (self.rules.geometry.adjacent(cell) & theirs).is_empty() {
+            let Some(flips) = self.shallow_move(anywhere, cell, mine, theirs) else {
                 continue;
-            }
-            let flips = self.rules.flips_for(cell, mine, theirs);
-            if flips.is_empty() && !anywhere {
-                continue;
-            }
+            };
             if passed && best == NO_MOVE && self.count_node() {
                 return 0;
             }
@@ -705,27 +642,49 @@ impl<B: Bits> Engine<B> {
                 -alpha,
                 false,
             );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if raise(&mut best, &mut alpha, score, beta) {
+                break;
             }
         }
+        self.settle(best, passed, mine, theirs, |e| {
+            e.solve_empties(theirs, mine, empty, odd, -beta, -alpha, true)
+        })
+    }
+
+    /// The flips of a move of `mine` on `cell` in the shallow solver, if it is one: a move
+    /// must flip something unless any cell will do (`anywhere`, read once by the caller). Only a cell next to an opponent's disc can
+    /// flip one, which is cheaper to see than the flips.
+    #[inline(always)]
+    fn shallow_move(&self, anywhere: bool, cell: usize, mine: B, theirs: B) -> Option<B> {
+        if !anywhere && (self.rules.geometry.adjacent(cell) & theirs).is_empty() {
+            return None;
+        }
+        let flips = self.rules.flips_for(cell, mine, theirs);
+        (anywhere || !flips.is_empty()).then_some(flips)
+    }
+
+    /// A shallow node's value once its moves are tried: `best`, or when it had none, the
+    /// value after a pass (`after_pass`, from the opponent's side), or the final score when
+    /// neither side can move. After a pass itself, no move is [`NO_MOVE`].
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        best: i32,
+        passed: bool,
+        mine: B,
+        theirs: B,
+        after_pass: impl FnOnce(&mut Self) -> i32,
+    ) -> i32 {
         if best != NO_MOVE {
             return best;
         }
         if passed {
             return NO_MOVE;
         }
-        let score = self.solve_empties(theirs, mine, empty, odd, -beta, -alpha, true);
-        if score == NO_MOVE {
-            return self.final_score_of(mine, theirs);
+        match after_pass(self) {
+            NO_MOVE => self.final_score_of(mine, theirs),
+            score => -score,
         }
-        -score
     }
 
     /// [`Engine::solve_empties`] at the last empty cell, its node counted.
@@ -777,13 +736,9 @@ impl<B: Bits> Engine<B> {
         let anywhere = self.rules.variant.place_anywhere;
         let mut best = NO_MOVE;
         for (cell, last) in [(x, y), (y, x)] {
-            if !anywhere && (self.rules.geometry.adjacent(cell) & theirs).is_empty() {
+            let Some(flips) = self.shallow_move(anywhere, cell, mine, theirs) else {
                 continue;
-            }
-            let flips = self.rules.flips_for(cell, mine, theirs);
-            if flips.is_empty() && !anywhere {
-                continue;
-            }
+            };
             if passed && best == NO_MOVE && self.count_node() {
                 return 0;
             }
@@ -797,28 +752,27 @@ impl<B: Bits> Engine<B> {
                 B::bit(last),
                 false,
             );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if raise(&mut best, &mut alpha, score, beta) {
+                break;
             }
         }
-        if best != NO_MOVE {
-            return best;
-        }
-        if passed {
-            return NO_MOVE;
-        }
-        let score = self.last_two(theirs, mine, empty, -beta, -alpha, true);
-        if score == NO_MOVE {
-            return self.final_score_of(mine, theirs);
-        }
-        -score
+        self.settle(best, passed, mine, theirs, |e| {
+            e.last_two(theirs, mine, empty, -beta, -alpha, true)
+        })
     }
+}
+
+/// Takes `score` into the best so far and the window's floor; true at a cut-off.
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
 }
 
 /// Beyond every final disc difference: "no move here" in [`Engine::solve_empties`].

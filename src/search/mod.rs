@@ -558,10 +558,15 @@ impl<B: Bits> Engine<B> {
 
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, depth >= 3, &mut list);
-        let (best_score, best_move) =
-            self.best_of(pos, key, &list, alpha, beta, |e, child, child_key, a, b| {
-                e.pvs(child, child_key, depth - 1, a, b, ply + 1)
-            });
+        let (best_score, best_move) = self.best_of(
+            pos,
+            key,
+            &list,
+            alpha,
+            beta,
+            false,
+            |e, child, child_key, a, b| e.pvs(child, child_key, depth - 1, a, b, ply + 1),
+        );
         self.lists[ply] = list;
         if self.stopped {
             return 0;
@@ -575,6 +580,11 @@ impl<B: Bits> Engine<B> {
     /// with a null window and a second look when they beat `alpha`. `value` gives a child's
     /// value for its own side to move within a window. Returns the best score (fail-soft) and
     /// move; stops at a cut-off or when the search is stopped.
+    ///
+    /// With `share`, threads that meet here share the moves out: every thread searches the
+    /// first move; after it, a move whose position another thread is searching is put off
+    /// until the others are done, when the table most likely holds its value (ABDADA, Weill
+    /// 1996). Lists longer than 64 moves put off none past the 64th.
     fn best_of(
         &mut self,
         pos: &Position<B>,
@@ -582,35 +592,57 @@ impl<B: Bits> Engine<B> {
         list: &[(usize, i32)],
         mut alpha: i32,
         beta: i32,
+        share: bool,
         mut value: impl FnMut(&mut Self, &Position<B>, u64, i32, i32) -> i32,
     ) -> (i32, Option<usize>) {
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        for (i, &(m, _)) in list.iter().enumerate() {
-            let flips = self.rules.flips(pos, m);
-            let child = self.rules.play_flips(pos, m, flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
-            let mut score;
-            if i == 0 {
-                score = -value(self, &child, child_key, -beta, -alpha);
-            } else {
-                score = -value(self, &child, child_key, -alpha - 1, -alpha);
-                if score > alpha && score < beta && !self.stopped {
-                    score = -value(self, &child, child_key, -beta, -alpha);
+        // Moves put off, by place in the list.
+        let mut later = 0u64;
+        for pass in 0..2 {
+            for (i, &(m, _)) in list.iter().enumerate() {
+                if pass == 1 && later & (1 << i) == 0 {
+                    continue;
                 }
-            }
-            if self.stopped {
-                break;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+                let flips = self.rules.flips(pos, m);
+                let child = self.rules.play_flips(pos, m, flips);
+                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+                if share {
+                    let busy = self.shared.busy_slot(child_key);
+                    if pass == 0 && i > 0 && i < 64 && busy.load(Relaxed) > 0 {
+                        later |= 1 << i;
+                        continue;
+                    }
+                    busy.fetch_add(1, Relaxed);
+                }
+                let mut score;
+                if i == 0 {
+                    score = -value(self, &child, child_key, -beta, -alpha);
+                } else {
+                    score = -value(self, &child, child_key, -alpha - 1, -alpha);
+                    if score > alpha && score < beta && !self.stopped {
+                        score = -value(self, &child, child_key, -beta, -alpha);
                     }
                 }
+                if share {
+                    self.shared.busy_slot(child_key).fetch_sub(1, Relaxed);
+                }
+                if self.stopped {
+                    return (best_score, best_move);
+                }
+                if score > best_score {
+                    best_score = score;
+                    best_move = Some(m);
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return (best_score, best_move);
+                        }
+                    }
+                }
+            }
+            if later == 0 {
+                break;
             }
         }
         (best_score, best_move)
