@@ -106,6 +106,20 @@ fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// The processes still running with `marker`, after allowing a moment for SIGKILL to take
+/// effect (it does when the process next runs).
+fn processes_left(marker: &str) -> Vec<String> {
+    let mut left = processes_with(marker);
+    for _ in 0..20 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        left = processes_with(marker);
+    }
+    left
+}
+
 #[test]
 fn a_late_move_loses_and_the_sleeper_is_ended() {
     // A sleep length no other test uses marks the sleeper's child process.
@@ -132,16 +146,7 @@ fn a_late_move_loses_and_the_sleeper_is_ended() {
     for line in &o.games {
         assert!(line.ends_with("forfeit:bad:timeout"), "{line}");
     }
-    // SIGKILL takes effect when the process next runs: allow it a moment.
-    let mut left = processes_with(marker);
-    for _ in 0..20 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        left = processes_with(marker);
-    }
-    assert_eq!(left, Vec::<String>::new());
+    assert_eq!(processes_left(marker), Vec::<String>::new());
 }
 
 #[test]
@@ -460,13 +465,5 @@ fn a_process_started_in_a_new_session_does_not_outlive_the_game() {
     let bad = format!("SLEEP_FOR=61.75 {}", player("setsid.sh"));
     let o = referee(&["--a", &engine, "--b", &bad, "--games", "2"], "setsid");
     assert_eq!(o.games.len(), 2);
-    let mut left = processes_with(marker);
-    for _ in 0..20 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        left = processes_with(marker);
-    }
-    assert_eq!(left, Vec::<String>::new());
+    assert_eq!(processes_left(marker), Vec::<String>::new());
 }

@@ -585,6 +585,7 @@ impl<B: Bits> Engine<B> {
     /// first move; after it, a move whose position another thread is searching is put off
     /// until the others are done, when the table most likely holds its value (ABDADA, Weill
     /// 1996). Lists longer than 64 moves put off none past the 64th.
+    #[allow(clippy::too_many_arguments)]
     fn best_of(
         &mut self,
         pos: &Position<B>,
