@@ -126,9 +126,10 @@ impl<B: Bits> Engine<B> {
     }
 
     /// A helper's part of a solve. While the main thread solves the first root move, the
-    /// helper solves it too, trying its replies from a different one (see [`Engine::order`]);
+    /// helper solves it too (the threads share its moves out below, see [`Engine::best_of`]);
     /// then it takes root moves that no other thread has taken and searches each as the main
-    /// thread would. What it learns reaches the main thread through the table.
+    /// thread would, and once all are taken it joins one whose value is still unknown. What it
+    /// learns reaches the main thread through the table.
     fn help_solve(&mut self, pos: &Position<B>, which: RootMoves, list: &[(usize, i32)]) {
         self.nodes = 0;
         let key = self.zobrist.key(pos);
