@@ -159,6 +159,11 @@ pub struct Table {
     /// Slots less one (a power of two less one).
     mask: usize,
     generation: AtomicU8,
+    /// Mixed into every stored key: a new salt forgets every entry at once (their keys read
+    /// back as noise), without touching the memory.
+    salt: u64,
+    /// Clears so far, the seed of the next salt.
+    clears: u64,
 }
 
 impl Table {
@@ -171,6 +176,8 @@ impl Table {
             words: Words::zeroed(2 * slots),
             mask: slots - 1,
             generation: AtomicU8::new(0),
+            salt: 0,
+            clears: 0,
         }
     }
 
@@ -180,10 +187,14 @@ impl Table {
         self.generation.store(next, Relaxed);
     }
 
-    /// Forgets everything: the memory goes back to the system and comes again as fresh zeroed
-    /// pages, so a large table costs only what is used of it again.
+    /// Forgets everything. The slots keep their contents, but under a new salt no stored key
+    /// reads back as any position's, and as entries of an older generation they give way
+    /// first; so the memory (already paged in) is neither zeroed nor given back.
     pub fn clear(&mut self) {
-        self.words = Words::zeroed(self.words.len());
+        self.clears += 1;
+        let mut seed = self.clears;
+        self.salt = splitmix(&mut seed);
+        self.new_search();
     }
 
     #[inline]
@@ -195,13 +206,13 @@ impl Table {
     fn slot(&self, index: usize) -> Slot {
         let w = &self.words[2 * index..2 * index + 2];
         let data = w[1].load(Relaxed);
-        Slot::from_data(w[0].load(Relaxed) ^ data, data)
+        Slot::from_data(w[0].load(Relaxed) ^ data ^ self.salt, data)
     }
 
     #[inline]
     fn put(&self, index: usize, slot: Slot) {
         let data = slot.data();
-        self.words[2 * index].store(slot.key ^ data, Relaxed);
+        self.words[2 * index].store(slot.key ^ data ^ self.salt, Relaxed);
         self.words[2 * index + 1].store(data, Relaxed);
     }
 
