@@ -305,31 +305,17 @@ fn become_subreaper() {
 /// environment is the one they started with, read from `/proc`; elsewhere this does nothing.
 fn end_marked(mark: &str) {
     let wanted = format!("{MARK}={mark}");
-    let me = std::process::id();
+    let me = std::process::id() as libc::pid_t;
     // A process killed now may have started another a moment ago: look again until none.
     for _ in 0..10 {
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return;
-        };
-        let mut found = Vec::new();
-        for entry in entries.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            if pid == me {
-                continue;
-            }
-            let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
-                continue;
-            };
-            if environ.split(|&b| b == 0).any(|v| v == wanted.as_bytes()) {
-                found.push(pid as libc::pid_t);
-            }
-        }
+        let found: Vec<libc::pid_t> = processes()
+            .filter(|&(pid, _)| pid != me)
+            .filter(|(_, dir)| {
+                std::fs::read(dir.join("environ"))
+                    .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == wanted.as_bytes()))
+            })
+            .map(|(pid, _)| pid)
+            .collect();
         if found.is_empty() {
             return;
         }
@@ -352,27 +338,29 @@ fn end_marked(mark: &str) {
     }
 }
 
+/// Every process in `/proc` (none where there is no `/proc`): its pid and its directory there.
+fn processes() -> impl Iterator<Item = (libc::pid_t, std::path::PathBuf)> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse::<libc::pid_t>().ok()?;
+            Some((pid, entry.path()))
+        })
+}
+
 /// Reaps the dead processes this process adopted as a subreaper (descendants of contestants
 /// whose parents died first), so that they do not pile up as zombies over a long match. The
 /// leaders of live contestants are left to their own `Child`.
 fn reap_orphans() {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return;
-    };
     let me = std::process::id().to_string();
     let live: Vec<libc::pid_t> = LIVE
         .lock()
         .map(|l| l.iter().map(|&(pid, _)| pid).collect())
         .unwrap_or_default();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<libc::pid_t>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+    for (pid, dir) in processes() {
+        let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
             continue;
         };
         // After the name in parentheses: the state, then the parent's pid.

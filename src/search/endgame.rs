@@ -174,8 +174,8 @@ impl<B: Bits> Engine<B> {
                     self.solve(&next, next_key, -limit, -alpha.min(limit - 1), 1);
                 }
             }
-            if !self.stopped && i < 64 {
-                self.shared.finished.fetch_or(1 << i, Relaxed);
+            if !self.stopped {
+                self.shared.finish(i);
             }
         }
     }
@@ -239,9 +239,7 @@ impl<B: Bits> Engine<B> {
                         values.push((m, score));
                     }
                 }
-                if i < 64 {
-                    self.shared.finished.fetch_or(1 << i, Relaxed);
-                }
+                self.shared.finish(i);
                 done += 1;
                 self.progress.done = done;
                 self.progress.last = Some((m, twin));
@@ -275,9 +273,7 @@ impl<B: Bits> Engine<B> {
             if self.stopped {
                 break;
             }
-            if i < 64 {
-                self.shared.finished.fetch_or(1 << i, Relaxed);
-            }
+            self.shared.finish(i);
             known.push((m, result));
             if let RootValue::Exact(score) = result {
                 values.push((m, score));
@@ -653,8 +649,9 @@ impl<B: Bits> Engine<B> {
     }
 
     /// The flips of a move of `mine` on `cell` in the shallow solver, if it is one: a move
-    /// must flip something unless any cell will do (`anywhere`, read once by the caller). Only a cell next to an opponent's disc can
-    /// flip one, which is cheaper to see than the flips.
+    /// must flip something unless any cell will do (`anywhere`, read once by the caller).
+    /// Only a cell next to an opponent's disc can flip one, which is cheaper to see than the
+    /// flips.
     #[inline(always)]
     fn shallow_move(&self, anywhere: bool, cell: usize, mine: B, theirs: B) -> Option<B> {
         if !anywhere && (self.rules.geometry.adjacent(cell) & theirs).is_empty() {

@@ -92,6 +92,13 @@ impl Shared {
         }
     }
 
+    /// Marks the root move at place `i` of the list as having its value known.
+    fn finish(&self, i: usize) {
+        if i < 64 {
+            self.finished.fetch_or(1 << i, Relaxed);
+        }
+    }
+
     fn busy_slot(&self, key: u64) -> &AtomicU8 {
         &self.busy[(key >> 40) as usize & (BUSY_SLOTS - 1)]
     }

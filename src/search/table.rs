@@ -162,8 +162,6 @@ pub struct Table {
     /// Mixed into every stored key: a new salt forgets every entry at once (their keys read
     /// back as noise), without touching the memory.
     salt: u64,
-    /// Clears so far, the seed of the next salt.
-    clears: u64,
 }
 
 impl Table {
@@ -177,7 +175,6 @@ impl Table {
             mask: slots - 1,
             generation: AtomicU8::new(0),
             salt: 0,
-            clears: 0,
         }
     }
 
@@ -191,9 +188,8 @@ impl Table {
     /// reads back as any position's, and as entries of an older generation they give way
     /// first; so the memory (already paged in) is neither zeroed nor given back.
     pub fn clear(&mut self) {
-        self.clears += 1;
-        let mut seed = self.clears;
-        self.salt = splitmix(&mut seed);
+        let mut state = self.salt;
+        self.salt = splitmix(&mut state);
         self.new_search();
     }
 
