@@ -7,7 +7,11 @@ use othello::rules::{perft, Bits, Color, Rules, Variant, Words};
 use std::time::{Duration, Instant};
 
 fn time<B: Bits>(rows: usize, cols: usize, depth: u32) -> (u64, Duration) {
-    let rules = Rules::<B>::new(rows, cols, Variant::default()).unwrap();
+    let rules = Rules::<B>::new(
+        othello::rules::Shape::new(rows, cols).unwrap(),
+        Variant::default(),
+    )
+    .unwrap();
     let start = rules.start(Color::Black, Color::White);
     let clock = Instant::now();
     let nodes = perft(&rules, &start, depth);

@@ -12,7 +12,7 @@
 //! answer with INVALID.
 
 use othello::protocol::{color_of_letter, letter};
-use othello::rules::{Color, DynGame, RuleSet, Setup, Square, Variant};
+use othello::rules::{Bits, Color, Game, Move, Passes, RuleSet, Setup, Shape, Square, Variant};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -33,7 +33,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut game = match args.setup.new_game() {
+    othello::with_bits!(args.setup.shape, |B| play::<B>(&args))
+}
+
+fn play<B: Bits>(args: &Args) -> ExitCode {
+    let mut game = match Game::<B>::new(&args.setup, Passes::Automatic) {
         Ok(game) => game,
         Err(e) => {
             eprintln!("random_game: {e}");
@@ -48,8 +52,8 @@ fn main() -> ExitCode {
 
     let s = &args.setup;
     let mut lines = vec![
-        s.rows.to_string(),
-        s.cols.to_string(),
+        s.shape.rows().to_string(),
+        s.shape.cols().to_string(),
         letter(s.first).to_string(),
         letter(s.top_left).to_string(),
         if s.variant.misere { "<" } else { ">" }.to_string(),
@@ -57,11 +61,12 @@ fn main() -> ExitCode {
     let mut played = 0;
     while game.to_move().is_some() {
         if args.invalid_every.is_some_and(|k| played % k == k - 1) {
-            lines.push(illegal_line(game.as_ref(), &mut rng));
+            lines.push(illegal_line(&game, &mut rng));
         }
-        let moves = game.legal_moves();
-        let square = moves[rng.below(moves.len())];
-        game.try_play(square).expect("a legal move is accepted");
+        let moves: Vec<usize> = game.legal_moves().iter().collect();
+        let square = game.rules().geometry.square(moves[rng.below(moves.len())]);
+        game.try_play(Move::Play(square))
+            .expect("a legal move is accepted");
         lines.push(format!("{} {}", square.row + 1, square.col + 1));
         played += 1;
     }
@@ -101,8 +106,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         return Err("expected ROWS and COLS".into());
     };
     let setup = Setup {
-        rows,
-        cols,
+        shape: Shape::new(rows, cols).map_err(|e| e.to_string())?,
         variant,
         first,
         top_left,
@@ -123,12 +127,13 @@ fn color(text: &str) -> Result<Color, String> {
 }
 
 /// A line the referee must refuse: an occupied cell, a cell off the board, or not a move at all.
-fn illegal_line(game: &dyn DynGame, rng: &mut XorShift) -> String {
-    let (rows, cols) = (game.rows(), game.cols());
+fn illegal_line<B: Bits>(game: &Game<B>, rng: &mut XorShift) -> String {
+    let shape = game.shape();
+    let (rows, cols) = (shape.rows(), shape.cols());
     match rng.below(3) {
         0 => {
-            let occupied: Vec<Square> = (0..rows)
-                .flat_map(|r| (0..cols).map(move |c| Square::new(r as u8, c as u8)))
+            let occupied: Vec<Square> = shape
+                .squares()
                 .filter(|&sq| game.disc(sq).is_some())
                 .collect();
             let sq = occupied[rng.below(occupied.len())];

@@ -6,7 +6,7 @@ use othello::notation::{MoveList, PositionString};
 use othello::players::{self, PlayerSpec};
 use othello::protocol::{self, Computer, Ending, Options, RunError, Sides};
 use othello::referee::{self, Protocol, SideSpec};
-use othello::rules::{Color, RuleSet, Setup, Square, Variant};
+use othello::rules::{Color, Game, Move, Passes, RuleSet, Setup, Shape, Variant};
 use othello::search::{Config, RootMoves, Scoring};
 use othello::tournament;
 use othello::{gtp, nboard};
@@ -290,7 +290,7 @@ enum Command {
         max_cells: u16,
         /// These boards instead, such as 4x4,5x6 (rows x columns, 3 to 26).
         #[arg(long, value_delimiter = ',', conflicts_with = "max_cells")]
-        boards: Vec<commands::BoardSize>,
+        boards: Vec<Shape>,
         /// The rule sets, full and/or simple.
         #[arg(long, value_enum, value_delimiter = ',', default_values_t = [RulesArg::Full, RulesArg::Simple])]
         rule_sets: Vec<RulesArg>,
@@ -402,13 +402,17 @@ struct TournamentBoard {
 impl TournamentBoard {
     fn setup(&self, variant: impl Fn(bool) -> Variant) -> Setup {
         Setup {
-            rows: self.rows.into(),
-            cols: self.cols.into(),
+            shape: board_shape(self.rows, self.cols),
             variant: variant(self.misere),
             first: Color::Black,
             top_left: Color::White,
         }
     }
+}
+
+/// The board of two sides that clap has checked.
+fn board_shape(rows: u8, cols: u8) -> Shape {
+    Shape::new(rows.into(), cols.into()).expect("clap checks both sides")
 }
 
 /// The board and start position.
@@ -429,8 +433,7 @@ struct BoardArgs {
 impl BoardArgs {
     fn setup(&self, variant: Variant) -> Setup {
         Setup {
-            rows: self.rows.into(),
-            cols: self.cols.into(),
+            shape: board_shape(self.rows, self.cols),
             variant,
             first: self.first.into(),
             top_left: self.top_left.into(),
@@ -519,7 +522,7 @@ fn main() -> ExitCode {
                 games,
                 setup,
                 opening_plies: opening_plies
-                    .unwrap_or_else(|| commands::default_opening_plies(setup.rows, setup.cols)),
+                    .unwrap_or_else(|| commands::default_opening_plies(setup.shape)),
                 seed,
             };
             let mut stderr = io::stderr();
@@ -727,17 +730,30 @@ fn play(options: Options) -> ExitCode {
 }
 
 fn engine(setup: Setup, me: Color, mut config: Config, opening: &MoveList) -> ExitCode {
+    othello::with_bits!(setup.shape, |B| engine_in::<B>(
+        setup,
+        me,
+        &mut config,
+        &opening.0
+    ))
+}
+
+fn engine_in<B: othello::rules::Bits>(
+    setup: Setup,
+    me: Color,
+    config: &mut Config,
+    opening: &[Move],
+) -> ExitCode {
     config.move_time = config.move_time.map(tournament::search_budget);
-    let opening: Vec<Option<Square>> = opening.0.iter().map(|m| m.square()).collect();
-    let game = match setup.new_game() {
+    let game = match Game::<B>::new(&setup, Passes::Explicit) {
         Ok(game) => game,
         Err(e) => {
             say(&e.to_string());
             return ExitCode::from(2);
         }
     };
-    let player = PlayerSpec::Engine(config).build(setup.rows, setup.cols, setup.variant, 0);
-    let session = match tournament::EngineSession::new(game, me, player, &opening) {
+    let player = PlayerSpec::Engine(*config).build(game.rules().clone(), 0);
+    let session = match tournament::EngineSession::new(game, me, player, opening) {
         Ok(session) => session,
         Err(e) => {
             say(&e.to_string());

@@ -4,7 +4,7 @@
 //!
 //! Skipped, with a message, when gtp-rhino is not installed (`apt-get install grhino`).
 
-use othello::rules::{Color, Setup, Square, Winner};
+use othello::rules::{Color, Game, Move, Passes, Setup, Square, Winner};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -90,7 +90,7 @@ fn play_game(rhino_path: &PathBuf, ours_plays: Color) -> String {
         e.ask("boardsize 8");
         e.ask("clear_board");
     }
-    let mut game = Setup::default().new_game().unwrap();
+    let mut game = Game::<u64>::new(&Setup::default(), Passes::Automatic).unwrap();
     let mut moves = 0;
     while let Some(color) = game.to_move() {
         let (mover, other) = if color == ours_plays {
@@ -102,13 +102,13 @@ fn play_game(rhino_path: &PathBuf, ours_plays: Color) -> String {
         let square: Square = reply
             .parse()
             .unwrap_or_else(|_| panic!("{} answered genmove with {reply:?}", mover.name));
-        game.try_play(square)
+        game.try_play(Move::Play(square))
             .unwrap_or_else(|e| panic!("{} played {reply}: {e}", mover.name));
         // Passes are left out: gtp-rhino refuses `play <colour> pass` and passes by itself.
         other.ask(&format!("play {} {reply}", word(color)));
         moves += 1;
     }
-    let (b, w) = game.score();
+    let (b, w) = (game.score().black, game.score().white);
     let expected = match game.winner().unwrap() {
         Winner::Black => format!("B+{}", b - w),
         Winner::White => format!("W+{}", w - b),

@@ -7,9 +7,9 @@ mod common;
 
 use assert_cmd::Command;
 use common::{Cell, Colour, RefBoard, RefVariant};
-use othello::commands::{boards_up_to, perfect_play, BoardSize, Found, PerfectPlayOptions};
+use othello::commands::{boards_up_to, perfect_play, Found, PerfectPlayOptions};
 use othello::commands::{PositionSolved, TableEntry};
-use othello::notation::ListedMove;
+use othello::rules::{Move, Shape};
 use othello::rules::{RuleSet, Setup};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -217,8 +217,8 @@ fn ref_start(setup: &Setup) -> RefBoard {
     };
     // The standard start: black first, white on the top-left of the block.
     RefBoard::start(
-        setup.rows,
-        setup.cols,
+        setup.shape.rows(),
+        setup.shape.cols(),
         variant,
         Colour::Black,
         Colour::White,
@@ -229,7 +229,7 @@ fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
     PerfectPlayOptions {
         boards: boards
             .iter()
-            .map(|&(rows, cols)| BoardSize { rows, cols })
+            .map(|&(rows, cols)| Shape::new(rows, cols).unwrap())
             .collect(),
         rule_sets: vec![RuleSet::Full, RuleSet::Simple],
         misere: vec![false, true],
@@ -288,12 +288,12 @@ fn check_against_minimax(entry: &TableEntry, minimaxes: &mut Minimaxes) {
     let (mut board, mut value) = (start, value);
     for (n, step) in p.line.iter().enumerate() {
         match step {
-            ListedMove::Play(sq) => {
+            Move::Play(sq) => {
                 let cell = (sq.row as usize, sq.col as usize);
                 assert!(board.legal_moves().contains(&cell), "{what}: move {n}");
                 board.play(cell);
             }
-            ListedMove::Pass => {
+            Move::Pass => {
                 assert!(board.legal_moves().is_empty(), "{what}: pass {n}");
                 assert!(!board.variant.place_anywhere, "{what}: pass {n}");
                 board.pass();
@@ -304,13 +304,16 @@ fn check_against_minimax(entry: &TableEntry, minimaxes: &mut Minimaxes) {
     }
     assert!(board.is_over(), "{what}: the line ends the game");
     assert_eq!(board.score(), (p.black, p.white), "{what}");
-    let cells = (entry.setup.rows * entry.setup.cols) as u32;
+    let cells = entry.setup.shape.cells() as u32;
     assert_eq!(p.black + p.white + p.empty, cells, "{what}");
 }
 
 #[test]
 fn every_entry_up_to_16_cells_agrees_with_plain_minimax() {
-    let boards: Vec<(usize, usize)> = boards_up_to(16).iter().map(|b| (b.rows, b.cols)).collect();
+    let boards: Vec<(usize, usize)> = boards_up_to(16)
+        .iter()
+        .map(|b| (b.rows(), b.cols()))
+        .collect();
     assert_eq!(boards, [(3, 3), (3, 4), (3, 5), (4, 4)]);
     check_all_against_minimax(&options(&boards), 4 * 8);
 }
@@ -366,7 +369,10 @@ fn known_values() {
     ];
     assert_eq!(table.len(), known.len());
     for (entry, (rows, cols, lead, black, white)) in table.iter().zip(known) {
-        assert_eq!((entry.setup.rows, entry.setup.cols), (rows, cols));
+        assert_eq!(
+            (entry.setup.shape.rows(), entry.setup.shape.cols()),
+            (rows, cols)
+        );
         let p = solved(entry);
         assert_eq!(entry.black_lead(), Some(lead), "{rows}x{cols}");
         assert_eq!((p.black, p.white), (black, white), "{rows}x{cols}");
@@ -403,8 +409,7 @@ fn rxc_and_cxr_are_the_same_game_turned_over() {
     let pairs = [(3, 4), (3, 5), (3, 6), (4, 5)];
     for &(rows, cols) in &pairs {
         let setup = |rows, cols| Setup {
-            rows,
-            cols,
+            shape: Shape::new(rows, cols).unwrap(),
             ..Setup::default()
         };
         let (a, b) = (ref_start(&setup(rows, cols)), ref_start(&setup(cols, rows)));
@@ -420,12 +425,19 @@ fn rxc_and_cxr_are_the_same_game_turned_over() {
     let value = |rows, cols, variant| {
         table
             .iter()
-            .find(|e| (e.setup.rows, e.setup.cols, e.setup.variant) == (rows, cols, variant))
+            .find(|e| {
+                (e.setup.shape.rows(), e.setup.shape.cols(), e.setup.variant)
+                    == (rows, cols, variant)
+            })
             .and_then(TableEntry::black_lead)
             .unwrap()
     };
     for entry in &table {
-        let (rows, cols, v) = (entry.setup.rows, entry.setup.cols, entry.setup.variant);
+        let (rows, cols, v) = (
+            entry.setup.shape.rows(),
+            entry.setup.shape.cols(),
+            entry.setup.variant,
+        );
         assert_eq!(
             value(rows, cols, v),
             value(cols, rows, v),

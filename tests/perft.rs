@@ -22,7 +22,11 @@ const TABLE: [u64; 14] = [
 ];
 
 fn check(depth: u32) {
-    let rules = Rules::<u64>::new(8, 8, Variant::default()).unwrap();
+    let rules = Rules::<u64>::new(
+        othello::rules::Shape::new(8, 8).unwrap(),
+        Variant::default(),
+    )
+    .unwrap();
     let start = rules.start(Color::Black, Color::White);
     assert_eq!(
         perft(&rules, &start, depth),
@@ -62,7 +66,11 @@ fn depths_13_and_14() {
 /// games end early, so every depth past the end must count the finished game once.
 #[test]
 fn finished_games_count_once_at_every_depth() {
-    let rules = Rules::<u64>::new(4, 4, Variant::default()).unwrap();
+    let rules = Rules::<u64>::new(
+        othello::rules::Shape::new(4, 4).unwrap(),
+        Variant::default(),
+    )
+    .unwrap();
     let start = rules.start(Color::Black, Color::White);
     // 4x4 games last at most 12 moves plus passes, so deep counts stop growing.
     let deep = perft(&rules, &start, 40);

@@ -221,14 +221,14 @@ fn the_engine_against_itself_plays_whole_games() {
 /// first and second mover.
 fn replay(moves: &str) -> (u32, u32) {
     use othello::notation::MoveList;
-    use othello::rules::{Setup, Turns};
-    let mut turns = Turns::new(Setup::default().new_game().unwrap());
+    use othello::rules::{Game, Passes, Setup};
+    let mut game = Game::<u64>::new(&Setup::default(), Passes::Explicit).unwrap();
     for m in moves.parse::<MoveList>().unwrap().0 {
-        let mover = turns.mover().expect("the game goes on");
-        turns.play(mover, m.square()).unwrap();
+        assert!(game.to_move().is_some(), "the game goes on");
+        game.try_play(m).unwrap();
     }
-    assert_eq!(turns.mover(), None, "the record ends the game");
-    turns.game().score()
+    assert!(game.is_over(), "the record ends the game");
+    (game.score().black, game.score().white)
 }
 
 #[test]

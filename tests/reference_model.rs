@@ -5,9 +5,10 @@ mod common;
 
 use common::{cases, Cell, Colour, RefBoard, RefGame, RefVariant, Rng, DIRECTIONS};
 use othello::rules::{
-    with_bits, Bits, BitsVisitor, Color, DynGame, Game, IllegalMove, Position, RuleSet, Rules,
-    Setup, Square, Variant, Winner, Words,
+    Bits, Color, Game, IllegalMove, Move, Passes, Position, RuleSet, Rules, Setup, Shape, Square,
+    Variant, Winner, Words,
 };
+use othello::with_bits;
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::TestCaseError;
@@ -137,8 +138,7 @@ impl GameCase {
     }
     fn setup(&self) -> Setup {
         Setup {
-            rows: self.rows,
-            cols: self.cols,
+            shape: Shape::new(self.rows, self.cols).unwrap(),
             variant: variant(self.variant),
             first: color(self.first),
             top_left: color(self.top_left),
@@ -288,8 +288,11 @@ fn check_position<B: Bits>(
 
 /// A random game with the unchecked rules, passing by hand as the reference does.
 fn rules_along_game<B: Bits>(case: &GameCase) -> Checked {
-    let rules = Rules::<B>::new(case.rows, case.cols, variant(case.variant))
-        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let rules = Rules::<B>::new(
+        othello::rules::Shape::new(case.rows, case.cols).unwrap(),
+        variant(case.variant),
+    )
+    .map_err(|e| TestCaseError::fail(e.to_string()))?;
     let mut reference = case.start();
     let mut pos = rules.start(color(case.first), color(case.top_left));
     let mut rng = Rng(case.seed);
@@ -315,15 +318,22 @@ fn rules_along_game<B: Bits>(case: &GameCase) -> Checked {
 }
 
 /// The checked game's whole visible state against the reference game.
-fn check_game(game: &dyn DynGame, reference: &RefGame) -> Checked {
+fn check_game<B: Bits>(game: &Game<B>, reference: &RefGame) -> Checked {
     let board = &reference.board;
-    prop_assert_eq!((game.rows(), game.cols()), (board.rows, board.cols));
+    let shape = game.shape();
+    prop_assert_eq!((shape.rows(), shape.cols()), (board.rows, board.cols));
     prop_assert_eq!(game.variant(), variant(board.variant));
     prop_assert_eq!(game.to_move(), reference.turn.map(color));
     prop_assert_eq!(game.winner(), reference.outcome().map(winner));
-    prop_assert_eq!(game.score(), board.score());
-    prop_assert_eq!(othello::protocol::board_lines(game), board.board_rows());
-    let moves: Vec<Cell> = game.legal_moves().into_iter().map(cell).collect();
+    prop_assert_eq!((game.score().black, game.score().white), board.score());
+    let lines: Vec<String> = othello::protocol::board_lines(game).collect();
+    prop_assert_eq!(lines, board.board_rows());
+    let g = &game.rules().geometry;
+    let moves: Vec<Cell> = game
+        .legal_moves()
+        .iter()
+        .map(|i| cell(g.square(i)))
+        .collect();
     prop_assert_eq!(moves, reference.legal_moves());
     for r in 0..board.rows {
         for c in 0..board.cols {
@@ -336,7 +346,7 @@ fn check_game(game: &dyn DynGame, reference: &RefGame) -> Checked {
 }
 
 /// Illegal moves of every kind are refused, with the right reason, and change nothing.
-fn check_refusals(game: &mut dyn DynGame, reference: &RefGame, rng: &mut Rng) -> Checked {
+fn check_refusals<B: Bits>(game: &mut Game<B>, reference: &RefGame, rng: &mut Rng) -> Checked {
     let board = &reference.board;
     let (rows, cols) = (board.rows, board.cols);
     let mut tries: Vec<(Square, IllegalMove)> = Vec::new();
@@ -384,14 +394,14 @@ fn check_refusals(game: &mut dyn DynGame, reference: &RefGame, rng: &mut Rng) ->
         }
     }
     for (sq, why) in tries {
-        prop_assert_eq!(game.try_play(sq), Err(why));
+        prop_assert_eq!(game.try_play(Move::Play(sq)), Err(why));
     }
     check_game(game, reference)
 }
 
 /// A random game through the checked interface: moves, flips, automatic passes, refusals.
-fn walk_checked(
-    game: &mut dyn DynGame,
+fn walk_checked<B: Bits>(
+    game: &mut Game<B>,
     mut reference: RefGame,
     plies: usize,
     seed: u64,
@@ -408,14 +418,15 @@ fn walk_checked(
         }
         let m = moves[rng.below(moves.len())];
         let got = game
-            .try_play(square(m))
+            .try_play(Move::Play(square(m)))
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let want = reference
             .try_play(m)
             .expect("a legal move of the reference");
         prop_assert_eq!(got.color, color(want.colour));
-        prop_assert_eq!(got.square, square(m));
-        let flips: Vec<Cell> = got.flips.into_iter().map(cell).collect();
+        prop_assert_eq!(got.played, Move::Play(square(m)));
+        let g = &game.rules().geometry;
+        let flips: Vec<Cell> = got.flips.iter().map(|i| cell(g.square(i))).collect();
         prop_assert_eq!(flips, want.flips, "flips of {:?}", m);
         prop_assert_eq!(got.passed, want.passed.map(color));
         check_game(game, &reference)?;
@@ -423,29 +434,19 @@ fn walk_checked(
     check_refusals(game, &reference, &mut rng)
 }
 
-struct RulesWalk<'a>(&'a GameCase);
-
-impl BitsVisitor for RulesWalk<'_> {
-    type Output = Checked;
-    fn visit<B: Bits>(self) -> Checked {
-        rules_along_game::<B>(self.0)
-    }
-}
-
-struct RandomPosition<'a>(&'a PositionCase);
-
-impl BitsVisitor for RandomPosition<'_> {
-    type Output = Checked;
-    fn visit<B: Bits>(self) -> Checked {
-        let case = self.0;
+fn random_position<B: Bits>(case: &PositionCase) -> Checked {
+    {
         let reference = case.board();
-        let rules = Rules::<B>::new(case.rows, case.cols, variant(case.variant))
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let rules = Rules::<B>::new(
+            othello::rules::Shape::new(case.rows, case.cols).unwrap(),
+            variant(case.variant),
+        )
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let pos = position_of::<B>(&reference);
         check_position(&rules, &pos, &reference, true)?;
         // The checked layer from the same position: it must pass at once for a side that
         // cannot move, as the reference flow does at the start of a game.
-        let mut game = Game::from_position(rules, pos);
+        let mut game = Game::from_position(rules, pos, Passes::Automatic);
         walk_checked(&mut game, RefGame::new(reference), 40, case.seed)
     }
 }
@@ -473,13 +474,17 @@ proptest! {
 
     #[test]
     fn rules_agree_along_random_games(case in game_case(shape())) {
-        with_bits(case.rows * case.cols, RulesWalk(&case))?;
+        with_bits!(Shape::new(case.rows, case.cols).unwrap(), |B| rules_along_game::<B>(&case))?;
     }
 
     #[test]
     fn checked_games_agree(case in game_case(shape())) {
-        let mut game = case.setup().new_game().map_err(|e| TestCaseError::fail(e.to_string()))?;
-        walk_checked(game.as_mut(), RefGame::new(case.start()), case.plies, case.seed)?;
+        let setup = case.setup();
+        with_bits!(setup.shape, |B| {
+            let mut game = Game::<B>::new(&setup, Passes::Automatic)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            walk_checked(&mut game, RefGame::new(case.start()), case.plies, case.seed)
+        })?;
     }
 }
 
@@ -489,7 +494,7 @@ proptest! {
 
     #[test]
     fn random_positions_agree(case in position_case()) {
-        with_bits(case.rows * case.cols, RandomPosition(&case))?;
+        with_bits!(Shape::new(case.rows, case.cols).unwrap(), |B| random_position::<B>(&case))?;
     }
 }
 
@@ -500,7 +505,7 @@ proptest! {
     #[test]
     fn wider_storage_agrees(case in game_case(select(shapes(9, 448)))) {
         rules_at_every_width(&case)?;
-        let mut game = Game::<Words<11>>::new(&case.setup())
+        let mut game = Game::<Words<11>>::new(&case.setup(), Passes::Automatic)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         walk_checked(&mut game, RefGame::new(case.start()), case.plies, case.seed)?;
     }
@@ -523,7 +528,7 @@ fn whole_8x8_games_in_eleven_words() {
     for seed in 0..20 {
         let case = standard_8x8(seed);
         rules_along_game::<Words<11>>(&case).unwrap();
-        let mut game = Game::<Words<11>>::new(&case.setup()).unwrap();
+        let mut game = Game::<Words<11>>::new(&case.setup(), Passes::Automatic).unwrap();
         walk_checked(&mut game, RefGame::new(case.start()), usize::MAX, seed).unwrap();
     }
 }
@@ -571,17 +576,13 @@ fn reference_plays_the_seed_000_sample_game() {
 
 /// Lines of white discs from a border cell to the opposite edge, in every direction, on every
 /// shape: the longest runs a board can hold, and the edges where a shifted bit set could wrap.
-struct EdgeLines {
-    rows: usize,
-    cols: usize,
-}
-
-impl BitsVisitor for EdgeLines {
-    type Output = Checked;
-    fn visit<B: Bits>(self) -> Checked {
-        let (rows, cols) = (self.rows, self.cols);
-        let rules = Rules::<B>::new(rows, cols, Variant::default())
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+fn edge_lines<B: Bits>(rows: usize, cols: usize) -> Checked {
+    {
+        let rules = Rules::<B>::new(
+            othello::rules::Shape::new(rows, cols).unwrap(),
+            Variant::default(),
+        )
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut board = RefBoard::empty(rows, cols, RefVariant::default(), Colour::Black);
         let border = (0..rows)
             .flat_map(|r| (0..cols).map(move |c| (r, c)))
@@ -636,6 +637,9 @@ impl BitsVisitor for EdgeLines {
 #[test]
 fn edge_to_edge_lines_on_every_shape() {
     for (rows, cols) in shapes(9, 676) {
-        with_bits(rows * cols, EdgeLines { rows, cols }).unwrap();
+        with_bits!(Shape::new(rows, cols).unwrap(), |B| edge_lines::<B>(
+            rows, cols
+        ))
+        .unwrap();
     }
 }

@@ -3,18 +3,14 @@
 
 use assert_cmd::Command;
 use othello::commands::{solve_from, solve_position, PositionSolved, SolveOptions, Start};
-use othello::notation::{ListedMove, MoveList};
-use othello::rules::{Bits, Color, Game, Position, RuleSet, Rules, Setup, Variant};
+use othello::notation::MoveList;
+use othello::rules::Variant;
+use othello::rules::{Bits, Color, Game, Move, Passes, Position, RuleSet, Rules, Setup, Shape};
 use othello::search::RootMoves;
 use std::path::Path;
 
 fn setup(rows: usize, cols: usize, variant: Variant) -> Setup {
-    Setup {
-        rows,
-        cols,
-        variant,
-        ..Setup::default()
-    }
+    Setup::standard(Shape::new(rows, cols).unwrap(), variant)
 }
 
 fn options(which: RootMoves) -> SolveOptions {
@@ -72,7 +68,8 @@ fn exact<B: Bits>(rules: &Rules<B>, pos: &Position<B>) -> i32 {
 /// Checks a solved start position against the reference: the value, every listed move's value,
 /// and the line of perfect play, played out move by move with the value kept at every step.
 fn check_against_reference(rows: usize, cols: usize, variant: Variant) {
-    let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+    let rules =
+        Rules::<u64>::new(othello::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
     let start = rules.start(Color::Black, Color::White);
     let solved = solve_position(&rules, &start, &options(RootMoves::All), None).unwrap();
     let what = format!("{rows}x{cols} {variant:?}");
@@ -86,10 +83,10 @@ fn check_against_reference(rows: usize, cols: usize, variant: Variant) {
     let (mut pos, mut value) = (start, solved.score);
     for step in &solved.line {
         pos = match step {
-            ListedMove::Play(square) => {
+            Move::Play(square) => {
                 rules.play_unchecked(&pos, rules.geometry.index(*square).unwrap())
             }
-            ListedMove::Pass => rules.pass(&pos),
+            Move::Pass => rules.pass(&pos),
         };
         value = -value;
         assert_eq!(exact(&rules, &pos), value, "{what}: after {step:?}");
@@ -203,14 +200,14 @@ const DRAW_LINE: &str = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c5 b6 d8 c6 c7 d2 b5 a
 fn the_8x8_line_of_perfect_play_is_a_draw_to_its_end() {
     let list = DRAW_LINE.parse::<MoveList>().unwrap().0;
     assert_eq!(list.len(), 60);
-    let mut game = Game::<u64>::new(&Setup::default()).unwrap();
+    let mut game = Game::<u64>::new(&Setup::default(), Passes::Automatic).unwrap();
     let mut positions = Vec::new();
     for &step in &list {
         positions.push(*game.position());
-        let ListedMove::Play(square) = step else {
+        let Move::Play(square) = step else {
             panic!("no passes in the line")
         };
-        game.try_play(square).unwrap();
+        game.try_play(Move::Play(square)).unwrap();
     }
     assert_eq!(game.position().score(), (32, 32));
     let rules = game.rules().clone();
@@ -219,7 +216,7 @@ fn the_8x8_line_of_perfect_play_is_a_draw_to_its_end() {
         let solved = solve_position(&rules, pos, &options(RootMoves::Ties), None).unwrap();
         assert_eq!(solved.score, 0, "after {ply} moves");
         assert_eq!((solved.black, solved.white), (32, 32), "after {ply} moves");
-        let ListedMove::Play(square) = list[ply] else {
+        let Move::Play(square) = list[ply] else {
             unreachable!()
         };
         assert!(
@@ -336,13 +333,13 @@ fn misere_and_moves_from_the_start() {
         misere: true,
         ..FULL
     };
-    let rules = Rules::<u64>::new(4, 4, variant).unwrap();
-    let mut game = Game::<u64>::new(&setup(4, 4, variant)).unwrap();
+    let rules = Rules::<u64>::new(othello::rules::Shape::new(4, 4).unwrap(), variant).unwrap();
+    let mut game = Game::<u64>::new(&setup(4, 4, variant), Passes::Automatic).unwrap();
     for m in ["b1", "a1"] {
-        let ListedMove::Play(sq) = m.parse::<MoveList>().unwrap().0[0] else {
+        let Move::Play(sq) = m.parse::<MoveList>().unwrap().0[0] else {
             unreachable!()
         };
-        game.try_play(sq).unwrap();
+        game.try_play(Move::Play(sq)).unwrap();
     }
     let value = exact(&rules, game.position());
     let words = match value {

@@ -1,8 +1,8 @@
 //! `othello bench`: fixed positions searched to fixed depths, so that node counts repeat exactly
 //! and speed can be compared between versions and machines.
 
-use crate::notation::{ListedMove, MoveList};
-use crate::rules::{with_bits, Bits, BitsVisitor, Game, RuleSet, Setup, Variant};
+use crate::notation::MoveList;
+use crate::rules::{Bits, Game, Move, Passes, RuleSet, Setup, Shape, Variant};
 use crate::search::{Config, Engine, DISC};
 use std::io::Write;
 use std::time::Duration;
@@ -86,52 +86,9 @@ pub fn bench(
     )?;
     let mut lines = Vec::new();
     for case in cases() {
-        struct Run<'a>(&'a Case, usize, usize);
-        impl BitsVisitor for Run<'_> {
-            type Output = anyhow::Result<(u64, Duration, String, f64)>;
-            fn visit<B: Bits>(self) -> Self::Output {
-                let Run(case, hash_mb, threads) = self;
-                let setup = Setup {
-                    rows: case.rows,
-                    cols: case.cols,
-                    variant: case.variant,
-                    ..Setup::default()
-                };
-                let mut game = Game::<B>::new(&setup)?;
-                for m in case.moves.parse::<MoveList>()?.iter() {
-                    if let ListedMove::Play(square) = *m {
-                        game.try_play(square)?;
-                    }
-                }
-                let config = Config {
-                    depth: case.depth,
-                    move_time: None,
-                    hash_mb,
-                    threads,
-                    ..Config::default()
-                };
-                let mut engine = Engine::new(game.rules().clone(), config);
-                let pos = *game.position();
-                let square = |m: Option<usize>| {
-                    m.map_or("pass".into(), |m| {
-                        game.rules().geometry.square(m).to_string()
-                    })
-                };
-                Ok(match case.depth {
-                    Some(_) => {
-                        let r = engine.search(&pos);
-                        let score = r.score as f64 / DISC as f64;
-                        (r.nodes, r.elapsed, square(r.best), score)
-                    }
-                    None => {
-                        let s = engine.solve_exact(&pos, false);
-                        (s.nodes, s.elapsed, square(s.best), s.score as f64)
-                    }
-                })
-            }
-        }
+        let shape = Shape::new(case.rows, case.cols)?;
         let (nodes, elapsed, best, score) =
-            with_bits(case.rows * case.cols, Run(&case, hash_mb, threads))?;
+            crate::with_bits!(shape, |B| run::<B>(&case, shape, hash_mb, threads))?;
         let ms = elapsed.as_secs_f64() * 1000.0;
         writeln!(
             out,
@@ -156,4 +113,45 @@ pub fn bench(
         nodes as f64 / elapsed.as_secs_f64().max(1e-9) / 1000.0
     )?;
     Ok(lines)
+}
+
+/// Searches one case: nodes, time, the best move and the score in discs.
+fn run<B: Bits>(
+    case: &Case,
+    shape: Shape,
+    hash_mb: usize,
+    threads: usize,
+) -> anyhow::Result<(u64, Duration, String, f64)> {
+    let setup = Setup::standard(shape, case.variant);
+    let mut game = Game::<B>::new(&setup, Passes::Automatic)?;
+    for m in case.moves.parse::<MoveList>()?.iter() {
+        if let Move::Play(_) = *m {
+            game.try_play(*m)?;
+        }
+    }
+    let config = Config {
+        depth: case.depth,
+        move_time: None,
+        hash_mb,
+        threads,
+        ..Config::default()
+    };
+    let mut engine = Engine::new(game.rules().clone(), config);
+    let pos = *game.position();
+    let square = |m: Option<usize>| {
+        m.map_or("pass".into(), |m| {
+            game.rules().geometry.square(m).to_string()
+        })
+    };
+    Ok(match case.depth {
+        Some(_) => {
+            let r = engine.search(&pos);
+            let score = r.score as f64 / DISC as f64;
+            (r.nodes, r.elapsed, square(r.best), score)
+        }
+        None => {
+            let s = engine.solve_exact(&pos, false);
+            (s.nodes, s.elapsed, square(s.best), s.score as f64)
+        }
+    })
 }

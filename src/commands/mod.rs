@@ -9,7 +9,7 @@ mod tournament;
 
 pub use bench::{bench, BenchLine};
 pub use perfect_play::{
-    boards_up_to, duration_text, perfect_play, BoardSize, Found, PerfectPlayOptions, TableEntry,
+    boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry,
 };
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use show::{show, IllegalListedMove, Shown};
@@ -21,9 +21,7 @@ pub use solve::{
 pub use tournament::read_openings;
 
 use crate::notation::PositionString;
-use crate::rules::{
-    perft, with_bits, Bits, BitsVisitor, Position, RuleSet, Rules, Setup, ShapeError, Variant,
-};
+use crate::rules::{perft, Bits, Position, RuleSet, Rules, Setup, Shape, ShapeError, Variant};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -37,10 +35,10 @@ pub enum Start {
 }
 
 impl Start {
-    pub fn cells(&self) -> usize {
+    pub fn shape(&self) -> Shape {
         match self {
-            Start::Setup(s) => s.rows * s.cols,
-            Start::Position(p, _) => p.rows() * p.cols(),
+            Start::Setup(s) => s.shape,
+            Start::Position(p, _) => p.shape(),
         }
     }
 
@@ -55,7 +53,7 @@ impl Start {
     pub fn rules_and_position<B: Bits>(&self) -> Result<(Rules<B>, Position<B>), ShapeError> {
         Ok(match self {
             Start::Setup(s) => {
-                let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
+                let rules = Rules::<B>::new(s.shape, s.variant)?;
                 let position = rules.start(s.first, s.top_left);
                 (rules, position)
             }
@@ -66,50 +64,35 @@ impl Start {
 
 /// Prints one line per depth from 1 to `depth`: depth, leaf count, seconds.
 pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
-    struct Table<'a> {
-        setup: Setup,
-        depth: u32,
-        out: &'a mut dyn Write,
+    crate::with_bits!(setup.shape, |B| perft_lines::<B>(setup, depth, out))
+}
+
+fn perft_lines<B: Bits>(s: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
+    let rules = Rules::<B>::new(s.shape, s.variant)?;
+    let start = rules.start(s.first, s.top_left);
+    let rule_set = match s.variant.rule_set {
+        RuleSet::Full => "full",
+        RuleSet::Simple => "simple",
+    };
+    let anywhere = if s.variant.place_anywhere {
+        ", place-anywhere"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "# perft {}, {rule_set} rules{anywhere}, {} first, {} on the top-left",
+        s.shape, s.first, s.top_left
+    )?;
+    writeln!(out, "# depth nodes seconds")?;
+    for d in 1..=depth {
+        let clock = Instant::now();
+        let nodes = perft(&rules, &start, d);
+        let took = clock.elapsed();
+        writeln!(out, "{d} {nodes} {}", seconds(took))?;
+        out.flush()?;
     }
-    impl BitsVisitor for Table<'_> {
-        type Output = anyhow::Result<()>;
-        fn visit<B: Bits>(self) -> Self::Output {
-            let s = self.setup;
-            let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
-            let start = rules.start(s.first, s.top_left);
-            let rule_set = match s.variant.rule_set {
-                RuleSet::Full => "full",
-                RuleSet::Simple => "simple",
-            };
-            let anywhere = if s.variant.place_anywhere {
-                ", place-anywhere"
-            } else {
-                ""
-            };
-            writeln!(
-                self.out,
-                "# perft {}x{}, {rule_set} rules{anywhere}, {} first, {} on the top-left",
-                s.rows, s.cols, s.first, s.top_left
-            )?;
-            writeln!(self.out, "# depth nodes seconds")?;
-            for d in 1..=self.depth {
-                let clock = Instant::now();
-                let nodes = perft(&rules, &start, d);
-                let took = clock.elapsed();
-                writeln!(self.out, "{d} {nodes} {}", seconds(took))?;
-                self.out.flush()?;
-            }
-            Ok(())
-        }
-    }
-    with_bits(
-        setup.rows * setup.cols,
-        Table {
-            setup: *setup,
-            depth,
-            out,
-        },
-    )
+    Ok(())
 }
 
 fn seconds(d: Duration) -> String {

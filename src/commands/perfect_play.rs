@@ -25,89 +25,32 @@
 use super::solve::{line_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::MoveList;
 use crate::players::parse_duration;
-use crate::rules::{
-    with_bits, Bits, BitsVisitor, Color, RuleSet, Rules, Setup, Square, Turns, Variant,
-};
+use crate::rules::{Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
+use crate::rules::{MAX_SIDE, MIN_SIDE};
 use crate::search::RootMoves;
 use anyhow::{anyhow, bail, Context};
-use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
-/// A board's shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BoardSize {
-    pub rows: usize,
-    pub cols: usize,
-}
-
-impl BoardSize {
-    /// The standard start of this board under `variant`.
-    fn start(self, variant: Variant) -> Setup {
-        Setup {
-            rows: self.rows,
-            cols: self.cols,
-            variant,
-            ..Setup::default()
-        }
-    }
-
-    fn cells(self) -> usize {
-        self.rows * self.cols
-    }
-
-    /// Whether this board, either way round, fits inside `other`.
-    fn fits_in(self, other: BoardSize) -> bool {
-        (self.rows <= other.rows && self.cols <= other.cols)
-            || (self.rows <= other.cols && self.cols <= other.rows)
-    }
-}
-
-impl FromStr for BoardSize {
-    type Err = String;
-    /// `ROWSxCOLS`, each from 3 to 26.
-    fn from_str(text: &str) -> Result<Self, String> {
-        let bad = || format!("{text:?} is not a board such as 4x6 (rows x columns, 3 to 26)");
-        let (rows, cols) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
-        let side = |s: &str| {
-            s.parse::<usize>()
-                .ok()
-                .filter(|n| (3..=26).contains(n))
-                .ok_or_else(bad)
-        };
-        Ok(BoardSize {
-            rows: side(rows)?,
-            cols: side(cols)?,
-        })
-    }
-}
-
-impl fmt::Display for BoardSize {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.rows, self.cols)
-    }
-}
-
 /// Every board of at most `max_cells` cells with rows <= columns, smallest first.
-pub fn boards_up_to(max_cells: usize) -> Vec<BoardSize> {
+pub fn boards_up_to(max_cells: usize) -> Vec<Shape> {
     let mut boards = Vec::new();
-    for rows in 3..=26 {
-        for cols in rows..=26 {
+    for rows in MIN_SIDE..=MAX_SIDE {
+        for cols in rows..=MAX_SIDE {
             if rows * cols <= max_cells {
-                boards.push(BoardSize { rows, cols });
+                boards.extend(Shape::new(rows, cols));
             }
         }
     }
-    boards.sort_by_key(|b| (b.cells(), b.rows));
+    boards.sort_by_key(|b| (b.cells(), b.rows()));
     boards
 }
 
 /// What `othello perfect-play` solves and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerfectPlayOptions {
-    pub boards: Vec<BoardSize>,
+    pub boards: Vec<Shape>,
     pub rule_sets: Vec<RuleSet>,
     /// Normal games (`false`), misère games (`true`), or both.
     pub misere: Vec<bool>,
@@ -144,11 +87,14 @@ impl PerfectPlayOptions {
             for &place_anywhere in &self.place_anywhere {
                 for &rule_set in &self.rule_sets {
                     for &misere in &self.misere {
-                        entries.push(board.start(Variant {
-                            rule_set,
-                            place_anywhere,
-                            misere,
-                        }));
+                        entries.push(Setup::standard(
+                            board,
+                            Variant {
+                                rule_set,
+                                place_anywhere,
+                                misere,
+                            },
+                        ));
                     }
                 }
             }
@@ -156,14 +102,7 @@ impl PerfectPlayOptions {
         entries.sort_by_key(|s| {
             let v = s.variant;
             let simple = v.rule_set == RuleSet::Simple;
-            (
-                s.rows * s.cols,
-                s.rows,
-                s.cols,
-                v.place_anywhere,
-                simple,
-                v.misere,
-            )
+            (s.shape.cells(), s.shape, v.place_anywhere, simple, v.misere)
         });
         entries.dedup();
         entries
@@ -192,7 +131,7 @@ pub enum Found {
     /// Not tried: `inside`, a board that fits in this one, was not solved within `limit` under
     /// the same variant, so this one would not be either.
     NotTried {
-        inside: BoardSize,
+        inside: Shape,
         limit: Duration,
     },
 }
@@ -286,11 +225,8 @@ fn not_worth_trying(table: &[TableEntry], setup: &Setup, limit: Option<Duration>
     })
 }
 
-fn size_of(setup: &Setup) -> BoardSize {
-    BoardSize {
-        rows: setup.rows,
-        cols: setup.cols,
-    }
+fn size_of(setup: &Setup) -> Shape {
+    setup.shape
 }
 
 /// Solves the start of `setup` within `limit`: the value, Black's best first moves and a line
@@ -300,46 +236,30 @@ fn solve_entry(
     limit: Option<Duration>,
     options: &PerfectPlayOptions,
 ) -> anyhow::Result<Found> {
-    struct Entry {
-        setup: Setup,
-        limit: Option<Duration>,
-        options: SolveOptions,
-    }
-    impl BitsVisitor for Entry {
-        type Output = anyhow::Result<Found>;
-        fn visit<B: Bits>(self) -> Self::Output {
-            let s = self.setup;
-            let rules = Rules::<B>::new(s.rows, s.cols, s.variant)?;
-            let start = rules.start(s.first, s.top_left);
-            Ok(
-                match solve_position_within(&rules, &start, &self.options, None, self.limit)? {
-                    Ok(mut solved) => {
-                        solved.moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
-                        Found::Solved(solved)
-                    }
-                    Err(out) => Found::OutOfTime {
-                        limit: self.limit.expect("only a time limit stops a solve"),
-                        nodes: out.nodes,
-                        elapsed: out.elapsed,
-                    },
-                },
-            )
-        }
-    }
     let options = SolveOptions {
         which: RootMoves::Ties,
         hash_mb: options.hash_mb,
         threads: options.threads,
         max_empties: None,
     };
-    with_bits(
-        setup.rows * setup.cols,
-        Entry {
-            setup: *setup,
-            limit,
-            options,
-        },
-    )
+    let s = *setup;
+    crate::with_bits!(s.shape, |B| {
+        let rules = Rules::<B>::new(s.shape, s.variant)?;
+        let start = rules.start(s.first, s.top_left);
+        Ok(
+            match solve_position_within(&rules, &start, &options, None, limit)? {
+                Ok(mut solved) => {
+                    solved.moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
+                    Found::Solved(solved)
+                }
+                Err(out) => Found::OutOfTime {
+                    limit: limit.expect("only a time limit stops a solve"),
+                    nodes: out.nodes,
+                    elapsed: out.elapsed,
+                },
+            },
+        )
+    })
 }
 
 fn rule_set_name(rule_set: RuleSet) -> &'static str {
@@ -352,12 +272,7 @@ fn rule_set_name(rule_set: RuleSet) -> &'static str {
 /// The entry in words: `5x6 simple, misère, place-anywhere`.
 fn entry_name(setup: &Setup) -> String {
     let v = setup.variant;
-    let mut name = format!(
-        "{}x{} {}",
-        setup.rows,
-        setup.cols,
-        rule_set_name(v.rule_set)
-    );
+    let mut name = format!("{} {}", setup.shape, rule_set_name(v.rule_set));
     if v.misere {
         name += ", misère";
     }
@@ -540,9 +455,8 @@ fn write_document(
         cached += usize::from(entry.cached);
         writeln!(
             out,
-            "| {}x{} | {} | {} | {} | {} |",
-            s.rows,
-            s.cols,
+            "| {} | {} | {} | {} | {} |",
+            s.shape,
             rule_set_name(v.rule_set),
             yes_no(v.misere),
             yes_no(v.place_anywhere),
@@ -692,9 +606,8 @@ const CACHE_HEADER: &str = "\
 fn cache_line(setup: &Setup, found: &Found) -> Option<String> {
     let v = setup.variant;
     let name = format!(
-        "{}x{} {} {} {}",
-        setup.rows,
-        setup.cols,
+        "{} {} {} {}",
+        setup.shape,
         rule_set_name(v.rule_set),
         if v.misere { "misere" } else { "normal" },
         if v.place_anywhere {
@@ -738,7 +651,7 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
     let [board, rules, goal, placement, what, fields @ ..] = words.as_slice() else {
         bail!("too few words: {line:?}");
     };
-    let board: BoardSize = board.parse().map_err(|e: String| anyhow!(e))?;
+    let board: Shape = board.parse().map_err(|e: String| anyhow!(e))?;
     let rule_set = match *rules {
         "full" => RuleSet::Full,
         "simple" => RuleSet::Simple,
@@ -754,11 +667,14 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
         "anywhere" => true,
         other => bail!("{other:?} is not standard or anywhere"),
     };
-    let setup = board.start(Variant {
-        rule_set,
-        place_anywhere,
-        misere,
-    });
+    let setup = Setup::standard(
+        board,
+        Variant {
+            rule_set,
+            place_anywhere,
+            misere,
+        },
+    );
     let field = |key: &str| -> anyhow::Result<&str> {
         fields
             .iter()
@@ -824,16 +740,18 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
 
 /// Plays `line` from the start of `setup` and checks that it ends the game at `count`.
 fn replay(setup: &Setup, line: &MoveList, count: (u32, u32)) -> anyhow::Result<()> {
-    let mut turns = Turns::new(setup.new_game()?);
-    for (n, &step) in line.iter().enumerate() {
-        turns
-            .play_listed(step.square())
-            .map_err(|e| anyhow!("line: move {}: {e}", n + 1))?;
-    }
-    if turns.mover().is_some() {
-        bail!("the line does not end the game");
-    }
-    let (b, w) = turns.game().score();
+    let (b, w) = crate::with_bits!(setup.shape, |B| {
+        let mut game = Game::<B>::new(setup, Passes::Explicit)?;
+        for (n, &step) in line.iter().enumerate() {
+            game.play_listed(step)
+                .map_err(|e| anyhow!("line: move {}: {e}", n + 1))?;
+        }
+        if !game.is_over() {
+            bail!("the line does not end the game");
+        }
+        let score = game.score();
+        (score.black, score.white)
+    });
     if (b, w) != count {
         bail!(
             "the line ends {b}-{w}, not {}-{} as black= and white= say",

@@ -2,7 +2,7 @@
 //! opening played twice so that neither side gets the better half of the openings.
 
 use crate::players::PlayerSpec;
-use crate::rules::{Color, Setup, Winner};
+use crate::rules::{Bits, Color, Game, Move, Passes, Setup, Shape, Winner};
 use crate::search::splitmix;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -54,12 +54,22 @@ impl Tally {
 }
 
 /// The default number of random opening plies: more on bigger boards, none on the smallest.
-pub fn default_opening_plies(rows: usize, cols: usize) -> usize {
-    (rows * cols / 16).min(8)
+pub fn default_opening_plies(shape: Shape) -> usize {
+    (shape.cells() / 16).min(8)
 }
 
 /// Plays the series. `progress` (a terminal, usually) gets a line rewritten after every game.
 pub fn selfplay(
+    series: &Series,
+    out: &mut dyn Write,
+    progress: Option<&mut dyn Write>,
+) -> anyhow::Result<Tally> {
+    crate::with_bits!(series.setup.shape, |B| selfplay_in::<B>(
+        series, out, progress
+    ))
+}
+
+fn selfplay_in<B: Bits>(
     series: &Series,
     out: &mut dyn Write,
     mut progress: Option<&mut dyn Write>,
@@ -67,9 +77,8 @@ pub fn selfplay(
     let setup = &series.setup;
     writeln!(
         out,
-        "# selfplay {}x{}{}: a = {}, b = {}, {} games, {} random opening plies, seed {}",
-        setup.rows,
-        setup.cols,
+        "# selfplay {}{}: a = {}, b = {}, {} games, {} random opening plies, seed {}",
+        setup.shape,
         variant_words(setup),
         series.a,
         series.b,
@@ -94,20 +103,19 @@ pub fn selfplay(
             Color::White
         };
         let seed = series.seed.wrapping_add(g as u64);
-        let mut a = series.a.build(setup.rows, setup.cols, setup.variant, seed);
-        let mut b = series
-            .b
-            .build(setup.rows, setup.cols, setup.variant, seed ^ 0x5555);
-        let mut game = setup.new_game()?;
+        let mut game = Game::<B>::new(setup, Passes::Automatic)?;
+        let mut a = series.a.build(game.rules().clone(), seed);
+        let mut b = series.b.build(game.rules().clone(), seed ^ 0x5555);
         let mut opening = Vec::new();
         for _ in 0..series.opening_plies {
-            let moves = game.legal_moves();
+            let moves: Vec<usize> = game.legal_moves().iter().collect();
             if moves.is_empty() {
                 break;
             }
             let m = moves[(splitmix(&mut opening_rng) % moves.len() as u64) as usize];
-            game.try_play(m)?;
-            opening.push(m.to_string());
+            let square = game.rules().geometry.square(m);
+            game.try_play(Move::Play(square))?;
+            opening.push(square.to_string());
         }
         while let Some(color) = game.to_move() {
             let (player, times, limit) = if color == a_color {
@@ -116,7 +124,7 @@ pub fn selfplay(
                 (&mut b, &mut tally.b_times, b_limit)
             };
             let clock = Instant::now();
-            let choice = player.choose(game.as_ref());
+            let choice = player.choose(&game);
             let took = clock.elapsed();
             times.moves += 1;
             times.total += took;
@@ -128,11 +136,12 @@ pub fn selfplay(
                 times.open += 1;
                 times.open_total += took;
             }
-            let square = choice.ok_or_else(|| anyhow::anyhow!("a player found no move"))?;
-            game.try_play(square)
+            let played = choice.ok_or_else(|| anyhow::anyhow!("a player found no move"))?;
+            game.try_play(played)
                 .map_err(|e| anyhow::anyhow!("a player chose an illegal move: {e}"))?;
         }
-        let (black, white) = game.score();
+        let score = game.score();
+        let (black, white) = (score.black, score.white);
         let winner = game.winner().unwrap_or(Winner::Tie);
         let (a_discs, b_discs) = match a_color {
             Color::Black => (black, white),

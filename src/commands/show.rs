@@ -2,11 +2,9 @@
 //! B1, flipping White at B2."), each followed by the position string after it, then the result.
 
 use super::Start;
-use crate::notation::{ListedMove, MoveList, PositionString};
-use crate::rules::{
-    with_bits, Bits, BitsVisitor, Color, DynGame, Game, IllegalMove, Position, RuleSet, Rules,
-    Square, Winner,
-};
+use crate::notation::{MoveList, PositionString};
+use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, RuleSet, Rules};
+use crate::rules::{Square, Winner};
 use std::io::Write;
 
 /// How a shown game stands after its last move.
@@ -38,22 +36,15 @@ pub struct IllegalListedMove {
 /// other player's move. An illegal move stops the showing with the steps before it printed and
 /// an [`IllegalListedMove`] error.
 pub fn show(start: &Start, moves: &MoveList, out: &mut dyn Write) -> anyhow::Result<Shown> {
-    with_bits(start.cells(), Show { start, moves, out })
+    crate::with_bits!(start.shape(), |B| show_in::<B>(start, moves, out))
 }
 
-struct Show<'a> {
-    start: &'a Start,
-    moves: &'a MoveList,
-    out: &'a mut dyn Write,
-}
-
-impl BitsVisitor for Show<'_> {
-    type Output = anyhow::Result<Shown>;
-    fn visit<B: Bits>(self) -> Self::Output {
-        let (rules, position) = self.start.rules_and_position::<B>()?;
+fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> anyhow::Result<Shown> {
+    {
+        let (rules, position) = start.rules_and_position::<B>()?;
         let mut printer = Printer {
             rules: rules.clone(),
-            out: self.out,
+            out,
             steps: 0,
         };
         let g = &rules.geometry;
@@ -65,14 +56,14 @@ impl BitsVisitor for Show<'_> {
         writeln!(printer.out, "Start, {}x{}, {to_move}.", g.rows(), g.cols())?;
         printer.position(&position)?;
 
-        let mut game = Game::from_position(rules.clone(), position);
+        let mut game = Game::from_position(rules.clone(), position, Passes::Automatic);
         // A forced pass already shown, which a `pa` in the list may record.
         let mut shown_pass = game.position().to_move != position.to_move;
         if shown_pass {
             printer.pass(position.to_move, game.position())?;
         }
-        for (i, listed) in self.moves.iter().enumerate() {
-            let mover = DynGame::to_move(&game);
+        for (i, listed) in moves.iter().enumerate() {
+            let mover = game.to_move();
             let illegal = |reason: String| IllegalListedMove {
                 number: i + 1,
                 listed: format!("{listed:#}"),
@@ -80,8 +71,8 @@ impl BitsVisitor for Show<'_> {
                 reason,
             };
             match *listed {
-                ListedMove::Pass if shown_pass => shown_pass = false,
-                ListedMove::Pass => {
+                Move::Pass if shown_pass => shown_pass = false,
+                Move::Pass => {
                     let reason = match mover {
                         None => "the game is over".to_string(),
                         Some(c) => {
@@ -92,16 +83,21 @@ impl BitsVisitor for Show<'_> {
                     };
                     return Err(illegal(reason).into());
                 }
-                ListedMove::Play(square) => {
+                Move::Play(square) => {
                     shown_pass = false;
                     let played = game
-                        .try_play(square)
+                        .try_play(Move::Play(square))
                         .map_err(|e| illegal(why(e, &rules, game.position())))?;
                     let after = match played.passed {
                         Some(_) => rules.pass(game.position()),
                         None => *game.position(),
                     };
-                    printer.play(played.color, square, &played.flips, &after)?;
+                    let flips: Vec<Square> = played
+                        .flips
+                        .iter()
+                        .map(|i| rules.geometry.square(i))
+                        .collect();
+                    printer.play(played.color, square, &flips, &after)?;
                     if let Some(passed) = played.passed {
                         printer.pass(passed, game.position())?;
                         shown_pass = true;
@@ -111,7 +107,7 @@ impl BitsVisitor for Show<'_> {
         }
 
         let score = game.position().score();
-        let winner = DynGame::winner(&game);
+        let winner = game.winner();
         let (b, w) = score;
         match winner {
             Some(Winner::Tie) => writeln!(printer.out, "Tie, {b} to {w}.")?,
@@ -206,6 +202,9 @@ fn why<B: Bits>(e: IllegalMove, rules: &Rules<B>, position: &Position<B>) -> Str
             "{sq:#} touches no {} disc",
             name(position.to_move.opposite())
         ),
+        // Passes are made by the game here, so a square is never refused for one.
+        IllegalMove::MustPass(c) => format!("{} has no legal move", name(c)),
+        IllegalMove::PassWithMoves(c) => format!("{} may not pass", name(c)),
     }
 }
 
@@ -232,12 +231,10 @@ mod tests {
     }
 
     fn small(rows: usize, cols: usize, variant: Variant) -> Start {
-        Start::Setup(Setup {
-            rows,
-            cols,
+        Start::Setup(Setup::standard(
+            crate::rules::Shape::new(rows, cols).unwrap(),
             variant,
-            ..Setup::default()
-        })
+        ))
     }
 
     fn illegal(result: anyhow::Result<Shown>) -> IllegalListedMove {

@@ -2,10 +2,9 @@
 //! and a line of perfect play), or the exact values of every position in an OBF file.
 
 use super::Start;
-use crate::notation::{ListedMove, MoveList, Obf};
-use crate::rules::{
-    with_bits, Bits, BitsVisitor, Color, Game, Position, RuleSet, Rules, Square, Variant,
-};
+use crate::notation::{MoveList, Obf};
+use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, RuleSet, Rules};
+use crate::rules::{Square, Variant};
 use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
@@ -45,7 +44,7 @@ pub struct PositionSolved {
     /// The moves proved exact, best first: the best ones, or every legal move.
     pub moves: Vec<(Square, i32)>,
     /// A line of perfect play to the end of the game.
-    pub line: Vec<ListedMove>,
+    pub line: Vec<Move>,
     /// The discs `(black, white)` and empty cells at the end of `line`.
     pub black: u32,
     pub white: u32,
@@ -111,11 +110,11 @@ pub fn solve_position_within<B: Bits>(
         match step {
             Some(m) => {
                 end = rules.play_unchecked(&end, m);
-                listed.push(ListedMove::Play(g.square(m)));
+                listed.push(Move::Play(g.square(m)));
             }
             None => {
                 end = rules.pass(&end);
-                listed.push(ListedMove::Pass);
+                listed.push(Move::Pass);
             }
         }
     }
@@ -168,93 +167,57 @@ pub fn solve_from(
     terminal: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<PositionSolved> {
-    struct Run<'a> {
-        start: &'a Start,
-        moves: &'a MoveList,
-        options: &'a SolveOptions,
-        progress: Option<Box<dyn Write + Send>>,
-        terminal: bool,
-        out: &'a mut dyn Write,
-    }
-    impl BitsVisitor for Run<'_> {
-        type Output = anyhow::Result<PositionSolved>;
-        fn visit<B: Bits>(self) -> Self::Output {
-            let (rules, position) = self.start.rules_and_position::<B>()?;
-            let mut game = Game::from_position(rules, position);
-            play_listed(&mut game, &self.moves.0)?;
-            let rules = game.rules().clone();
-            let pos = *game.position();
-            let empties = rules.empty(&pos).count() as usize;
-            if let Some(max) = self.options.max_empties.filter(|&max| empties > max) {
-                anyhow::bail!(
-                    "{empties} empty cells: more than an exact solve can finish (the limit is \
-                     --max-empties {max}); solve a later position (--moves), or raise the limit"
-                );
-            }
-            if empties >= SLOW_EMPTIES && self.progress.is_none() {
-                eprintln!(
-                    "othello solve: {empties} empty cells to solve exactly; this may take hours \
-                     (--progress shows how far it has got)"
-                );
-            }
-            let observer = self
-                .progress
-                .map(|w| progress_printer(w, self.terminal, rules.geometry.cols()));
-            let solved = solve_position(&rules, &pos, self.options, observer)?;
-            let mut from = match self.start {
-                Start::Setup(_) => "the start position".to_string(),
-                Start::Position(p, _) => p.to_string(),
-            };
-            if !self.moves.is_empty() {
-                from = format!("{from}, after {}", line_text(&self.moves.0));
-            }
-            writeln!(self.out, "# {}, {from}", describe(self.start))?;
-            write_solution(self.out, &solved, self.options.which)?;
-            Ok(solved)
+    crate::with_bits!(start.shape(), |B| {
+        let (rules, position) = start.rules_and_position::<B>()?;
+        let mut game = Game::from_position(rules, position, Passes::Automatic);
+        play_listed(&mut game, &moves.0)?;
+        let rules = game.rules().clone();
+        let pos = *game.position();
+        let empties = rules.empty(&pos).count() as usize;
+        if let Some(max) = options.max_empties.filter(|&max| empties > max) {
+            anyhow::bail!(
+                "{empties} empty cells: more than an exact solve can finish (the limit is \
+                 --max-empties {max}); solve a later position (--moves), or raise the limit"
+            );
         }
-    }
-    with_bits(
-        start.cells(),
-        Run {
-            start,
-            moves,
-            options,
-            progress,
-            terminal,
-            out,
-        },
-    )
+        if empties >= SLOW_EMPTIES && progress.is_none() {
+            eprintln!(
+                "othello solve: {empties} empty cells to solve exactly; this may take hours \
+                 (--progress shows how far it has got)"
+            );
+        }
+        let observer = progress.map(|w| progress_printer(w, terminal, rules.geometry.cols()));
+        let solved = solve_position(&rules, &pos, options, observer)?;
+        let mut from = match start {
+            Start::Setup(_) => "the start position".to_string(),
+            Start::Position(p, _) => p.to_string(),
+        };
+        if !moves.is_empty() {
+            from = format!("{from}, after {}", line_text(&moves.0));
+        }
+        writeln!(out, "# {}, {from}", describe(start))?;
+        write_solution(out, &solved, options.which)?;
+        Ok(solved)
+    })
 }
 
 /// Plays a move list on `game`. A `pa` is accepted where the game passed by itself.
-fn play_listed<B: Bits>(game: &mut Game<B>, list: &[ListedMove]) -> Result<(), BadPosition> {
-    let mut passed = false;
+fn play_listed<B: Bits>(game: &mut Game<B>, list: &[Move]) -> Result<(), BadPosition> {
     for (n, &step) in list.iter().enumerate() {
-        match step {
-            ListedMove::Play(square) => {
-                let g = &game.rules().geometry;
-                if g.index(square).is_none() {
-                    return Err(BadPosition(format!(
-                        "--moves: move {} ({square}) is off the {}x{} board",
-                        n + 1,
-                        g.rows(),
-                        g.cols()
-                    )));
-                }
-                let played = game
-                    .try_play(square)
-                    .map_err(|e| BadPosition(format!("--moves: move {} ({square}): {e}", n + 1)))?;
-                passed = played.passed.is_some();
-            }
-            ListedMove::Pass if passed => passed = false,
-            ListedMove::Pass => {
-                return Err(BadPosition(format!(
-                    "--moves: move {} (pa): {} has a legal move and cannot pass",
+        game.play_listed(step).map_err(|e| {
+            BadPosition(match e {
+                IllegalMove::OffBoard(square) => format!(
+                    "--moves: move {} ({square}) is off the {} board",
                     n + 1,
-                    game.position().to_move
-                )))
-            }
-        }
+                    game.shape()
+                ),
+                IllegalMove::PassWithMoves(color) => format!(
+                    "--moves: move {} (pa): {color} has a legal move and cannot pass",
+                    n + 1
+                ),
+                e => format!("--moves: move {} ({step}): {e}", n + 1),
+            })
+        })?;
     }
     Ok(())
 }
@@ -262,12 +225,9 @@ fn play_listed<B: Bits>(game: &mut Game<B>, list: &[ListedMove]) -> Result<(), B
 /// The board and variant in words.
 fn describe(start: &Start) -> String {
     let v = start.variant();
-    let (rows, cols) = match start {
-        Start::Setup(s) => (s.rows, s.cols),
-        Start::Position(p, _) => (p.rows(), p.cols()),
-    };
     let mut text = format!(
-        "{rows}x{cols}, {} rules",
+        "{}, {} rules",
+        start.shape(),
         match v.rule_set {
             RuleSet::Full => "full",
             RuleSet::Simple => "simple",
@@ -297,7 +257,7 @@ fn title(color: Color) -> &'static str {
 }
 
 /// A move list in standard notation, separated by spaces.
-pub fn line_text(line: &[ListedMove]) -> String {
+pub fn line_text(line: &[Move]) -> String {
     format!("{:#}", MoveList(line.to_vec())).to_lowercase()
 }
 
@@ -442,7 +402,7 @@ pub fn solve_file(
     threads: usize,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
-    let rules = Rules::<u64>::new(8, 8, Variant::default())?;
+    let rules = Rules::<u64>::new(crate::rules::Shape::STANDARD, Variant::default())?;
     let mut engine = Engine::new(
         rules,
         Config {

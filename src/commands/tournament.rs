@@ -1,16 +1,13 @@
 //! `othello match`: reads the openings file and runs the referee.
 
 use crate::notation::MoveList;
-use crate::rules::{Setup, Square, Turns};
+use crate::rules::{Game, Move, Passes, Setup};
 use anyhow::{bail, Context};
 use std::io::BufRead;
 
 /// Opening lines, one per line in standard notation (`f5d6c3`, `pa` for a pass); blank lines
 /// and lines starting with `#` are skipped. Every line must be playable on `setup`'s board.
-pub fn read_openings(
-    input: impl BufRead,
-    setup: &Setup,
-) -> anyhow::Result<Vec<Vec<Option<Square>>>> {
+pub fn read_openings(input: impl BufRead, setup: &Setup) -> anyhow::Result<Vec<Vec<Move>>> {
     let mut openings = Vec::new();
     for (number, line) in input.lines().enumerate() {
         let line = line?;
@@ -19,20 +16,17 @@ pub fn read_openings(
             continue;
         }
         let at = || format!("line {}", number + 1);
-        let moves: Vec<Option<Square>> = text
-            .parse::<MoveList>()
-            .with_context(at)?
-            .0
-            .into_iter()
-            .map(|m| m.square())
-            .collect();
-        let mut turns = Turns::new(setup.new_game()?);
-        for (i, &square) in moves.iter().enumerate() {
-            if let Err(e) = turns.play_listed(square) {
-                bail!("{}: move {} is not legal: {e}", at(), i + 1);
+        let moves = text.parse::<MoveList>().with_context(at)?.0;
+        let ends = crate::with_bits!(setup.shape, |B| {
+            let mut game = Game::<B>::new(setup, Passes::Explicit)?;
+            for (i, &played) in moves.iter().enumerate() {
+                if let Err(e) = game.play_listed(played) {
+                    bail!("{}: move {} is not legal: {e}", at(), i + 1);
+                }
             }
-        }
-        if turns.mover().is_none() {
+            game.is_over()
+        });
+        if ends {
             bail!("{}: the opening ends the game", at());
         }
         openings.push(moves);

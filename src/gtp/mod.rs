@@ -5,9 +5,9 @@
 //! [`parse`] turns a line into a [`Request`]; [`Session::handle`] answers it (the pure core,
 //! holding the game and the engine); [`run`] does the reading and writing.
 
-use crate::players::{engine_game, EngineGame, Turn};
+use crate::players::{AnyTable, Table};
 use crate::protocol::LineReader;
-use crate::rules::{Color, Square, Variant, Winner, MAX_SIDE, MIN_SIDE};
+use crate::rules::{Bits, Color, Move, Shape, Square, Variant, Winner};
 use crate::search::Config;
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -53,7 +53,7 @@ pub enum Command {
     ClearBoard,
     /// Accepted and ignored: Othello has no komi.
     Komi,
-    Play(Color, Turn),
+    Play(Color, Move),
     GenMove(Color),
     /// As `genmove`, without playing the move.
     RegGenMove(Color),
@@ -212,12 +212,12 @@ pub fn color(text: &str) -> Result<Color, CommandError> {
 }
 
 /// A square such as `d3` (any case) or `pass`.
-pub fn vertex(text: &str) -> Result<Turn, CommandError> {
+pub fn vertex(text: &str) -> Result<Move, CommandError> {
     if text.eq_ignore_ascii_case("pass") {
-        return Ok(None);
+        return Ok(Move::Pass);
     }
-    text.parse::<crate::rules::Square>()
-        .map(Some)
+    text.parse::<Square>()
+        .map(Move::Play)
         .map_err(|_| CommandError::Syntax)
 }
 
@@ -230,10 +230,10 @@ fn seconds(text: &str) -> Result<Duration, CommandError> {
 }
 
 /// A move as GTP writes it: `D3` (upper case, as gtp-rhino writes it) or `pass`.
-pub fn vertex_text(turn: Turn) -> String {
-    match turn {
-        Some(sq) => sq.to_string().to_ascii_uppercase(),
-        None => "pass".to_string(),
+pub fn vertex_text(played: Move) -> String {
+    match played {
+        Move::Play(sq) => format!("{sq:#}"),
+        Move::Pass => "pass".to_string(),
     }
 }
 
@@ -276,10 +276,15 @@ struct Clock {
     stones: u32,
 }
 
-/// One GTP session: the board, the engine and the clocks.
+/// One GTP session: the board and the engine, and the clocks.
 pub struct Session {
+    table: AnyTable,
+    clocks: Clocks,
+}
+
+/// What a session keeps besides the table.
+struct Clocks {
     settings: Settings,
-    game: Box<dyn EngineGame>,
     time: Option<TimeSettings>,
     clocks: [Clock; 2],
 }
@@ -294,22 +299,22 @@ fn side(color: Color) -> usize {
 impl Session {
     /// A session on the standard 8x8 board.
     pub fn new(settings: Settings) -> Self {
-        let game = engine_game(8, 8, settings.variant, settings.config)
-            .expect("8x8 is a board size the rules accept");
         Session {
-            settings,
-            game,
-            time: None,
-            clocks: [Clock {
-                left: Duration::ZERO,
-                stones: 0,
-            }; 2],
+            table: AnyTable::new(Shape::STANDARD, settings.variant, settings.config),
+            clocks: Clocks {
+                settings,
+                time: None,
+                clocks: [Clock {
+                    left: Duration::ZERO,
+                    stones: 0,
+                }; 2],
+            },
         }
     }
 
-    /// The game being played.
-    pub fn game(&self) -> &dyn EngineGame {
-        self.game.as_ref()
+    /// The game being played, with the engine.
+    pub fn table(&self) -> &AnyTable {
+        &self.table
     }
 
     /// Answers one request. `Command::Quit` is answered like any other; the caller stops after
@@ -342,53 +347,15 @@ impl Session {
             C::ListCommands => Ok(COMMANDS.join("\n")),
             C::Quit | C::Komi => done(),
             C::BoardSize(n) => {
-                if !(MIN_SIDE..=MAX_SIDE).contains(n) {
-                    return Err("unacceptable size".to_string());
-                }
-                self.game = engine_game(*n, *n, self.settings.variant, self.settings.config)
-                    .map_err(|_| "unacceptable size".to_string())?;
-                self.reset_clocks();
+                let shape = Shape::square(*n).map_err(|_| "unacceptable size".to_string())?;
+                let s = self.clocks.settings;
+                self.table = AnyTable::new(shape, s.variant, s.config);
+                self.clocks.reset();
                 done()
-            }
-            C::ClearBoard => {
-                self.game.restart();
-                self.reset_clocks();
-                done()
-            }
-            C::Play(color, turn) => self
-                .game
-                .play(*color, *turn)
-                .map(|()| String::new())
-                .map_err(|_| "illegal move".to_string()),
-            C::GenMove(color) => {
-                let turn = self.generate(*color);
-                self.game
-                    .play(*color, turn)
-                    .map_err(|e| format!("engine error: {e}"))?;
-                Ok(vertex_text(turn))
-            }
-            C::RegGenMove(color) => Ok(vertex_text(self.generate(*color))),
-            C::Undo => {
-                if self.game.undo() {
-                    done()
-                } else {
-                    Err("cannot undo".to_string())
-                }
-            }
-            C::ShowBoard => Ok(self.board_text()),
-            C::FinalScore => {
-                let winner = self.game.winner().ok_or("cannot score")?;
-                let (b, w) = self.game.score();
-                let margin = b.abs_diff(w);
-                Ok(match winner {
-                    Winner::Black => format!("B+{margin}"),
-                    Winner::White => format!("W+{margin}"),
-                    Winner::Tie => "0".to_string(),
-                })
             }
             C::TimeSettings(t) => {
-                self.time = (!t.unlimited()).then_some(*t);
-                self.reset_clocks();
+                self.clocks.time = (!t.unlimited()).then_some(*t);
+                self.clocks.reset();
                 done()
             }
             C::TimeLeft {
@@ -396,7 +363,7 @@ impl Session {
                 time,
                 stones,
             } => {
-                self.clocks[side(*color)] = Clock {
+                self.clocks.clocks[side(*color)] = Clock {
                     left: *time,
                     stones: *stones,
                 };
@@ -405,10 +372,56 @@ impl Session {
             C::ListGames => Ok("Othello".to_string()),
             C::SetGame(name) if name.eq_ignore_ascii_case("othello") => done(),
             C::SetGame(_) => Err("unsupported game".to_string()),
+            _ => crate::on_erased!(&mut self.table, |t| self.clocks.answer(t, command)),
+        }
+    }
+}
+
+impl Clocks {
+    /// Answers the commands that need the board.
+    fn answer<B: Bits>(&mut self, t: &mut Table<B>, command: &Command) -> Result<String, String> {
+        use Command as C;
+        let done = || Ok(String::new());
+        match command {
+            C::ClearBoard => {
+                t.restart();
+                self.reset();
+                done()
+            }
+            C::Play(color, played) => t
+                .play(*color, *played)
+                .map(|_| String::new())
+                .map_err(|_| "illegal move".to_string()),
+            C::GenMove(color) => {
+                let played = self.generate(t, *color);
+                t.play(*color, played)
+                    .map_err(|e| format!("engine error: {e}"))?;
+                Ok(vertex_text(played))
+            }
+            C::RegGenMove(color) => Ok(vertex_text(self.generate(t, *color))),
+            C::Undo => {
+                if t.undo() {
+                    done()
+                } else {
+                    Err("cannot undo".to_string())
+                }
+            }
+            C::ShowBoard => Ok(board_text(t)),
+            C::FinalScore => {
+                let game = t.game();
+                let winner = game.winner().ok_or("cannot score")?;
+                let margin = game.rules().margin(game.position(), Color::Black).abs();
+                Ok(match winner {
+                    Winner::Black => format!("B+{margin}"),
+                    Winner::White => format!("W+{margin}"),
+                    Winner::Tie => "0".to_string(),
+                })
+            }
+            _ => unreachable!("Session::answer handles the commands without a board"),
         }
     }
 
-    fn reset_clocks(&mut self) {
+    fn reset(&mut self) {
         let main = self.time.map_or(Duration::ZERO, |t| t.main);
         self.clocks = [Clock {
             left: main,
@@ -417,16 +430,16 @@ impl Session {
     }
 
     /// The engine's move for `color`, searched within the configured limits and the clock.
-    fn generate(&mut self, color: Color) -> Turn {
+    fn generate<B: Bits>(&mut self, t: &mut Table<B>, color: Color) -> Move {
         let (depth, move_time) = (self.settings.config.depth, self.settings.config.move_time);
-        let budget = self.budget(color);
+        let budget = self.budget(t, color);
         let limit = match (move_time, budget) {
             (Some(m), Some(b)) => Some(m.min(b)),
             (m, b) => m.or(b),
         };
-        self.game.set_limits(depth, limit);
-        let analysis = self.game.analyse(color);
-        self.game.set_limits(depth, move_time);
+        t.set_limits(depth, limit);
+        let analysis = t.analyse(color);
+        t.set_limits(depth, move_time);
         self.charge(color, analysis.elapsed);
         analysis.best
     }
@@ -434,18 +447,17 @@ impl Session {
     /// The time `color` may spend on this move under `time_settings`: its clock shared over its
     /// moves still to come (half the empty cells), plus a byo-yomi period's share per move, less
     /// a tenth for the pipes.
-    fn budget(&self, color: Color) -> Option<Duration> {
-        let t = self.time?;
+    fn budget<B: Bits>(&self, t: &Table<B>, color: Color) -> Option<Duration> {
+        let time = self.time?;
         let clock = self.clocks[side(color)];
         let share = if clock.stones > 0 {
             clock.left / clock.stones
         } else {
-            let cells = self.game.rows() * self.game.cols();
-            let (b, w) = self.game.score();
-            let empty = cells.saturating_sub((b + w) as usize);
-            let moves_left = (empty as u32).div_ceil(2).max(1);
-            let byo = if t.stones > 0 {
-                t.byo_yomi / t.stones
+            let game = t.game();
+            let empty = game.rules().empty(game.position()).count();
+            let moves_left = empty.div_ceil(2).max(1);
+            let byo = if time.stones > 0 {
+                time.byo_yomi / time.stones
             } else {
                 Duration::ZERO
             };
@@ -477,36 +489,41 @@ impl Session {
             };
         }
     }
+}
 
-    /// The board with the disc counts and whose turn it is: `X` black, `O` white, row 1 on top.
-    fn board_text(&self) -> String {
-        let g = &self.game;
-        let (b, w) = g.score();
-        let state = match g.next_mover() {
-            Some(c) => format!("{c} to move"),
-            None => match g.winner() {
-                Some(Winner::Tie) | None => "game over, a draw".to_string(),
-                Some(Winner::Black) => "game over, black wins".to_string(),
-                Some(Winner::White) => "game over, white wins".to_string(),
-            },
-        };
-        let mut lines = vec![format!("black (X) {b}, white (O) {w}, {state}")];
-        let letters: Vec<String> = (0..g.cols())
-            .map(|c| ((b'a' + c as u8) as char).to_string())
+/// The board with the disc counts and whose turn it is: `X` black, `O` white, row 1 on top.
+fn board_text<B: Bits>(t: &Table<B>) -> String {
+    let game = t.game();
+    let score = game.score();
+    let state = match game.to_move() {
+        Some(c) if game.must_pass() => format!("{} to move", c.opposite()),
+        Some(c) => format!("{c} to move"),
+        None => match game.winner() {
+            Some(Winner::Tie) | None => "game over, a draw".to_string(),
+            Some(Winner::Black) => "game over, black wins".to_string(),
+            Some(Winner::White) => "game over, white wins".to_string(),
+        },
+    };
+    let mut lines = vec![format!(
+        "black (X) {}, white (O) {}, {state}",
+        score.black, score.white
+    )];
+    let shape = game.shape();
+    let letters: Vec<String> = (0..shape.cols())
+        .map(|c| ((b'a' + c as u8) as char).to_string())
+        .collect();
+    lines.push(format!("    {}", letters.join(" ")));
+    for r in 0..shape.rows() {
+        let cells: Vec<&str> = (0..shape.cols())
+            .map(|c| match game.disc(Square::new(r as u8, c as u8)) {
+                Some(Color::Black) => "X",
+                Some(Color::White) => "O",
+                None => ".",
+            })
             .collect();
-        lines.push(format!("    {}", letters.join(" ")));
-        for r in 0..g.rows() {
-            let cells: Vec<&str> = (0..g.cols())
-                .map(|c| match g.disc(Square::new(r as u8, c as u8)) {
-                    Some(Color::Black) => "X",
-                    Some(Color::White) => "O",
-                    None => ".",
-                })
-                .collect();
-            lines.push(format!("{:>3} {}", r + 1, cells.join(" ")));
-        }
-        lines.join("\n")
+        lines.push(format!("{:>3} {}", r + 1, cells.join(" ")));
     }
+    lines.join("\n")
 }
 
 /// Runs a session: a reply to every command, flushed at once, until `quit` or the end of input.

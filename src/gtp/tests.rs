@@ -1,5 +1,26 @@
 use super::*;
-use crate::players::Turn;
+use crate::rules::{Erased, Position};
+
+/// The table of a session on a board of at most 64 cells.
+fn table(s: &mut Session) -> &mut Table<u64> {
+    match &mut s.table {
+        Erased::W64(t) => t,
+        _ => panic!("a small board"),
+    }
+}
+
+fn score(s: &mut Session) -> (u32, u32) {
+    let score = table(s).game().score();
+    (score.black, score.white)
+}
+
+fn budget(s: &mut Session, color: Color) -> Option<Duration> {
+    let t = match &s.table {
+        Erased::W64(t) => t,
+        _ => panic!("a small board"),
+    };
+    s.clocks.budget(t, color)
+}
 
 fn session(depth: u32) -> Session {
     Session::new(Settings {
@@ -27,11 +48,11 @@ fn reads_ids_comments_and_arguments() {
         (Some(12), Ok(Command::GenMove(Color::Black)))
     );
     let r = parse("play\tWhite\tD3\r").unwrap();
-    let d3: Turn = Some(Square::new(2, 3));
+    let d3 = Move::Play(Square::new(2, 3));
     assert_eq!(r.command, Ok(Command::Play(Color::White, d3)));
     assert_eq!(
         parse("play w PASS").unwrap().command,
-        Ok(Command::Play(Color::White, None))
+        Ok(Command::Play(Color::White, Move::Pass))
     );
     assert_eq!(parse("7").unwrap().command, Err(CommandError::Syntax));
     let huge = parse("99999999999999999999999 name").unwrap();
@@ -65,18 +86,22 @@ fn replies_carry_the_id_and_end_with_a_blank_line() {
 fn genmove_plays_its_move_and_either_colour_may_play() {
     let mut s = session(2);
     assert_eq!(ask(&mut s, "play white e3"), "=\n\n");
-    assert_eq!(s.game().to_move(), Color::Black);
-    assert_eq!(s.game().score(), (1, 4));
+    assert_eq!(table(&mut s).game().to_move(), Some(Color::Black));
+    assert_eq!(score(&mut s), (1, 4));
     let reply = ask(&mut s, "genmove black");
     let square = reply[2..].trim().parse::<crate::rules::Square>().unwrap();
-    assert_eq!(s.game().disc(square), Some(Color::Black));
-    assert_eq!(s.game().moves_played(), 2);
+    assert_eq!(table(&mut s).game().disc(square), Some(Color::Black));
+    assert_eq!(table(&mut s).game().moves().len(), 2);
     let suggestion = ask(&mut s, "reg_genmove white");
     assert!(suggestion[2..]
         .trim()
         .parse::<crate::rules::Square>()
         .is_ok());
-    assert_eq!(s.game().moves_played(), 2, "reg_genmove does not play");
+    assert_eq!(
+        table(&mut s).game().moves().len(),
+        2,
+        "reg_genmove does not play"
+    );
     assert_eq!(ask(&mut s, "play black pass"), "? illegal move\n\n");
 }
 
@@ -90,14 +115,18 @@ fn final_score_names_the_winner_or_a_draw() {
     let b = Some(Color::Black);
     let w = Some(Color::White);
     let cells = [b, b, b, b, b, w, w, w, w];
-    s.game.load(&cells, Color::Black, &[]).unwrap();
+    let load = |s: &mut Session, cells: &[Option<Color>]| {
+        let position = Position::from_cells(cells.iter().copied(), Color::Black);
+        table(s).load(position, &[]).unwrap();
+    };
+    load(&mut s, &cells);
     assert_eq!(ask(&mut s, "final_score"), "= B+1\n\n");
     let swapped: Vec<_> = cells.iter().map(|c| c.map(Color::opposite)).collect();
-    s.game.load(&swapped, Color::Black, &[]).unwrap();
+    load(&mut s, &swapped);
     assert_eq!(ask(&mut s, "final_score"), "= W+1\n\n");
     let draw = [b, b, b, b, None, w, w, w, w];
-    s.game.load(&draw, Color::Black, &[]).unwrap();
-    assert_eq!(s.game().next_mover(), None);
+    load(&mut s, &draw);
+    assert!(table(&mut s).game().is_over());
     assert_eq!(ask(&mut s, "final_score"), "= 0\n\n");
     assert_eq!(ask(&mut s, "genmove white"), "= pass\n\n");
 }
@@ -105,25 +134,38 @@ fn final_score_names_the_winner_or_a_draw() {
 #[test]
 fn the_clock_shares_time_over_the_moves_left() {
     let mut s = session(2);
-    assert_eq!(s.budget(Color::Black), None, "no time settings: no clock");
+    assert_eq!(
+        budget(&mut s, Color::Black),
+        None,
+        "no time settings: no clock"
+    );
     ask(&mut s, "time_settings 60 0 0");
     // 60 empty cells: 30 moves each; 2 s a move, less a tenth.
-    assert_eq!(s.budget(Color::Black), Some(Duration::from_millis(1800)));
+    assert_eq!(
+        budget(&mut s, Color::Black),
+        Some(Duration::from_millis(1800))
+    );
     ask(&mut s, "time_left white 10 5");
-    assert_eq!(s.budget(Color::White), Some(Duration::from_millis(1800)));
+    assert_eq!(
+        budget(&mut s, Color::White),
+        Some(Duration::from_millis(1800))
+    );
     ask(&mut s, "time_left white 0 0");
-    assert_eq!(s.budget(Color::White), Some(Duration::from_millis(1)));
+    assert_eq!(budget(&mut s, Color::White), Some(Duration::from_millis(1)));
     // Byo-yomi: the period's stones start again once played.
     ask(&mut s, "time_settings 0 10 2");
     ask(&mut s, "time_left black 4 2");
-    assert_eq!(s.budget(Color::Black), Some(Duration::from_millis(1800)));
-    s.charge(Color::Black, Duration::from_secs(1));
-    s.charge(Color::Black, Duration::from_secs(1));
-    assert_eq!(s.clocks[0].stones, 2);
-    assert_eq!(s.clocks[0].left, Duration::from_secs(10));
+    assert_eq!(
+        budget(&mut s, Color::Black),
+        Some(Duration::from_millis(1800))
+    );
+    s.clocks.charge(Color::Black, Duration::from_secs(1));
+    s.clocks.charge(Color::Black, Duration::from_secs(1));
+    assert_eq!(s.clocks.clocks[0].stones, 2);
+    assert_eq!(s.clocks.clocks[0].left, Duration::from_secs(10));
     // Byo-yomi time without stones: no limit.
     ask(&mut s, "time_settings 0 1 0");
-    assert_eq!(s.budget(Color::Black), None);
+    assert_eq!(budget(&mut s, Color::Black), None);
 }
 
 #[test]

@@ -2,8 +2,7 @@
 //! W[d6/-1.00/0.5];)`. Only what fixes the position is read: the board (`BO`) and the moves
 //! (`B`, `W`); other properties are skipped.
 
-use crate::players::Turn;
-use crate::rules::{Color, MAX_SIDE, MIN_SIDE};
+use crate::rules::{Color, Move, MAX_SIDE, MIN_SIDE};
 
 /// The start position and moves of a game record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,7 +12,7 @@ pub struct GgfGame {
     /// The start position, row-major from the top-left.
     pub cells: Vec<Option<Color>>,
     pub to_move: Color,
-    pub moves: Vec<(Color, Turn)>,
+    pub moves: Vec<(Color, Move)>,
 }
 
 /// Why a game record was refused.
@@ -104,14 +103,10 @@ fn parse_board(value: &str) -> Result<(usize, Vec<Option<Color>>, Color), GgfErr
 }
 
 /// A move such as `f5`, `F5/-1.00/0.5`, `pa` or `pass`.
-pub fn parse_move(value: &str) -> Result<Turn, GgfError> {
-    let square = value.split('/').next().unwrap_or("").trim();
-    if square.eq_ignore_ascii_case("pa") || square.eq_ignore_ascii_case("pass") {
-        return Ok(None);
-    }
-    square
-        .parse::<crate::rules::Square>()
-        .map(Some)
+pub fn parse_move(value: &str) -> Result<Move, GgfError> {
+    let played = value.split('/').next().unwrap_or("").trim();
+    played
+        .parse::<Move>()
         .map_err(|_| GgfError::Move(value.to_string()))
 }
 
@@ -137,9 +132,9 @@ mod tests {
         assert_eq!(
             game.moves,
             vec![
-                (Color::Black, Some(Square::new(4, 5))),
-                (Color::White, Some(Square::new(5, 5))),
-                (Color::Black, None),
+                (Color::Black, Move::Play(Square::new(4, 5))),
+                (Color::White, Move::Play(Square::new(5, 5))),
+                (Color::Black, Move::Pass),
             ]
         );
     }

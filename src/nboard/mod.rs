@@ -13,9 +13,9 @@ mod ggf;
 
 pub use ggf::{parse_ggf, GgfError, GgfGame};
 
-use crate::players::{engine_game, Analysis, EngineGame, Turn};
+use crate::players::{Analysis, AnyTable, Table};
 use crate::protocol::LineReader;
-use crate::rules::Variant;
+use crate::rules::{Bits, Color, IllegalMove, Move, Position, Shape, Variant};
 use crate::search::{Config, Scoring};
 use std::io::{self, BufRead, Write};
 
@@ -37,7 +37,7 @@ pub enum Command {
     /// Accepted; the engine plays for the largest disc difference whatever the contempt.
     SetContempt,
     /// A move in the current position (for whichever side is to move).
-    Move(Turn),
+    Move(Move),
     /// Evaluate up to this many moves.
     Hint(usize),
     /// Say which move the engine would play (without playing it).
@@ -120,11 +120,8 @@ pub struct Settings {
 }
 
 /// A move as NBoard writes it: `F5`, or `PA` for a pass.
-pub fn move_text(turn: Turn) -> String {
-    match turn {
-        Some(sq) => sq.to_string().to_ascii_uppercase(),
-        None => "PA".to_string(),
-    }
+pub fn move_text(played: Move) -> String {
+    format!("{played:#}")
 }
 
 /// Hundredths of a disc as NBoard's evaluation: discs with two decimals.
@@ -137,7 +134,7 @@ fn eval_text(hundredths: i32) -> String {
 /// One NBoard session: the game at the end of the GUI's record, and the engine.
 pub struct Session {
     settings: Settings,
-    game: Box<dyn EngineGame>,
+    table: AnyTable,
 }
 
 impl Session {
@@ -145,14 +142,13 @@ impl Session {
         let mut settings = settings;
         // NBoard's evaluations count empty cells for the winner, as tournament results do.
         settings.config.scoring = Scoring::EmptiesToWinner;
-        let game = engine_game(8, 8, settings.variant, settings.config)
-            .expect("8x8 is a board size the rules accept");
-        Session { settings, game }
+        let table = AnyTable::new(Shape::STANDARD, settings.variant, settings.config);
+        Session { settings, table }
     }
 
-    /// The game being analysed.
-    pub fn game(&self) -> &dyn EngineGame {
-        self.game.as_ref()
+    /// The game being analysed, with the engine.
+    pub fn table(&self) -> &AnyTable {
+        &self.table
     }
 
     /// Carries out one line: the engine's lines go to `out` (flushed as they are written), a
@@ -188,27 +184,42 @@ impl Session {
             }
             Command::SetDepth(depth) => {
                 self.settings.config.depth = Some(depth);
-                self.game
-                    .set_limits(Some(depth), self.settings.config.move_time);
+                let move_time = self.settings.config.move_time;
+                crate::on_erased!(&mut self.table, |t| t.set_limits(Some(depth), move_time));
             }
             Command::SetGame(record) => self.load(&record, notes)?,
             Command::SetContempt => {}
-            Command::Move(turn) => {
-                if let Err(e) = self.play(turn) {
-                    writeln!(notes, "{NAME}: ignored move {}: {e}", move_text(turn))?;
+            Command::Move(played) => {
+                // A square where the side to move must pass is the other side's.
+                let color = crate::on_erased!(&self.table, |t| {
+                    let game = t.game();
+                    let color = game.position().to_move;
+                    if game.must_pass() {
+                        color.opposite()
+                    } else {
+                        color
+                    }
+                });
+                let result =
+                    crate::on_erased!(&mut self.table, |t| t.play_listed(played).map(|_| ()));
+                if let Err(e) = result {
+                    let why = refusal(e, color, played);
+                    writeln!(notes, "{NAME}: ignored move {}: {why}", move_text(played))?;
                 }
             }
             Command::Hint(count) => {
                 send("status thinking")?;
-                let color = self.game.to_move();
-                for a in self.game.analyse_moves(color, count) {
+                let color = self.to_move();
+                let lines = crate::on_erased!(&mut self.table, |t| t.analyse_moves(color, count));
+                for a in lines {
                     send(&search_line(&a))?;
                 }
                 send("status")?;
             }
             Command::Go => {
                 send("status thinking")?;
-                let a = self.game.analyse(self.game.to_move());
+                let color = self.to_move();
+                let a = crate::on_erased!(&mut self.table, |t| t.analyse(color));
                 send(&format!(
                     "nodestats {} {:.2}",
                     a.nodes,
@@ -229,39 +240,45 @@ impl Session {
         Ok(true)
     }
 
+    /// The side whose turn the last move gave, whether or not it can move.
+    fn to_move(&self) -> Color {
+        crate::on_erased!(&self.table, |t| t.game().position().to_move)
+    }
+
     /// Replaces the game with `record`'s; on a bad record the game stays as it was.
     fn load(&mut self, record: &GgfGame, notes: &mut dyn Write) -> io::Result<()> {
-        if record.size != self.game.rows() || record.size != self.game.cols() {
-            match engine_game(
-                record.size,
-                record.size,
-                self.settings.variant,
-                self.settings.config,
-            ) {
-                Ok(game) => self.game = game,
+        if self.table.shape().rows() != record.size || self.table.shape().cols() != record.size {
+            match Shape::square(record.size) {
+                Ok(shape) => {
+                    let s = self.settings;
+                    self.table = AnyTable::new(shape, s.variant, s.config);
+                }
                 Err(e) => return writeln!(notes, "{NAME}: ignored game: {e}"),
             }
         }
-        if let Err((i, e)) = self.game.load(&record.cells, record.to_move, &record.moves) {
+        let loaded = crate::on_erased!(&mut self.table, |t| load(t, record));
+        if let Err((i, e)) = loaded {
             writeln!(notes, "{NAME}: ignored game: move {}: {e}", i + 1)?;
         }
         Ok(())
     }
+}
 
-    /// Plays `turn` for the side to move, passing for it first if it has no move and the
-    /// square is the other side's (GUIs do not always send the pass).
-    fn play(&mut self, turn: Turn) -> Result<(), crate::players::Refusal> {
-        let color = self.game.to_move();
-        let must_pass = turn.is_some()
-            && self.game.legal_moves(color).is_empty()
-            && self.game.next_mover().is_some();
-        if !must_pass {
-            return self.game.play(color, turn);
-        }
-        self.game.play(color, None)?;
-        self.game.play(color.opposite(), turn).inspect_err(|_| {
-            self.game.undo();
-        })
+/// Plays `record` on the table; the refused move's index and why, in NBoard's words.
+fn load<B: Bits>(t: &mut Table<B>, record: &GgfGame) -> Result<(), (usize, String)> {
+    let cells = record.cells.iter().copied().take(t.game().shape().cells());
+    let position = Position::from_cells(cells, record.to_move);
+    t.load(position, &record.moves)
+        .map_err(|(i, e)| (i, refusal(e, record.moves[i].0, record.moves[i].1)))
+}
+
+/// Why `color`'s move `played` was refused, as the notes say it.
+fn refusal(e: IllegalMove, color: Color, played: Move) -> String {
+    match (e, played) {
+        (IllegalMove::PassWithMoves(c), _) => format!("{c} may not pass: it has a legal move"),
+        (IllegalMove::MustPass(c), _) => format!("{c} has no legal move and must pass"),
+        (_, Move::Play(sq)) => format!("{sq} is not a legal move for {color}"),
+        (e, Move::Pass) => e.to_string(),
     }
 }
 
@@ -271,7 +288,7 @@ fn search_line(a: &Analysis) -> String {
     let pv: String = if a.pv.is_empty() {
         move_text(a.best)
     } else {
-        a.pv.iter().map(|&t| move_text(t)).collect()
+        a.pv.iter().map(|&m| move_text(m)).collect()
     };
     let depth = if a.exact {
         "100%".to_string()

@@ -6,7 +6,7 @@ mod obf;
 mod position;
 mod square;
 
-pub use moves::{ListedMove, MoveList, MoveListError};
+pub use moves::{MoveList, MoveListError};
 pub use obf::{Obf, ObfError};
 pub use position::{PositionError, PositionString};
 pub use square::SquareError;

@@ -3,58 +3,34 @@
 //! and lowercase: `f5d6c3pa`.
 
 use super::square::SquareError;
-use crate::rules::Square;
+use crate::rules::Move;
 use std::fmt;
 use std::str::FromStr;
 
-/// One move of a move list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ListedMove {
-    Play(Square),
-    Pass,
-}
-
-impl From<Option<Square>> for ListedMove {
-    /// A square played, or a pass for `None`.
-    fn from(square: Option<Square>) -> ListedMove {
-        square.map_or(ListedMove::Pass, ListedMove::Play)
-    }
-}
-
-impl ListedMove {
-    /// The square played, or `None` for a pass.
-    pub fn square(self) -> Option<Square> {
-        match self {
-            ListedMove::Play(s) => Some(s),
-            ListedMove::Pass => None,
-        }
-    }
-}
-
-impl FromStr for ListedMove {
+impl FromStr for Move {
     type Err = SquareError;
     fn from_str(text: &str) -> Result<Self, SquareError> {
         if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass") {
-            return Ok(ListedMove::Pass);
+            return Ok(Move::Pass);
         }
-        text.parse().map(ListedMove::Play)
+        text.parse().map(Move::Play)
     }
 }
 
-impl fmt::Display for ListedMove {
+impl fmt::Display for Move {
     /// `f5` or `pa`; `F5` or `PA` with `{:#}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self, f.alternate()) {
-            (ListedMove::Play(sq), _) => fmt::Display::fmt(sq, f),
-            (ListedMove::Pass, false) => f.write_str("pa"),
-            (ListedMove::Pass, true) => f.write_str("PA"),
+            (Move::Play(sq), _) => fmt::Display::fmt(sq, f),
+            (Move::Pass, false) => f.write_str("pa"),
+            (Move::Pass, true) => f.write_str("PA"),
         }
     }
 }
 
 /// A sequence of moves, such as a game record.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MoveList(pub Vec<ListedMove>);
+pub struct MoveList(pub Vec<Move>);
 
 /// Why a move list was refused: which move, where it starts, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -125,7 +101,7 @@ impl fmt::Display for MoveList {
 }
 
 impl MoveList {
-    pub fn iter(&self) -> std::slice::Iter<'_, ListedMove> {
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.0.iter()
     }
     pub fn len(&self) -> usize {
@@ -137,15 +113,15 @@ impl MoveList {
 }
 
 impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a ListedMove;
-    type IntoIter = std::slice::Iter<'a, ListedMove>;
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
 }
 
-impl FromIterator<ListedMove> for MoveList {
-    fn from_iter<I: IntoIterator<Item = ListedMove>>(iter: I) -> Self {
+impl FromIterator<Move> for MoveList {
+    fn from_iter<I: IntoIterator<Item = Move>>(iter: I) -> Self {
         MoveList(iter.into_iter().collect())
     }
 }
@@ -153,10 +129,11 @@ impl FromIterator<ListedMove> for MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Square;
     use proptest::prelude::*;
 
-    fn play(row: u8, col: u8) -> ListedMove {
-        ListedMove::Play(Square::new(row, col))
+    fn play(row: u8, col: u8) -> Move {
+        Move::Play(Square::new(row, col))
     }
 
     #[test]
@@ -170,11 +147,11 @@ mod tests {
             list.0,
             vec![
                 play(4, 5),
-                ListedMove::Pass,
+                Move::Pass,
                 play(5, 3),
-                ListedMove::Pass,
+                Move::Pass,
                 play(2, 2),
-                ListedMove::Pass,
+                Move::Pass,
                 play(9, 0),
                 play(25, 25),
             ]
@@ -219,17 +196,17 @@ mod tests {
     #[test]
     fn single_moves_round_trip() {
         for text in ["pa", "a1", "z26", "h8"] {
-            let m: ListedMove = text.parse().unwrap();
+            let m: Move = text.parse().unwrap();
             assert_eq!(m.to_string(), text);
         }
-        assert_eq!("PASS".parse(), Ok(ListedMove::Pass));
-        assert_eq!(format!("{:#}", ListedMove::Pass), "PA");
-        assert!("pa5".parse::<ListedMove>().is_err());
+        assert_eq!("PASS".parse(), Ok(Move::Pass));
+        assert_eq!(format!("{:#}", Move::Pass), "PA");
+        assert!("pa5".parse::<Move>().is_err());
     }
 
-    fn listed() -> impl Strategy<Value = ListedMove> {
+    fn listed() -> impl Strategy<Value = Move> {
         prop_oneof![
-            1 => Just(ListedMove::Pass),
+            1 => Just(Move::Pass),
             8 => (0u8..26, 0u8..26).prop_map(|(r, c)| play(r, c)),
         ]
     }

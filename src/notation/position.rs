@@ -6,8 +6,8 @@
 //! canonical `(w -b-- -bb- -bw- ----)`.
 
 use crate::rules::{
-    with_bits, Bits, BitsVisitor, Color, DynGame, Game, Geometry, Position, Rules, ShapeError,
-    Square, Variant, MAX_SIDE, MIN_SIDE,
+    Bits, Color, Game, Geometry, Passes, Position, Rules, Shape, ShapeError, Square, Variant,
+    MAX_SIDE, MIN_SIDE,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -16,8 +16,7 @@ use std::str::FromStr;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PositionString {
     to_move: Color,
-    rows: usize,
-    cols: usize,
+    shape: Shape,
     /// Row-major, top row first.
     cells: Vec<Option<Color>>,
 }
@@ -65,15 +64,16 @@ impl PositionString {
         cols: usize,
         cells: Vec<Option<Color>>,
     ) -> Result<Self, PositionError> {
-        if !(MIN_SIDE..=MAX_SIDE).contains(&rows) {
-            return Err(PositionError::RowCount(rows));
-        }
-        if !(MIN_SIDE..=MAX_SIDE).contains(&cols) {
-            return Err(PositionError::RowLength {
-                row: 1,
-                cells: cols,
-            });
-        }
+        let shape = Shape::new(rows, cols).map_err(|_| {
+            if (MIN_SIDE..=MAX_SIDE).contains(&rows) {
+                PositionError::RowLength {
+                    row: 1,
+                    cells: cols,
+                }
+            } else {
+                PositionError::RowCount(rows)
+            }
+        })?;
         if cells.len() != rows * cols {
             return Err(PositionError::CellCount {
                 rows,
@@ -83,8 +83,7 @@ impl PositionString {
         }
         Ok(PositionString {
             to_move,
-            rows,
-            cols,
+            shape,
             cells,
         })
     }
@@ -93,8 +92,7 @@ impl PositionString {
     pub fn from_position<B: Bits>(geometry: &Geometry<B>, position: &Position<B>) -> Self {
         PositionString {
             to_move: position.to_move,
-            rows: geometry.rows(),
-            cols: geometry.cols(),
+            shape: geometry.shape(),
             cells: (0..geometry.cell_count())
                 .map(|i| position.color_at(i))
                 .collect(),
@@ -104,11 +102,14 @@ impl PositionString {
     pub fn to_move(&self) -> Color {
         self.to_move
     }
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
     pub fn rows(&self) -> usize {
-        self.rows
+        self.shape.rows()
     }
     pub fn cols(&self) -> usize {
-        self.cols
+        self.shape.cols()
     }
     /// Every cell, row-major, top row first.
     pub fn cells(&self) -> &[Option<Color>] {
@@ -116,12 +117,7 @@ impl PositionString {
     }
     /// The disc on `square`; `None` for an empty cell or one off the board.
     pub fn disc(&self, square: Square) -> Option<Color> {
-        let (r, c) = (usize::from(square.row), usize::from(square.col));
-        if r < self.rows && c < self.cols {
-            self.cells[r * self.cols + c]
-        } else {
-            None
-        }
+        self.shape.index(square).and_then(|i| self.cells[i])
     }
     /// The same discs with `to_move` to move.
     pub fn with_to_move(mut self, to_move: Color) -> Self {
@@ -131,7 +127,7 @@ impl PositionString {
 
     /// The rules of this board under `variant`, if `B` holds it.
     pub fn rules<B: Bits>(&self, variant: Variant) -> Result<Rules<B>, ShapeError> {
-        Rules::new(self.rows, self.cols, variant)
+        Rules::new(self.shape, variant)
     }
 
     /// The position in bit sets of type `B`, which must hold `rows * cols` cells (see
@@ -140,23 +136,13 @@ impl PositionString {
         Position::from_cells(self.cells.iter().copied(), self.to_move)
     }
 
-    /// A game from this position under `variant`; the side to move is passed over at once if it
-    /// cannot move (see [`Game::from_position`]).
-    pub fn game<B: Bits>(&self, variant: Variant) -> Result<Game<B>, ShapeError> {
-        Ok(Game::from_position(self.rules(variant)?, self.position()))
-    }
-
-    /// A game from this position in the narrowest bit set that holds the board.
-    pub fn dyn_game(&self, variant: Variant) -> Box<dyn DynGame> {
-        struct NewGame<'a>(&'a PositionString, Variant);
-        impl BitsVisitor for NewGame<'_> {
-            type Output = Box<dyn DynGame>;
-            fn visit<B: Bits>(self) -> Self::Output {
-                let game = self.0.game::<B>(self.1);
-                Box::new(game.expect("with_bits picks a bit set that holds the board"))
-            }
-        }
-        with_bits(self.rows * self.cols, NewGame(self, variant))
+    /// A game from this position under `variant` (see [`Game::from_position`]).
+    pub fn game<B: Bits>(&self, variant: Variant, passes: Passes) -> Result<Game<B>, ShapeError> {
+        Ok(Game::from_position(
+            self.rules(variant)?,
+            self.position(),
+            passes,
+        ))
     }
 }
 
@@ -229,7 +215,7 @@ impl FromStr for PositionString {
 impl fmt::Display for PositionString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({}", side_letter(self.to_move))?;
-        for row in self.cells.chunks(self.cols) {
+        for row in self.cells.chunks(self.cols()) {
             f.write_str(" ")?;
             for cell in row {
                 f.write_str(match cell {
@@ -345,31 +331,38 @@ mod tests {
 
     #[test]
     fn games_start_from_strings() {
-        let start = Setup {
-            rows: 4,
-            cols: 4,
-            ..Setup::default()
-        };
-        let game = Game::<u64>::new(&start).unwrap();
+        let start = Setup::standard(Shape::square(4).unwrap(), Variant::default());
+        let game = Game::<u64>::new(&start, Passes::Explicit).unwrap();
         let text = PositionString::from_position(&game.rules().geometry, game.position());
         assert_eq!(text.to_string(), "(b ---- -wb- -bw- ----)");
-        let again = text.game::<u64>(Variant::default()).unwrap();
+        let again = text
+            .game::<u64>(Variant::default(), Passes::Explicit)
+            .unwrap();
         assert_eq!(again.position(), game.position());
 
         // Seed 000's position 1: white, to move, answers B1 on A1 among others.
         let p: PositionString = POSITION_1.parse().unwrap();
-        let dynamic = p.dyn_game(Variant::default());
-        assert_eq!((dynamic.rows(), dynamic.cols()), (4, 4));
-        assert_eq!(dynamic.to_move(), Some(Color::White));
-        assert_eq!(dynamic.score(), (4, 1));
-        assert!(dynamic.legal_moves().contains(&Square::new(0, 0)));
+        let game = p
+            .game::<u64>(Variant::default(), Passes::Automatic)
+            .unwrap();
+        assert_eq!(game.shape(), Shape::square(4).unwrap());
+        assert_eq!(game.to_move(), Some(Color::White));
+        assert_eq!(game.score(), crate::rules::ByColor { black: 4, white: 1 });
+        assert!(game.legal_moves().contains(0));
 
         // The bit set must hold the board.
         let big: PositionString = format!("(b{})", format!(" {}", "-".repeat(26)).repeat(26))
             .parse()
             .unwrap();
-        assert!(big.game::<u64>(Variant::default()).is_err());
-        assert_eq!(big.dyn_game(Variant::default()).rows(), 26);
+        assert!(big
+            .game::<u64>(Variant::default(), Passes::Explicit)
+            .is_err());
+        let rows = crate::with_bits!(big.shape(), |B| big
+            .game::<B>(Variant::default(), Passes::Explicit)
+            .unwrap()
+            .shape()
+            .rows());
+        assert_eq!(rows, 26);
     }
 
     fn any_position() -> impl Strategy<Value = PositionString> {
@@ -397,15 +390,11 @@ mod tests {
 
         #[test]
         fn strings_round_trip_through_bit_sets(p in any_position()) {
-            struct Back<'a>(&'a PositionString);
-            impl BitsVisitor for Back<'_> {
-                type Output = PositionString;
-                fn visit<B: Bits>(self) -> PositionString {
-                    let rules = self.0.rules::<B>(Variant::default()).unwrap();
-                    PositionString::from_position(&rules.geometry, &self.0.position::<B>())
-                }
-            }
-            prop_assert_eq!(with_bits(p.rows() * p.cols(), Back(&p)), p);
+            let back = crate::with_bits!(p.shape(), |B| {
+                let rules = p.rules::<B>(Variant::default()).unwrap();
+                PositionString::from_position(&rules.geometry, &p.position::<B>())
+            });
+            prop_assert_eq!(back, p);
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Yardstick players: random, greedy (most flips) and fixed square weights. Each breaks ties at
 //! random from its seed, so a series of games is not one game repeated.
 
-use super::{position_of, Player};
-use crate::rules::{Bits, DynGame, Position, Rules, Square};
+use super::Player;
+use crate::rules::{Bits, Game, Move, Position, Rules};
 use crate::search::splitmix;
 
 /// What a yardstick prefers; ties are broken at random.
@@ -43,9 +43,10 @@ impl<B: Bits> Yardstick<B> {
     }
 
     pub fn square_weights(rules: Rules<B>, seed: u64) -> Self {
-        let (rows, cols) = (rules.geometry.rows(), rules.geometry.cols());
-        let weights = (0..rows * cols)
-            .map(|i| weight(i / cols, i % cols, rows, cols))
+        let shape = rules.shape();
+        let weights = shape
+            .squares()
+            .map(|sq| weight(sq.row.into(), sq.col.into(), shape.rows(), shape.cols()))
             .collect();
         Yardstick {
             rules,
@@ -85,15 +86,18 @@ fn weight(r: usize, c: usize, rows: usize, cols: usize) -> i64 {
     }
 }
 
-impl<B: Bits> Player for Yardstick<B> {
+impl<B: Bits> Player<B> for Yardstick<B> {
     /// Picks uniformly among the best-scoring moves.
-    fn choose(&mut self, game: &dyn DynGame) -> Option<Square> {
+    fn choose(&mut self, game: &Game<B>) -> Option<Move> {
         game.to_move()?;
-        let pos = position_of::<B>(game);
+        if game.must_pass() {
+            return Some(Move::Pass);
+        }
+        let pos = game.position();
         let mut best = Vec::new();
         let mut best_score = i64::MIN;
-        for m in self.rules.moves(&pos).iter() {
-            let s = self.score(&pos, m);
+        for m in game.legal_moves().iter() {
+            let s = self.score(pos, m);
             if s > best_score {
                 best_score = s;
                 best.clear();
@@ -106,6 +110,6 @@ impl<B: Bits> Player for Yardstick<B> {
             return None;
         }
         let m = best[(splitmix(&mut self.rng) % best.len() as u64) as usize];
-        Some(self.rules.geometry.square(m))
+        Some(Move::Play(self.rules.geometry.square(m)))
     }
 }

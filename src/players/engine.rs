@@ -1,7 +1,7 @@
 //! The search as a player.
 
-use super::{position_of, Player};
-use crate::rules::{Bits, DynGame, Rules, Square};
+use super::Player;
+use crate::rules::{Bits, Game, Move, Rules};
 use crate::search::{Config, Engine};
 
 /// Plays the search's best move; keeps its table from move to move.
@@ -19,13 +19,19 @@ impl<B: Bits> EnginePlayer<B> {
     }
 }
 
-impl<B: Bits> Player for EnginePlayer<B> {
-    fn choose(&mut self, game: &dyn DynGame) -> Option<Square> {
+impl<B: Bits> Player<B> for EnginePlayer<B> {
+    fn choose(&mut self, game: &Game<B>) -> Option<Move> {
         game.to_move()?;
-        let pos = position_of::<B>(game);
-        let report = self.engine.search(&pos);
-        self.settled = report.exact || self.engine.rules().moves(&pos).count() <= 1;
-        Some(self.engine.rules().geometry.square(report.best?))
+        if game.must_pass() {
+            self.settled = true;
+            return Some(Move::Pass);
+        }
+        let pos = game.position();
+        let report = self.engine.search(pos);
+        self.settled = report.exact || game.legal_moves().count() <= 1;
+        Some(Move::Play(
+            self.engine.rules().geometry.square(report.best?),
+        ))
     }
 
     fn settled(&self) -> bool {

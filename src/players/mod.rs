@@ -4,22 +4,22 @@
 
 mod baseline;
 mod engine;
-mod engine_game;
+mod table;
 
 pub use baseline::{Preference, Yardstick};
 pub use engine::EnginePlayer;
-pub use engine_game::{engine_game, Analysis, EngineGame, Refusal, Turn};
+pub use table::{Analysis, AnyTable, Table, TableOf};
 
-use crate::rules::{with_bits, Bits, BitsVisitor, Color, DynGame, Position, Square, Variant};
+use crate::rules::{Bits, Game, Move, Rules};
 use crate::search::Config;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
 /// Picks moves.
-pub trait Player: Send {
-    /// A legal move for the side to move, or `None` if the game is over.
-    fn choose(&mut self, game: &dyn DynGame) -> Option<Square>;
+pub trait Player<B>: Send {
+    /// A legal move for the side to move (a pass when it must), or `None` if the game is over.
+    fn choose(&mut self, game: &Game<B>) -> Option<Move>;
     /// Whether the last choice needed no more thought: the only move, or one whose value was
     /// proved exactly. A timed search of such a move ends early by design.
     fn settled(&self) -> bool {
@@ -112,25 +112,15 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// A player for games of this shape and variant. `seed` varies the yardsticks' choices
-    /// between equal moves.
-    pub fn build(&self, rows: usize, cols: usize, variant: Variant, seed: u64) -> Box<dyn Player> {
-        struct Build(PlayerSpec, usize, usize, Variant, u64);
-        impl BitsVisitor for Build {
-            type Output = Box<dyn Player>;
-            fn visit<B: Bits>(self) -> Box<dyn Player> {
-                let Build(spec, rows, cols, variant, seed) = self;
-                let rules = crate::rules::Rules::<B>::new(rows, cols, variant)
-                    .expect("callers pass board sizes the rules accept");
-                match spec {
-                    PlayerSpec::Random => Box::new(Yardstick::random(rules, seed)),
-                    PlayerSpec::Greedy => Box::new(Yardstick::greedy(rules, seed)),
-                    PlayerSpec::Weights => Box::new(Yardstick::square_weights(rules, seed)),
-                    PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(rules, config)),
-                }
-            }
+    /// A player for games under `rules`. `seed` varies the yardsticks' choices between equal
+    /// moves.
+    pub fn build<B: Bits>(&self, rules: Rules<B>, seed: u64) -> Box<dyn Player<B>> {
+        match *self {
+            PlayerSpec::Random => Box::new(Yardstick::random(rules, seed)),
+            PlayerSpec::Greedy => Box::new(Yardstick::greedy(rules, seed)),
+            PlayerSpec::Weights => Box::new(Yardstick::square_weights(rules, seed)),
+            PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(rules, config)),
         }
-        with_bits(rows * cols, Build(*self, rows, cols, variant, seed))
     }
 }
 
@@ -168,14 +158,6 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         return Err(format!("{text:?} is not a time from 1ms to a day"));
     }
     Ok(Duration::from_secs_f64(seconds).max(Duration::from_millis(1)))
-}
-
-/// The position of `game` in the bit set `B` (which must hold the board).
-pub fn position_of<B: Bits>(game: &dyn DynGame) -> Position<B> {
-    let (rows, cols) = (game.rows(), game.cols());
-    let cells =
-        (0..rows * cols).map(|i| game.disc(Square::new((i / cols) as u8, (i % cols) as u8)));
-    Position::from_cells(cells, game.to_move().unwrap_or(Color::Black))
 }
 
 #[cfg(test)]

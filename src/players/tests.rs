@@ -27,21 +27,16 @@ fn durations() {
     assert!(parse_duration("").is_err());
 }
 
-use crate::rules::{Color, RuleSet, Setup, Winner};
+use crate::rules::{Color, Passes, RuleSet, Setup, Shape, Variant, Winner};
 
 /// A setup with black first and white on the top-left of the start block.
 fn setup(rows: usize, cols: usize, rule_set: RuleSet, place_anywhere: bool, misere: bool) -> Setup {
-    Setup {
-        rows,
-        cols,
-        variant: Variant {
-            rule_set,
-            place_anywhere,
-            misere,
-        },
-        first: Color::Black,
-        top_left: Color::White,
-    }
+    let variant = Variant {
+        rule_set,
+        place_anywhere,
+        misere,
+    };
+    Setup::standard(Shape::new(rows, cols).unwrap(), variant)
 }
 
 /// The boards and variants every player plays on.
@@ -81,11 +76,15 @@ fn specs() -> Vec<PlayerSpec> {
 
 /// Plays a whole game, checking every move against the game's legal moves; returns the winner.
 fn play_out(setup: &Setup, black: PlayerSpec, white: PlayerSpec, seed: u64) -> Winner {
-    let mut game = setup.new_game().unwrap();
-    let (rows, cols, variant) = (setup.rows, setup.cols, setup.variant);
+    crate::with_bits!(setup.shape, |B| play_out_in::<B>(setup, black, white, seed))
+}
+
+fn play_out_in<B: Bits>(setup: &Setup, black: PlayerSpec, white: PlayerSpec, seed: u64) -> Winner {
+    let mut game = Game::<B>::new(setup, Passes::Explicit).unwrap();
+    let rules = game.rules().clone();
     let mut players = [
-        black.build(rows, cols, variant, seed),
-        white.build(rows, cols, variant, seed + 1),
+        black.build(rules.clone(), seed),
+        white.build(rules.clone(), seed + 1),
     ];
     let mut moves = 0;
     while let Some(color) = game.to_move() {
@@ -95,29 +94,28 @@ fn play_out(setup: &Setup, black: PlayerSpec, white: PlayerSpec, seed: u64) -> W
         };
         let number = moves + 1;
         let what = || format!("{black} v {white} on {setup:?}, move {number}");
-        let legal = game.legal_moves();
-        let square = player
-            .choose(game.as_ref())
-            .unwrap_or_else(|| panic!("{}: no move chosen from {legal:?}", what()));
+        let played = player
+            .choose(&game)
+            .unwrap_or_else(|| panic!("{}: no move chosen", what()));
         assert!(
-            legal.contains(&square),
-            "{}: {square} not in {legal:?}",
+            game.check(played).is_ok(),
+            "{}: {played} is illegal",
             what()
         );
-        let played = game.try_play(square).unwrap();
-        assert_eq!(played.color, color);
+        let done = game.try_play(played).unwrap();
+        assert_eq!(done.color, color);
         moves += 1;
-        assert!(moves <= rows * cols, "{}", what());
+        assert!(moves <= 2 * setup.shape.cells(), "{}", what());
     }
     // Over: nobody has a move to offer.
     for player in &mut players {
-        assert_eq!(player.choose(game.as_ref()), None);
+        assert_eq!(player.choose(&game), None);
     }
     if setup.variant.place_anywhere {
-        let (b, w) = game.score();
+        let score = game.score();
         assert_eq!(
-            (b + w) as usize,
-            rows * cols,
+            (score.black + score.white) as usize,
+            setup.shape.cells(),
             "place-anywhere fills the board"
         );
     }
@@ -141,19 +139,18 @@ fn every_player_plays_only_legal_moves_to_the_end() {
 fn engine_players_on_the_largest_board() {
     // 676 cells: the widest bit set. A few moves are enough to see the engine pick legal ones.
     let setup = setup(26, 26, RuleSet::Full, false, false);
-    let mut game = setup.new_game().unwrap();
+    let mut game = Game::<crate::rules::Words<11>>::new(&setup, Passes::Explicit).unwrap();
     let mut engine = PlayerSpec::Engine(crate::search::Config {
         depth: Some(2),
         move_time: None,
         hash_mb: 1,
         ..Default::default()
     })
-    .build(26, 26, setup.variant, 0);
+    .build(game.rules().clone(), 0);
     for _ in 0..12 {
-        let legal = game.legal_moves();
-        let square = engine.choose(game.as_ref()).unwrap();
-        assert!(legal.contains(&square), "{square} not in {legal:?}");
-        game.try_play(square).unwrap();
+        let played = engine.choose(&game).unwrap();
+        assert!(game.check(played).is_ok(), "{played} is illegal");
+        game.try_play(played).unwrap();
     }
 }
 

@@ -1,7 +1,7 @@
 //! The five header lines: rows, columns, first player, top-left colour, `>` or `<`.
 
 use super::{color_of_letter, Unreadable};
-use crate::rules::{Color, MAX_SIDE, MIN_SIDE};
+use crate::rules::{Color, Shape, MAX_SIDE, MIN_SIDE};
 use std::fmt;
 
 /// One line of the header, in the order they are read.
@@ -67,8 +67,7 @@ pub enum HeaderError {
 /// The header values once all five lines are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HeaderValues {
-    pub rows: usize,
-    pub cols: usize,
+    pub shape: Shape,
     pub first: Color,
     pub top_left: Color,
     pub misere: bool,
@@ -135,9 +134,11 @@ impl Header {
                     "<" => true,
                     _ => return Err(invalid(text)),
                 };
+                // Each side was checked on its own line.
+                let shape = Shape::new(self.rows.unwrap_or(0), self.cols.unwrap_or(0))
+                    .map_err(|e| HeaderError::Invalid(HeaderField::Rows, e.to_string()))?;
                 return Ok(Some(HeaderValues {
-                    rows: self.rows.unwrap_or_default(),
-                    cols: self.cols.unwrap_or_default(),
+                    shape,
                     first: self.first.unwrap_or(Color::Black),
                     top_left: self.top_left.unwrap_or(Color::White),
                     misere,
@@ -180,8 +181,7 @@ mod tests {
         assert_eq!(
             v,
             HeaderValues {
-                rows: 26,
-                cols: 3,
+                shape: Shape::new(26, 3).unwrap(),
                 first: Color::White,
                 top_left: Color::Black,
                 misere: true

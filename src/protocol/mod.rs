@@ -11,7 +11,8 @@ pub use header::{Header, HeaderError, HeaderField};
 pub use lines::{LineReader, Unreadable, MAX_LINE};
 
 use crate::players::{Player, PlayerSpec};
-use crate::rules::{Color, DynGame, RuleSet, Setup, Square, Variant, Winner};
+use crate::rules::{Bits, Color, Erased, Family, Game, Move, Passes, RuleSet, Setup, Square};
+use crate::rules::{Variant, Winner};
 use crate::search::Config;
 use std::io::{self, BufRead, Write};
 
@@ -51,16 +52,26 @@ impl Sides {
 
 enum Stage {
     Header(Header),
-    Playing(Box<dyn DynGame>),
+    Playing(Box<Erased<PlayingOf>>),
     Over,
+}
+
+/// A game under way, and the program's sides and player if it plays.
+struct Playing<B> {
+    game: Game<B>,
+    computer: Option<(Sides, Box<dyn Player<B>>)>,
+}
+
+struct PlayingOf;
+
+impl Family for PlayingOf {
+    type Of<B: Bits> = Playing<B>;
 }
 
 /// One protocol session, fed a line at a time.
 pub struct Session {
     options: Options,
     stage: Stage,
-    /// The program's sides and player, once the header has fixed the board.
-    computer: Option<(Sides, Box<dyn Player>)>,
 }
 
 /// A parsed move line: 1-based row and column.
@@ -104,7 +115,6 @@ impl Session {
         Session {
             options,
             stage: Stage::Header(Header::default()),
-            computer: None,
         }
     }
 
@@ -132,14 +142,14 @@ impl Session {
     /// Feeds one input line and returns the lines to print. A bad header line is an error that
     /// ends the session; a bad move line is answered `INVALID`.
     pub fn handle(&mut self, line: Result<&str, Unreadable>) -> Result<Vec<String>, HeaderError> {
-        match &mut self.stage {
+        let mut out = Vec::new();
+        let over = match &mut self.stage {
             Stage::Header(header) => {
                 let Some(values) = header.feed(line)? else {
-                    return Ok(Vec::new());
+                    return Ok(out);
                 };
                 let setup = Setup {
-                    rows: values.rows,
-                    cols: values.cols,
+                    shape: values.shape,
                     variant: Variant {
                         rule_set: self.options.rule_set,
                         place_anywhere: self.options.place_anywhere,
@@ -148,76 +158,90 @@ impl Session {
                     first: values.first,
                     top_left: values.top_left,
                 };
-                let mut game = setup.new_game().expect("the header checks the board size");
-                self.computer = self.options.computer.map(|c| {
-                    let engine = PlayerSpec::Engine(c.config);
-                    (
-                        c.sides,
-                        engine.build(setup.rows, setup.cols, setup.variant, 0),
-                    )
-                });
-                let mut out = turn_lines(game.as_ref());
-                computer_moves(&mut self.computer, game.as_mut(), &mut out);
-                self.stage = match game.to_move() {
-                    Some(_) => Stage::Playing(game),
-                    None => Stage::Over,
-                };
-                Ok(out)
+                let computer = self.options.computer;
+                let mut playing: Erased<PlayingOf> =
+                    crate::erase!(setup.shape, |B| Playing::<B>::new(&setup, computer));
+                let over = crate::on_erased!(&mut playing, |p| p.start(&mut out));
+                self.stage = Stage::Playing(Box::new(playing));
+                over
             }
-            Stage::Playing(game) => {
+            Stage::Playing(playing) => {
                 let square = line
                     .ok()
                     .and_then(MoveLine::parse)
                     .and_then(MoveLine::square);
-                let legal = square.is_some_and(|sq| game.try_play(sq).is_ok());
-                if !legal {
+                let Some(square) = square else {
                     return Ok(vec!["INVALID".to_string()]);
-                }
-                let mut out = vec!["VALID".to_string()];
-                out.extend(turn_lines(game.as_ref()));
-                let game = game.as_mut();
-                computer_moves(&mut self.computer, game, &mut out);
-                if game.to_move().is_none() {
-                    self.stage = Stage::Over;
-                }
-                Ok(out)
+                };
+                crate::on_erased!(playing.as_mut(), |p| p.play(square, &mut out))
             }
-            Stage::Over => Ok(Vec::new()),
+            Stage::Over => false,
+        };
+        if over {
+            self.stage = Stage::Over;
         }
+        Ok(out)
     }
 }
 
-/// While the program is to move, plays its move and prints it as a person would have typed it,
-/// then `VALID` and the new turn.
-fn computer_moves(
-    computer: &mut Option<(Sides, Box<dyn Player>)>,
-    game: &mut dyn DynGame,
-    out: &mut Vec<String>,
-) {
-    let Some((sides, player)) = computer else {
-        return;
-    };
-    while let Some(color) = game.to_move() {
-        if !sides.includes(color) {
-            break;
+impl<B: Bits> Playing<B> {
+    fn new(setup: &Setup, computer: Option<Computer>) -> Self {
+        let game = Game::new(setup, Passes::Automatic).expect("erase! picks a bit set that fits");
+        let computer = computer.map(|c| {
+            let player = PlayerSpec::Engine(c.config).build(game.rules().clone(), 0);
+            (c.sides, player)
+        });
+        Playing { game, computer }
+    }
+
+    /// The first board and turn, and the program's moves if it opens; whether the game is over.
+    fn start(&mut self, out: &mut Vec<String>) -> bool {
+        turn_lines(&self.game, out);
+        self.computer_moves(out);
+        self.game.is_over()
+    }
+
+    /// A person's move: `VALID` and the new turn (then the program's replies), or `INVALID`;
+    /// whether the game is over.
+    fn play(&mut self, square: Square, out: &mut Vec<String>) -> bool {
+        if self.game.try_play(Move::Play(square)).is_err() {
+            out.push("INVALID".to_string());
+            return false;
         }
-        let Some(square) = player.choose(game) else {
-            break;
-        };
-        if game.try_play(square).is_err() {
-            // The engine only returns legal moves; never play on from a board in doubt.
-            break;
-        }
-        out.push(format!("{} {}", square.row + 1, square.col + 1));
         out.push("VALID".to_string());
-        out.extend(turn_lines(game));
+        turn_lines(&self.game, out);
+        self.computer_moves(out);
+        self.game.is_over()
+    }
+
+    /// While the program is to move, plays its move and prints it as a person would have typed
+    /// it, then `VALID` and the new turn.
+    fn computer_moves(&mut self, out: &mut Vec<String>) {
+        let Some((sides, player)) = &mut self.computer else {
+            return;
+        };
+        while let Some(color) = self.game.to_move() {
+            if !sides.includes(color) {
+                break;
+            }
+            let Some(Move::Play(square)) = player.choose(&self.game) else {
+                break;
+            };
+            if self.game.try_play(Move::Play(square)).is_err() {
+                // The engine only returns legal moves; never play on from a board in doubt.
+                break;
+            }
+            out.push(format!("{} {}", square.row + 1, square.col + 1));
+            out.push("VALID".to_string());
+            turn_lines(&self.game, out);
+        }
     }
 }
 
 /// The score and board, then the turn, or the winner if the game is over.
-fn turn_lines(game: &dyn DynGame) -> Vec<String> {
-    let (black, white) = game.score();
-    let mut out = vec![format!("B: {black}  W: {white}")];
+fn turn_lines<B: Bits>(game: &Game<B>, out: &mut Vec<String>) {
+    let score = game.score();
+    out.push(format!("B: {}  W: {}", score.black, score.white));
     out.extend(board_lines(game));
     out.push(match game.to_move() {
         Some(color) => format!("TURN: {}", letter(color)),
@@ -226,20 +250,18 @@ fn turn_lines(game: &dyn DynGame) -> Vec<String> {
             format!("WINNER: {winner}")
         }
     });
-    out
 }
 
 /// The board as the protocol prints it: a line per row, `B`, `W` or `.` separated by single
 /// spaces.
-pub fn board_lines(game: &dyn DynGame) -> Vec<String> {
-    (0..game.rows())
-        .map(|r| {
-            let cells: Vec<&str> = (0..game.cols())
-                .map(|c| game.disc(Square::new(r as u8, c as u8)).map_or(".", letter))
-                .collect();
-            cells.join(" ")
-        })
-        .collect()
+pub fn board_lines<B: Bits>(game: &Game<B>) -> impl Iterator<Item = String> + '_ {
+    let shape = game.shape();
+    (0..shape.rows()).map(move |r| {
+        let cells: Vec<&str> = (0..shape.cols())
+            .map(|c| game.disc(Square::new(r as u8, c as u8)).map_or(".", letter))
+            .collect();
+        cells.join(" ")
+    })
 }
 
 /// `B` or `W`, as the header and the `TURN:` line write a colour.

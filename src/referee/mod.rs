@@ -9,7 +9,7 @@ pub use child::end_contestants_on_signals;
 pub use sides::{Forfeit, Protocol, Reason, SideSpec};
 
 use crate::notation::MoveList;
-use crate::rules::{Color, IllegalTurn, Setup, Square, Turns, Winner};
+use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Setup, Winner};
 use sides::Contestant;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -23,7 +23,7 @@ pub struct Match {
     pub games: usize,
     pub setup: Setup,
     /// Opening lines; each is played twice, colours swapped. Empty: every game from the start.
-    pub openings: Vec<Vec<Option<Square>>>,
+    pub openings: Vec<Vec<Move>>,
     /// Games played at the same time (each on its own thread and processes).
     pub jobs: usize,
 }
@@ -35,7 +35,7 @@ pub struct GameRecord {
     pub first: usize,
     pub opening: String,
     /// Every move, opening included, with its mover.
-    pub moves: Vec<(Color, Option<Square>)>,
+    pub moves: Vec<(Color, Move)>,
     /// Discs of the first and second mover when the game ended.
     pub discs: [u32; 2],
     /// The winning side (0 = A, 1 = B), or `None` for a draw.
@@ -51,7 +51,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// The game in standard notation (`f5d6c3...`, `pa` for a pass).
     pub fn move_text(&self) -> String {
-        MoveList(self.moves.iter().map(|&(_, s)| s.into()).collect()).to_string()
+        MoveList(self.moves.iter().map(|&(_, m)| m).collect()).to_string()
     }
 
     /// One line: the moves, the sides in order of play, the discs, and a forfeit if any.
@@ -73,6 +73,10 @@ impl GameRecord {
 
 /// Plays game number `index` (from 0) of the match.
 pub fn play_game(m: &Match, index: usize) -> GameRecord {
+    crate::with_bits!(m.setup.shape, |B| play_game_in::<B>(m, index))
+}
+
+fn play_game_in<B: Bits>(m: &Match, index: usize) -> GameRecord {
     let first = index % 2;
     let opening = if m.openings.is_empty() {
         &[][..]
@@ -101,27 +105,22 @@ pub fn play_game(m: &Match, index: usize) -> GameRecord {
         time_used: [Duration::ZERO; 2],
         longest: [Duration::ZERO; 2],
     };
-    let mut turns = Turns::new(m.setup.new_game().expect("the match checks the board"));
-    for &square in opening {
-        // A pass the line leaves out is implied, and recorded.
-        if let (Some(mover), true, Some(_)) = (turns.mover(), turns.must_pass(), square) {
-            let _ = turns.play(mover, None);
-            record.moves.push((mover, None));
-        }
-        let Some(mover) = turns.mover() else { break };
+    let mut game = Game::<B>::new(&m.setup, Passes::Explicit).expect("with_bits! fits the board");
+    for &played in opening {
         // Openings are checked when they are read; one that does not fit this board ends here.
-        if turns.play(mover, square).is_err() {
+        if game.play_listed(played).is_err() {
             break;
         }
-        record.moves.push((mover, square));
     }
+    // A pass the line leaves out is implied, and recorded.
+    record.moves = game.record().collect();
     record.opening = record.move_text();
 
     let mut contestants: Vec<Option<Contestant>> = Vec::new();
     for side in 0..2 {
         match Contestant::start(
             &m.sides[side],
-            turns.game(),
+            m.setup.shape,
             &record.moves,
             color_of(side),
             &record.opening,
@@ -140,11 +139,11 @@ pub fn play_game(m: &Match, index: usize) -> GameRecord {
         c.start_clock();
     }
     while record.forfeit.is_none() {
-        let Some(mover) = turns.mover() else { break };
+        let Some(mover) = game.to_move() else { break };
         let side = side_of(mover);
-        let must_pass = turns.must_pass();
+        let must_pass = game.must_pass();
         let contestant = contestants[side].as_mut().expect("both started");
-        let (square, took) = match contestant.ask(must_pass) {
+        let (played, took) = match contestant.ask(must_pass) {
             Ok(answer) => answer,
             Err(f) => {
                 record.forfeit = Some((side, f));
@@ -154,22 +153,25 @@ pub fn play_game(m: &Match, index: usize) -> GameRecord {
         record.moves_made[side] += 1;
         record.time_used[side] += took;
         record.longest[side] = record.longest[side].max(took);
-        if let Err(e) = turns.play(mover, square) {
+        if let Err(e) = game.try_play(played) {
             let reason = match e {
-                IllegalTurn::Pass(_) => Reason::IllegalPass,
+                IllegalMove::PassWithMoves(_) => Reason::IllegalPass,
                 _ => Reason::IllegalMove,
             };
-            let shown = square.map_or("a pass".to_string(), |s| s.to_string());
+            let shown = match played {
+                Move::Play(square) => square.to_string(),
+                Move::Pass => "a pass".to_string(),
+            };
             record.forfeit = Some((side, Forfeit::new(reason, format!("{shown}: {e}"))));
             break;
         }
-        record.moves.push((mover, square));
+        record.moves.push((mover, played));
         // The last move reaches the other side too, so it sees the game end.
-        let over = turns.mover().is_none();
+        let over = game.is_over();
         if let Err(f) = contestants[1 - side]
             .as_mut()
             .expect("both started")
-            .tell(mover, square)
+            .tell(mover, played)
         {
             if !over {
                 record.forfeit = Some((1 - side, f));
@@ -180,11 +182,11 @@ pub fn play_game(m: &Match, index: usize) -> GameRecord {
         c.end();
     }
 
-    let (black, white) = turns.game().score();
-    record.discs = [black, white];
+    let score = game.score();
+    record.discs = [score.black, score.white];
     record.winner = match &record.forfeit {
         Some((side, _)) => Some(1 - side),
-        None => match turns.game().winner() {
+        None => match game.winner() {
             Some(Winner::Black) => Some(first),
             Some(Winner::White) => Some(1 - first),
             _ => None,

@@ -1,7 +1,7 @@
 //! The referee's end of each wire format: tell a contestant the moves, ask for its own.
 
 use super::child::{Child, Silence};
-use crate::rules::{Color, DynGame, Square};
+use crate::rules::{Color, Move, Shape, Square};
 use crate::tournament::{seed_letter, Triple};
 use std::fmt;
 use std::str::FromStr;
@@ -121,33 +121,29 @@ impl Forfeit {
     }
 }
 
-/// What a contestant answered when asked for a move: a square, or `None` for a pass.
-pub type Answer = Option<Square>;
-
 /// One contestant in one game: its process and what it has been told.
 pub struct Contestant {
     child: Child,
     spec: SideSpec,
     /// The standard colour it plays.
     color: Color,
-    rows: usize,
-    cols: usize,
+    shape: Shape,
     /// When its clock started for the move it owes (triples: when the last move reached it).
     clock: Instant,
     pings: u32,
 }
 
 impl Contestant {
-    /// Starts the contestant's process for a game of `game`'s size whose position is the
-    /// start followed by `opening`.
+    /// Starts the contestant's process for a game on a `shape` board whose position is the
+    /// start followed by `start`'s moves (`opening` in standard notation).
     pub fn start(
         spec: &SideSpec,
-        game: &dyn DynGame,
-        start: &[(Color, Option<Square>)],
+        shape: Shape,
+        start: &[(Color, Move)],
         color: Color,
         opening: &str,
     ) -> Result<Contestant, Forfeit> {
-        let (rows, cols) = (game.rows(), game.cols());
+        let (rows, cols) = (shape.rows(), shape.cols());
         let mut command = spec.command.clone();
         let mut env = Vec::new();
         if spec.protocol == Protocol::Triples {
@@ -171,8 +167,7 @@ impl Contestant {
             child,
             spec: spec.clone(),
             color,
-            rows,
-            cols,
+            shape,
             clock: Instant::now(),
             pings: 0,
         };
@@ -196,8 +191,8 @@ impl Contestant {
                 }
                 // Passes are left out: GTP Othello programs pass by themselves, and
                 // gtp-rhino refuses `play <colour> pass`.
-                for &(mover, square) in start {
-                    if let Some(square) = square {
+                for &(mover, played) in start {
+                    if let Move::Play(square) = played {
                         contestant.gtp(&format!("play {mover} {square}"))?;
                     }
                 }
@@ -326,19 +321,18 @@ impl Contestant {
 
     /// Tells the contestant a move of the other side (or, for a triples program, any move it
     /// did not make itself).
-    pub fn tell(&mut self, mover: Color, square: Option<Square>) -> Result<(), Forfeit> {
+    pub fn tell(&mut self, mover: Color, played: Move) -> Result<(), Forfeit> {
         match self.spec.protocol {
             Protocol::Triples => {
-                self.send(&Triple::from_standard(mover, square).to_string())?;
+                self.send(&Triple::from_standard(mover, played.square()).to_string())?;
             }
             Protocol::Gtp => {
-                if let Some(square) = square {
+                if let Move::Play(square) = played {
                     self.gtp(&format!("play {mover} {square}"))?;
                 }
             }
             Protocol::Nboard => {
-                let text = square.map_or("pa".to_string(), |s| s.to_string());
-                self.send(&format!("move {text}"))?;
+                self.send(&format!("move {played}"))?;
             }
         }
         self.clock = Instant::now();
@@ -347,7 +341,7 @@ impl Contestant {
 
     /// Asks for the contestant's move; `must_pass` tells how a triples `P` reads on wide
     /// boards. Returns the answer and the time it took.
-    pub fn ask(&mut self, must_pass: bool) -> Result<(Answer, Duration), Forfeit> {
+    pub fn ask(&mut self, must_pass: bool) -> Result<(Move, Duration), Forfeit> {
         self.not_flooding()?;
         let limit = self.spec.move_time;
         let answer = match self.spec.protocol {
@@ -362,7 +356,7 @@ impl Contestant {
                         format!("{} is a move of the other colour", line.trim()),
                     ));
                 }
-                triple.square_on(self.cols, must_pass)
+                Move::from(triple.square_on(self.shape.cols(), must_pass))
             }
             Protocol::Gtp => {
                 self.send(&format!("genmove {}", self.color))?;
@@ -375,9 +369,9 @@ impl Contestant {
                     )
                 })?;
                 match text.to_ascii_lowercase().as_str() {
-                    "pass" => None,
+                    "pass" => Move::Pass,
                     "resign" => return Err(Forfeit::new(Reason::Resigned, "resign")),
-                    _ => Some(self.square(&text)?),
+                    _ => Move::Play(self.square(&text)?),
                 }
             }
             Protocol::Nboard => {
@@ -389,14 +383,13 @@ impl Contestant {
                 let text = text.split('/').next().unwrap_or("").trim();
                 let answer = if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass")
                 {
-                    None
+                    Move::Pass
                 } else {
-                    Some(self.square(text)?)
+                    Move::Play(self.square(text)?)
                 };
                 // An NBoard engine does not play its own move: the GUI tells it, as here.
                 let took = self.clock.elapsed();
-                let text = answer.map_or("pa".to_string(), |s| s.to_string());
-                self.send(&format!("move {text}"))?;
+                self.send(&format!("move {answer}"))?;
                 self.clock = Instant::now() - took;
                 answer
             }
@@ -434,7 +427,7 @@ impl Contestant {
             .trim()
             .parse()
             .map_err(|_| Forfeit::new(Reason::Malformed, format!("{text:?} is not a square")))?;
-        if usize::from(square.row) >= self.rows || usize::from(square.col) >= self.cols {
+        if self.shape.index(square).is_none() {
             return Err(Forfeit::new(
                 Reason::IllegalMove,
                 format!("{text} is off the board"),
@@ -459,18 +452,17 @@ impl Contestant {
 }
 
 /// The 8x8 start position and the moves played since, as a GGF game record.
-fn ggf(moves: &[(Color, Option<Square>)]) -> String {
+fn ggf(moves: &[(Color, Move)]) -> String {
     let mut text = String::from(
         "(;GM[Othello]PC[othello match]PB[black]PW[white]TY[8]\
          BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]",
     );
-    for (mover, square) in moves {
+    for (mover, played) in moves {
         let tag = match mover {
             Color::Black => 'B',
             Color::White => 'W',
         };
-        let text_move = square.map_or("pa".to_string(), |s| s.to_string());
-        text.push_str(&format!("{tag}[{text_move}]"));
+        text.push_str(&format!("{tag}[{played}]"));
     }
     text.push_str(";)");
     text

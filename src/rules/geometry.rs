@@ -1,6 +1,7 @@
 //! Board shape: rows, columns, and the masks that let a bit set move one step in each direction.
 
 use super::bits::Bits;
+use super::shape::{Shape, ShapeError};
 use super::simd::Lanes;
 use std::fmt;
 use std::sync::Arc;
@@ -66,6 +67,7 @@ const DOWN: [usize; 4] = [1, 3, 6, 7];
 /// The shape of a board and the per-direction masks derived from it.
 #[derive(Clone)]
 pub struct Geometry<B> {
+    shape: Shape,
     rows: usize,
     cols: usize,
     cells: B,
@@ -86,24 +88,10 @@ impl<B> fmt::Debug for Geometry<B> {
     }
 }
 
-/// Why a board shape was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ShapeError {
-    #[error("a board needs {MIN_SIDE} to {MAX_SIDE} rows and columns, not {rows}x{cols}")]
-    OutOfRange { rows: usize, cols: usize },
-    #[error("a {rows}x{cols} board does not fit in {capacity} bits")]
-    TooBig {
-        rows: usize,
-        cols: usize,
-        capacity: usize,
-    },
-}
-
 impl<B: Bits> Geometry<B> {
-    pub fn new(rows: usize, cols: usize) -> Result<Self, ShapeError> {
-        if !(MIN_SIDE..=MAX_SIDE).contains(&rows) || !(MIN_SIDE..=MAX_SIDE).contains(&cols) {
-            return Err(ShapeError::OutOfRange { rows, cols });
-        }
+    /// The geometry of `shape`, if its board fits in `B`.
+    pub fn new(shape: Shape) -> Result<Self, ShapeError> {
+        let (rows, cols) = (shape.rows(), shape.cols());
         if rows * cols > B::CAPACITY {
             return Err(ShapeError::TooBig {
                 rows,
@@ -138,6 +126,7 @@ impl<B: Bits> Geometry<B> {
         // The longest line of discs that can lie between two others.
         let longest = rows.max(cols) - 2;
         let mut geometry = Geometry {
+            shape,
             rows,
             cols,
             cells,
@@ -181,6 +170,9 @@ impl<B: Bits> Geometry<B> {
         Ok(geometry)
     }
 
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
     pub fn rows(&self) -> usize {
         self.rows
     }
@@ -339,7 +331,8 @@ mod tests {
                 if rows * cols > 64 {
                     continue;
                 }
-                let g = Geometry::<u64>::new(rows, cols).unwrap();
+                let g =
+                    Geometry::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap()).unwrap();
                 let portable = Geometry {
                     lanes: None,
                     ..g.clone()

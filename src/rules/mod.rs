@@ -8,14 +8,14 @@ mod bits;
 mod game;
 mod geometry;
 mod perft;
+mod shape;
 mod simd;
-mod turns;
 
 pub use bits::{BitIter, Bits, Words};
-pub use game::{with_bits, BitsVisitor, DynGame, Game, IllegalMove, Played, Setup};
-pub use geometry::{Geometry, ShapeError, Square, AXES, MAX_SIDE, MIN_SIDE};
+pub use game::{Game, IllegalMove, Passes, Played, Setup};
+pub use geometry::{Geometry, Square, AXES, MAX_SIDE, MIN_SIDE};
 pub use perft::perft;
-pub use turns::{IllegalTurn, Turns};
+pub use shape::{Erased, Family, Shape, ShapeError, Width};
 
 use std::fmt;
 
@@ -32,6 +32,78 @@ impl Color {
             Color::Black => Color::White,
             Color::White => Color::Black,
         }
+    }
+}
+
+/// A move: a disc placed on a square, or a pass. Read and printed in standard notation (`f5`,
+/// `pa`) by `crate::notation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Play(Square),
+    Pass,
+}
+
+impl Move {
+    /// The square played, or `None` for a pass.
+    pub fn square(self) -> Option<Square> {
+        match self {
+            Move::Play(s) => Some(s),
+            Move::Pass => None,
+        }
+    }
+}
+
+impl From<Option<Square>> for Move {
+    /// A square played, or a pass for `None`.
+    fn from(square: Option<Square>) -> Move {
+        square.map_or(Move::Pass, Move::Play)
+    }
+}
+
+/// One value for each colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByColor<T> {
+    pub black: T,
+    pub white: T,
+}
+
+impl<T> ByColor<T> {
+    pub fn new(mut f: impl FnMut(Color) -> T) -> Self {
+        ByColor {
+            black: f(Color::Black),
+            white: f(Color::White),
+        }
+    }
+    pub fn get(&self, color: Color) -> &T {
+        match color {
+            Color::Black => &self.black,
+            Color::White => &self.white,
+        }
+    }
+    pub fn get_mut(&mut self, color: Color) -> &mut T {
+        match color {
+            Color::Black => &mut self.black,
+            Color::White => &mut self.white,
+        }
+    }
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByColor<U> {
+        ByColor {
+            black: f(self.black),
+            white: f(self.white),
+        }
+    }
+}
+
+impl<T> std::ops::Index<Color> for ByColor<T> {
+    type Output = T;
+    fn index(&self, color: Color) -> &T {
+        self.get(color)
+    }
+}
+
+impl<T> std::ops::IndexMut<Color> for ByColor<T> {
+    fn index_mut(&mut self, color: Color) -> &mut T {
+        self.get_mut(color)
     }
 }
 
@@ -129,6 +201,13 @@ impl<B: Bits> Position<B> {
     pub fn score(&self) -> (u32, u32) {
         (self.black.count(), self.white.count())
     }
+    /// The number of discs of each colour.
+    pub fn discs_count(&self) -> ByColor<u32> {
+        ByColor {
+            black: self.black.count(),
+            white: self.white.count(),
+        }
+    }
 }
 
 /// The shape and variant of a game: everything that decides what a position allows.
@@ -139,11 +218,16 @@ pub struct Rules<B> {
 }
 
 impl<B: Bits> Rules<B> {
-    pub fn new(rows: usize, cols: usize, variant: Variant) -> Result<Self, ShapeError> {
+    /// The rules of `variant` on a board of `shape`, if the board fits in `B`.
+    pub fn new(shape: Shape, variant: Variant) -> Result<Self, ShapeError> {
         Ok(Rules {
-            geometry: Geometry::new(rows, cols)?,
+            geometry: Geometry::new(shape)?,
             variant,
         })
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.geometry.shape()
     }
 
     /// The four-disc start: the 2x2 block at row `rows/2 - 1`, column `cols/2 - 1`, with
@@ -248,12 +332,27 @@ impl<B: Bits> Rules<B> {
         self.moves(pos).is_empty() && self.moves_for(pos.opponent(), pos.mover()).is_empty()
     }
 
-    /// The winner by disc count, more discs winning (fewer under misère). Empty cells are not
-    /// counted. Meaningful once [`Rules::is_over`].
-    pub fn winner(&self, pos: &Position<B>) -> Winner {
+    /// How far `color` is ahead by the goal of the variant: its discs less the opponent's, or
+    /// the reverse under misère. Empty cells are not counted. Final once [`Rules::is_over`].
+    pub fn margin(&self, pos: &Position<B>, color: Color) -> i32 {
         let (b, w) = pos.score();
-        let (b, w) = if self.variant.misere { (w, b) } else { (b, w) };
-        match b.cmp(&w) {
+        let black_ahead = b as i32 - w as i32;
+        let ahead = if color == Color::Black {
+            black_ahead
+        } else {
+            -black_ahead
+        };
+        if self.variant.misere {
+            -ahead
+        } else {
+            ahead
+        }
+    }
+
+    /// The winner by disc count, more discs winning (fewer under misère). Meaningful once
+    /// [`Rules::is_over`].
+    pub fn winner(&self, pos: &Position<B>) -> Winner {
+        match self.margin(pos, Color::Black).cmp(&0) {
             std::cmp::Ordering::Greater => Winner::Black,
             std::cmp::Ordering::Less => Winner::White,
             std::cmp::Ordering::Equal => Winner::Tie,

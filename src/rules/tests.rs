@@ -14,7 +14,11 @@ fn position_with<B: Bits>(
         .iter()
         .map(|r| r.chars().filter(|c| !c.is_whitespace()).collect())
         .collect();
-    let rules = Rules::new(cells.len(), cells[0].len(), variant).unwrap();
+    let rules = Rules::new(
+        crate::rules::Shape::new(cells.len(), cells[0].len()).unwrap(),
+        variant,
+    )
+    .unwrap();
     let mut pos = Position {
         black: B::ZERO,
         white: B::ZERO,
@@ -68,7 +72,8 @@ fn seed_004_c6_flips_five_discs_and_no_chain_reaction() {
 
 #[test]
 fn seed_004_standard_start_has_four_symmetric_moves() {
-    let rules = Rules::<u64>::new(8, 8, Variant::default()).unwrap();
+    let rules =
+        Rules::<u64>::new(crate::rules::Shape::new(8, 8).unwrap(), Variant::default()).unwrap();
     let pos = rules.start(Color::Black, Color::White);
     let mut moves: Vec<String> = rules
         .moves(&pos)
@@ -84,14 +89,8 @@ fn seed_004_standard_start_has_four_symmetric_moves() {
 
 #[test]
 fn seed_000_sample_game_white_wins_12_to_4_after_black_passes() {
-    let setup = Setup {
-        rows: 4,
-        cols: 4,
-        variant: Variant::default(),
-        first: Color::Black,
-        top_left: Color::White,
-    };
-    let mut game = Game::<u64>::new(&setup).unwrap();
+    let setup = Setup::standard(Shape::square(4).unwrap(), Variant::default());
+    let mut game = Game::<u64>::new(&setup, Passes::Automatic).unwrap();
     // (move, flips) as the seed tells them.
     let script: [(&str, &[&str]); 12] = [
         ("b1", &["b2"]),
@@ -110,16 +109,27 @@ fn seed_000_sample_game_white_wins_12_to_4_after_black_passes() {
     let mut passes = Vec::new();
     for (mv, flips) in script {
         let played = game
-            .try_play(sq(mv))
+            .try_play(Move::Play(sq(mv)))
             .unwrap_or_else(|e| panic!("{mv}: {e}"));
-        let mut got: Vec<String> = played.flips.iter().map(|s| s.to_string()).collect();
+        let g = &game.rules().geometry;
+        let mut got: Vec<String> = played
+            .flips
+            .iter()
+            .map(|i| g.square(i).to_string())
+            .collect();
         got.sort();
         assert_eq!(got, flips, "flips of {mv}");
         passes.extend(played.passed);
     }
     assert_eq!(passes, [Color::Black]);
     assert_eq!(game.to_move(), None);
-    assert_eq!(game.score(), (4, 12));
+    assert_eq!(
+        game.score(),
+        ByColor {
+            black: 4,
+            white: 12
+        }
+    );
     assert_eq!(game.winner(), Some(Winner::White));
 }
 
@@ -153,27 +163,22 @@ fn place_anywhere_allows_every_empty_cell_and_never_passes() {
         place_anywhere: true,
         ..Variant::default()
     };
-    let setup = Setup {
-        rows: 3,
-        cols: 3,
-        variant,
-        first: Color::Black,
-        top_left: Color::White,
-    };
-    let mut game = Game::<u64>::new(&setup).unwrap();
-    assert_eq!(game.legal_moves().len(), 5);
+    let setup = Setup::standard(Shape::square(3).unwrap(), variant);
+    let mut game = Game::<u64>::new(&setup, Passes::Automatic).unwrap();
+    assert_eq!(game.legal_moves().count(), 5);
     // c3 flanks nothing but is legal; it flips nothing.
-    let played = game.try_play(Square::new(2, 2)).unwrap();
+    let played = game.try_play(Move::Play(Square::new(2, 2))).unwrap();
     assert!(played.flips.is_empty());
     assert_eq!(played.passed, None);
     let mut count = 1;
-    while let Some(&m) = game.legal_moves().first() {
-        game.try_play(m).unwrap();
+    while let Some(m) = game.legal_moves().lowest() {
+        let square = game.rules().geometry.square(m);
+        game.try_play(Move::Play(square)).unwrap();
         count += 1;
     }
     assert_eq!(count, 5);
-    let (b, w) = game.score();
-    assert_eq!(b + w, 9);
+    let score = game.score();
+    assert_eq!(score.black + score.white, 9);
 }
 
 #[test]
@@ -182,8 +187,7 @@ fn misere_reverses_the_winner() {
     assert!(rules.is_over(&pos));
     assert_eq!(rules.winner(&pos), Winner::Black);
     let misere = Rules::<u64>::new(
-        3,
-        3,
+        crate::rules::Shape::new(3, 3).unwrap(),
         Variant {
             misere: true,
             ..Variant::default()
@@ -195,7 +199,8 @@ fn misere_reverses_the_winner() {
 
 #[test]
 fn start_block_sits_up_and_left_on_odd_sides() {
-    let rules = Rules::<u128>::new(5, 7, Variant::default()).unwrap();
+    let rules =
+        Rules::<u128>::new(crate::rules::Shape::new(5, 7).unwrap(), Variant::default()).unwrap();
     let pos = rules.start(Color::White, Color::Black);
     let at = |r, c| pos.color_at(rules.geometry.index(Square::new(r, c)).unwrap());
     assert_eq!(
@@ -222,7 +227,11 @@ fn moves_do_not_wrap_around_edges() {
 #[test]
 fn every_width_gives_the_same_perft() {
     fn count<B: Bits>(rows: usize, cols: usize, depth: u32) -> u64 {
-        let rules = Rules::<B>::new(rows, cols, Variant::default()).unwrap();
+        let rules = Rules::<B>::new(
+            crate::rules::Shape::new(rows, cols).unwrap(),
+            Variant::default(),
+        )
+        .unwrap();
         perft(&rules, &rules.start(Color::Black, Color::White), depth)
     }
     let want = count::<u64>(8, 8, 6);

@@ -380,7 +380,11 @@ mod tests {
 
     #[test]
     fn incremental_keys_match_fresh_ones() {
-        let rules = crate::rules::Rules::<u64>::new(8, 8, Default::default()).unwrap();
+        let rules = crate::rules::Rules::<u64>::new(
+            crate::rules::Shape::new(8, 8).unwrap(),
+            Default::default(),
+        )
+        .unwrap();
         let z = Zobrist::new(64);
         let mut pos = rules.start(Color::Black, Color::White);
         let mut key = z.key(&pos);

@@ -4,7 +4,10 @@ use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
 fn engine<B: Bits>(rows: usize, cols: usize, variant: Variant, config: Config) -> Engine<B> {
-    Engine::new(Rules::new(rows, cols, variant).unwrap(), config)
+    Engine::new(
+        Rules::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap(),
+        config,
+    )
 }
 
 fn depth(d: u32) -> Config {
@@ -437,14 +440,15 @@ fn simple_rules_search_and_solver_agree() {
             place_anywhere: false,
         };
         // The whole 4x4 game.
-        let rules = Rules::<u64>::new(4, 4, variant).unwrap();
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(4, 4).unwrap(), variant).unwrap();
         check_exact(
             &rules,
             &rules.start(Color::Black, Color::White),
             Scoring::Plain,
         );
         for (rows, cols) in [(3, 3), (3, 5), (4, 4), (4, 5), (5, 5), (6, 6)] {
-            let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+            let rules =
+                Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
             for seed in 0..6 {
                 let pos = random_position(&rules, seed, 11);
                 let exact = check_exact(&rules, &pos, Scoring::Plain);
@@ -496,10 +500,10 @@ proptest! {
         empties in 0..=10u32,
         seed in any::<u64>(),
     ) {
-        let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
         let pos = random_position(&rules, seed, empties);
         let exact = check_exact(&rules, &pos, scoring);
-        let wide = Rules::<Words<4>>::new(rows, cols, variant).unwrap();
+        let wide = Rules::<Words<4>>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
         let config = Config { scoring, ..depth(64) };
         let solved = Engine::new(wide, config).solve_exact(&widen(&pos), false);
         prop_assert_eq!(solved.score, exact);
@@ -516,7 +520,7 @@ proptest! {
         empties in 0..=7u32,
         seed in any::<u64>(),
     ) {
-        let rules = Rules::<u64>::new(rows, cols, variant).unwrap();
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
         let pos = random_position(&rules, seed, empties);
         let config = Config { scoring, ..depth(64) };
         let mut e = Engine::new(rules.clone(), config);
@@ -535,7 +539,7 @@ proptest! {
 
 /// A search with a 20 ms limit, from a position a few moves into a game, on `rows` x `cols`.
 fn timed_search<B: Bits>(rows: usize, cols: usize) {
-    let rules = Rules::<B>::new(rows, cols, FULL).unwrap();
+    let rules = Rules::<B>::new(crate::rules::Shape::new(rows, cols).unwrap(), FULL).unwrap();
     let cells = (rows * cols) as u32;
     let pos = random_position(&rules, 3, cells - 14);
     let config = Config {
@@ -566,7 +570,7 @@ fn a_time_limit_is_kept_on_eight_by_eight() {
 
 #[test]
 fn searches_repeat_exactly() {
-    let rules = Rules::<u64>::new(8, 8, FULL).unwrap();
+    let rules = Rules::<u64>::new(crate::rules::Shape::new(8, 8).unwrap(), FULL).unwrap();
     let pos = random_position(&rules, 11, 50);
     for config in [
         depth(5),
@@ -585,7 +589,7 @@ fn searches_repeat_exactly() {
 
 /// A whole game between two engines with the same settings on 6x6.
 fn engine_game(config: Config) -> Vec<usize> {
-    let rules = Rules::<u64>::new(6, 6, FULL).unwrap();
+    let rules = Rules::<u64>::new(crate::rules::Shape::new(6, 6).unwrap(), FULL).unwrap();
     let mut e = Engine::new(rules.clone(), config);
     let mut pos = rules.start(Color::Black, Color::White);
     let mut moves = Vec::new();

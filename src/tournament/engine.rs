@@ -3,7 +3,7 @@
 
 use super::triple::{seed_letter, Triple, TripleError};
 use crate::players::Player;
-use crate::rules::{Color, DynGame, IllegalMove, IllegalTurn, Square, Turns};
+use crate::rules::{Bits, Color, Game, IllegalMove, Move};
 use std::io::{self, BufRead, Write};
 
 /// Why the engine stopped trusting the game: the opponent's line, and what is wrong with it.
@@ -41,56 +41,50 @@ pub enum Ending {
 
 /// A game between this program and an opponent on the wire. `me` is the standard colour the
 /// program plays (see [`super::triple`] for how seed 001 names it).
-pub struct EngineSession {
-    turns: Turns,
+pub struct EngineSession<B> {
+    game: Game<B>,
     me: Color,
-    player: Box<dyn Player>,
+    player: Box<dyn Player<B>>,
     lines: usize,
 }
 
-impl EngineSession {
-    /// A session from the game's current position; `opening` moves are played first (by
-    /// whichever side is to move, passes included in the list or implied).
+impl<B: Bits> EngineSession<B> {
+    /// A session from the game's current position (explicit passes); `opening` moves are played
+    /// first, by whichever side is to move, passes included in the list or implied.
     pub fn new(
-        game: Box<dyn DynGame>,
+        mut game: Game<B>,
         me: Color,
-        player: Box<dyn Player>,
-        opening: &[Option<Square>],
-    ) -> Result<EngineSession, EngineError> {
-        let mut turns = Turns::new(game);
-        for (i, &square) in opening.iter().enumerate() {
-            turns
-                .play_listed(square)
+        player: Box<dyn Player<B>>,
+        opening: &[Move],
+    ) -> Result<Self, EngineError> {
+        for (i, &played) in opening.iter().enumerate() {
+            game.play_listed(played)
                 .map_err(|e| EngineError::Opening(format!("move {}: {}", i + 1, why(e))))?;
         }
         Ok(EngineSession {
-            turns,
+            game,
             me,
             player,
             lines: 0,
         })
     }
 
-    pub fn game(&self) -> &dyn DynGame {
-        self.turns.game()
+    pub fn game(&self) -> &Game<B> {
+        &self.game
     }
 
     /// The program's moves from here until it is the opponent's turn or the game is over.
     pub fn our_moves(&mut self) -> Vec<Triple> {
         let mut moves = Vec::new();
-        while self.turns.mover() == Some(self.me) {
-            let square = if self.turns.must_pass() {
-                None
-            } else {
-                let Some(square) = self.player.choose(self.turns.game()) else {
-                    break;
-                };
-                Some(square)
+        while self.game.to_move() == Some(self.me) {
+            let Some(played) = self.player.choose(&self.game) else {
+                break;
             };
-            self.turns
-                .play(self.me, square)
-                .expect("the player chooses among legal moves");
-            moves.push(Triple::from_standard(self.me, square));
+            if self.game.try_play(played).is_err() {
+                // The player chooses among legal moves; never play on from a board in doubt.
+                break;
+            }
+            moves.push(Triple::from_standard(self.me, played.square()));
         }
         moves
     }
@@ -113,7 +107,7 @@ impl EngineSession {
             text: text.to_string(),
             why,
         };
-        match self.turns.mover() {
+        match self.game.to_move() {
             None => return Err(illegal("the game is over".into())),
             Some(c) if c == self.me => return Err(illegal("it is this program's turn".into())),
             Some(_) => {}
@@ -125,39 +119,34 @@ impl EngineSession {
                 seed_letter(opponent)
             )));
         }
-        let square = triple.square_on(self.game().cols(), self.turns.must_pass());
-        self.turns
-            .play(opponent, square)
+        let square = triple.square_on(self.game.shape().cols(), self.game.must_pass());
+        self.game
+            .try_play(Move::from(square))
             .map(|_| ())
             .map_err(|e| illegal(why(e)))
     }
 
     pub fn is_over(&self) -> bool {
-        self.turns.mover().is_none()
+        self.game.is_over()
     }
 }
 
 /// What is wrong with a move, in seed 001's colour names.
-fn why(e: IllegalTurn) -> String {
+fn why(e: IllegalMove) -> String {
     match e {
-        IllegalTurn::MustPass(c) => format!("{} has no legal move and must pass", seed_letter(c)),
-        IllegalTurn::Pass(c) => format!("a pass while {} has legal moves", seed_letter(c)),
-        IllegalTurn::NotToMove(c) => format!("it is not {}'s turn", seed_letter(c)),
-        IllegalTurn::Move(IllegalMove::OffBoard(_)) => "the square is off the board".into(),
-        IllegalTurn::Move(IllegalMove::Occupied(_)) => "the square is not empty".into(),
-        IllegalTurn::Move(IllegalMove::FlanksNothing(_)) => {
-            "the move traps no line of opponent discs".into()
-        }
-        IllegalTurn::Move(IllegalMove::TouchesNothing(_)) => {
-            "the move touches no opponent disc".into()
-        }
-        IllegalTurn::Move(IllegalMove::GameOver) => "the game is over".into(),
+        IllegalMove::MustPass(c) => format!("{} has no legal move and must pass", seed_letter(c)),
+        IllegalMove::PassWithMoves(c) => format!("a pass while {} has legal moves", seed_letter(c)),
+        IllegalMove::OffBoard(_) => "the square is off the board".into(),
+        IllegalMove::Occupied(_) => "the square is not empty".into(),
+        IllegalMove::FlanksNothing(_) => "the move traps no line of opponent discs".into(),
+        IllegalMove::TouchesNothing(_) => "the move touches no opponent disc".into(),
+        IllegalMove::GameOver => "the game is over".into(),
     }
 }
 
 /// Plays a whole game on `input`/`output`, flushing every move as it is written.
-pub fn run(
-    mut session: EngineSession,
+pub fn run<B: Bits>(
+    mut session: EngineSession<B>,
     input: impl BufRead,
     mut output: impl Write,
 ) -> Result<Ending, EngineError> {
@@ -180,7 +169,7 @@ pub fn run(
     Ok(Ending::InputEnded)
 }
 
-fn write_ours(session: &mut EngineSession, output: &mut impl Write) -> io::Result<()> {
+fn write_ours<B: Bits>(session: &mut EngineSession<B>, output: &mut impl Write) -> io::Result<()> {
     for triple in session.our_moves() {
         writeln!(output, "{triple}")?;
         output.flush()?;
