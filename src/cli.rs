@@ -1,0 +1,549 @@
+//! The command line: clap's types and their conversions to the library's.
+
+use crate::error::AppError;
+use clap::parser::ValueSource;
+use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use othello::commands;
+use othello::notation::{MoveList, PositionString};
+use othello::players::{self, PlayerSpec};
+use othello::protocol::Sides;
+use othello::referee::Protocol;
+use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
+use othello::search::{Config, Scoring};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Othello (Reversi) referee and player for boards from 3x3 to 26x26.
+///
+/// With no subcommand, plays the line protocol on standard input and output: prints FULL or
+/// SIMPLE, reads five header lines (rows, columns, first player, top-left colour, > or <), then
+/// one move per line ("row col", 1-based, row 1 on top).
+#[derive(Parser)]
+#[command(name = "othello", version)]
+#[command(mut_args(needs_computer))]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub rules: GameRules,
+    /// The side the program plays in the line protocol: W, B or both.
+    #[arg(long, value_enum)]
+    pub computer: Option<ComputerArg>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// The line protocol takes a search option (all of [`SearchArgs`] but the table size) only
+/// with `--computer`: the subcommands share the options, but always play a side.
+fn needs_computer(arg: Arg) -> Arg {
+    match arg.get_id().as_str() {
+        "depth" | "move_time" | "seed" | "threads" => arg.requires("computer"),
+        _ => arg,
+    }
+}
+
+/// Parses the command line. `--help`, `--version` and every bad command line come back as
+/// errors (see [`AppError`]).
+pub fn parse() -> Result<Cli, AppError> {
+    // The matches are kept to tell options given from defaults (perfect-play refuses --rules).
+    let matches = Cli::command().try_get_matches()?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    if let Some(sub) = matches.subcommand_matches("perfect-play") {
+        let given = |id| sub.value_source(id) == Some(ValueSource::CommandLine);
+        // The global options name one variant; the table takes lists of them.
+        if given("rules") || given("place_anywhere") {
+            return Err(AppError::Usage(
+                "perfect-play takes --rule-sets, --goals and --placements, not --rules or --place-anywhere".into(),
+            ));
+        }
+    }
+    Ok(cli)
+}
+
+/// The global options: the rules of every game a command plays.
+#[derive(clap::Args, Clone, Copy)]
+pub struct GameRules {
+    /// Which rule set decides legal moves and flips.
+    #[arg(long, value_enum, default_value_t = RulesArg::Full, global = true)]
+    pub rules: RulesArg,
+    /// Any empty cell is a legal move; no passes; the game ends when the board is full.
+    #[arg(long, global = true)]
+    pub place_anywhere: bool,
+}
+
+impl GameRules {
+    pub fn variant(self, misere: bool) -> Variant {
+        Variant {
+            rule_set: self.rules.into(),
+            place_anywhere: self.place_anywhere,
+            misere,
+        }
+    }
+}
+
+/// How the computer player searches (the line protocol with `--computer`, `engine`, `gtp`,
+/// `nboard`).
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Search this many moves ahead (instead of a time limit).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    depth: Option<u32>,
+    /// Time for each move, such as 250ms or 2s; the move comes back within it [default: 1s, or
+    /// none with --depth].
+    #[arg(long, value_parser = players::parse_duration)]
+    move_time: Option<Duration>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
+    hash_mb: usize,
+    /// Vary the play with this seed (the same seed plays the same way).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Search with this many threads [default: every core, or 1 with --depth alone, so that
+    /// a depth-limited game repeats exactly].
+    #[arg(long, value_parser = threads_arg)]
+    threads: Option<usize>,
+}
+
+impl SearchArgs {
+    /// A depth alone means no time limit; no limit at all means the default time.
+    /// Threads: as asked, else every core, but one for a depth alone (which then repeats
+    /// exactly).
+    pub fn config(&self) -> Config {
+        let move_time = match (self.depth, self.move_time) {
+            (Some(_), None) => None,
+            (_, Some(t)) => Some(t),
+            (None, None) => Config::default().move_time,
+        };
+        let threads = self
+            .threads
+            .unwrap_or(if move_time.is_none() { 1 } else { all_cores() });
+        Config {
+            depth: self.depth,
+            move_time,
+            hash_mb: self.hash_mb,
+            seed: self.seed,
+            scoring: Scoring::Plain,
+            threads,
+        }
+    }
+}
+
+/// A thread count from 1 to 1024.
+fn threads_arg(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=1024) => Ok(n),
+        _ => Err(format!(
+            "a thread count is a whole number from 1 to 1024, not {text:?}"
+        )),
+    }
+}
+
+/// Every core the system lets this process use.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A number of rows or columns.
+fn side() -> impl clap::builder::TypedValueParser<Value = u8> {
+    clap::value_parser!(u8).range(MIN_SIDE as i64..=MAX_SIDE as i64)
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ComputerArg {
+    #[value(name = "B", alias = "b")]
+    B,
+    #[value(name = "W", alias = "w")]
+    W,
+    #[value(alias = "BOTH")]
+    Both,
+}
+
+impl From<ComputerArg> for Sides {
+    fn from(c: ComputerArg) -> Sides {
+        match c {
+            ComputerArg::B => Sides::Black,
+            ComputerArg::W => Sides::White,
+            ComputerArg::Both => Sides::Both,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Count the leaves of the game tree from the start position, for depths 1 to N.
+    Perft(PerftArgs),
+    /// Perfect play: the value, final count, best moves and a line of perfect play from the
+    /// start position (or after --moves); or every position of an OBF file.
+    Solve(SolveArgs),
+    /// Play a move list and print every step: the move, its flips, passes, the position after.
+    ///
+    /// Moves are squares in standard notation, a column letter and a row counted from the top
+    /// (B1, f5), run together or apart, in either case; pa is a pass. The game starts from
+    /// --position, or else from the four-disc start of --rows/--cols/--first/--top-left.
+    Show(ShowArgs),
+    /// Play a series of games between two players and report the score.
+    ///
+    /// A player is `random`, `greedy` (most flips), `weights` (fixed square weights) or the
+    /// engine with settings such as `depth=6` or `time=50ms,hash=32,seed=3`.
+    Selfplay(SelfplayArgs),
+    /// Play one side of a seed 001 tournament game: moves such as (W D 3) on stdin and stdout.
+    ///
+    /// Rows count from the bottom and White moves first, from D5 and E4. The program writes its
+    /// moves (a pass is (W P 1)) and reads the opponent's; a line that is not the opponent's
+    /// legal move is named on stderr and ends the program with status 1. With --move-time T
+    /// the search stops a tenth of T (at least 10 ms) early, so the move reaches a referee that
+    /// allows T.
+    Engine(EngineArgs),
+    /// Referee games between two programs under seed 001's rules.
+    ///
+    /// Each program is a shell command started afresh for every game. A triples program gets
+    /// its colour as `--color W|B` (or wherever the command says {color}) and a non-empty
+    /// opening as `--opening f5d6` (or at {opening}). An illegal move or pass, a malformed
+    /// line, a crash or a move over the time limit loses the game on the spot.
+    Match(MatchArgs),
+    /// Play over the Go Text Protocol, as Othello programs speak it (gtp-rhino, Quarry).
+    Gtp(SearchArgs),
+    /// Play over the NBoard protocol (the NBoard GUI and the programs that drive Edax).
+    Nboard(SearchArgs),
+    /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
+    Bench(BenchArgs),
+    /// The perfect-play value of every small board from the standard start, as markdown.
+    ///
+    /// Every board of at most --max-cells cells with rows <= columns (CxR is the same game
+    /// turned over), or the --boards given, under each rule set, goal and placement asked for.
+    /// An entry not solved within its time limit is reported as such. With --cache, each
+    /// finished entry is added to the file at once, and a later run takes it from there (an
+    /// unsolved one is tried again only with a larger limit). Progress goes to stderr.
+    PerfectPlay(PerfectPlayArgs),
+}
+
+/// The options of `othello perft`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    #[arg(long)]
+    pub depth: u32,
+    #[command(flatten)]
+    pub board: BoardArgs,
+}
+
+/// The options of `othello solve`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
+    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left"])]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Solve the position after these moves (standard notation, such as f5d6c3 or
+    /// "c4 e3 pa", row 1 at the top).
+    #[arg(long, default_value = "")]
+    pub moves: MoveList,
+    /// Give every legal move its exact value, not only the best ones.
+    #[arg(long)]
+    pub all_moves: bool,
+    /// Show progress on stderr even when it is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
+    pub hash_mb: usize,
+    /// Solve with this many threads [default: every core]. The value is exact with any
+    /// number; with more than one, which of several best moves is shown first may vary.
+    #[arg(long, value_parser = threads_arg)]
+    pub threads: Option<usize>,
+    /// Refuse a position with more empty cells than this: far beyond it an exact solve
+    /// does not finish in any useful time (FFO #59, 34 empty cells, takes hours).
+    #[arg(long, default_value_t = 40)]
+    pub max_empties: usize,
+}
+
+/// The options of `othello show`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct ShowArgs {
+    /// The moves, such as `B1 A1 C4` or `f5d6c3`; all arguments together make one list.
+    pub moves: Vec<MoveList>,
+    #[command(flatten)]
+    pub start: StartArgs,
+}
+
+/// The options of `othello selfplay`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct SelfplayArgs {
+    #[arg(long)]
+    pub a: PlayerSpec,
+    #[arg(long)]
+    pub b: PlayerSpec,
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The player with fewer discs wins.
+    #[arg(long)]
+    pub misere: bool,
+    /// Random plies before the players take over [default: cells / 16, at most 8].
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
+    /// Seed for the openings and the yardstick players' tie-breaks.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The options of `othello engine`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    /// The colour this program plays.
+    #[arg(long, value_enum)]
+    pub color: Side,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub board: TournamentBoard,
+    /// Moves already played, in standard notation with the same square names as the
+    /// triples (f5d6c3 is (W F 5) (B D 6) (W C 3)); pa is a pass.
+    #[arg(long, default_value = "")]
+    pub opening: MoveList,
+}
+
+/// The options of `othello match`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// The first program's command.
+    #[arg(long)]
+    pub a: String,
+    /// The second program's command.
+    #[arg(long)]
+    pub b: String,
+    #[arg(long, default_value = "triples")]
+    pub a_protocol: Protocol,
+    #[arg(long, default_value = "triples")]
+    pub b_protocol: Protocol,
+    #[arg(long, default_value = "A")]
+    pub a_name: String,
+    #[arg(long, default_value = "B")]
+    pub b_name: String,
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at the same time; keep it at most the number of cores, or the programs
+    /// slow each other down.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
+    /// The longest a move may take.
+    #[arg(long, default_value = "1s", value_parser = players::parse_duration)]
+    pub move_time: Duration,
+    /// The first program's limit, if it differs.
+    #[arg(long, value_parser = players::parse_duration)]
+    pub a_move_time: Option<Duration>,
+    /// The second program's limit, if it differs.
+    #[arg(long, value_parser = players::parse_duration)]
+    pub b_move_time: Option<Duration>,
+    /// Opening lines, one per line (f5d6c3); each is played twice with colours swapped.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Write every game here: its moves (f5d6c3...), the sides in order, the discs.
+    #[arg(long)]
+    pub games_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub board: TournamentBoard,
+}
+
+/// The options of `othello bench`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
+    pub hash_mb: usize,
+    /// Search with this many threads (node counts repeat exactly only with 1).
+    #[arg(long, default_value_t = 1, value_parser = threads_arg)]
+    pub threads: usize,
+}
+
+/// The options of `othello perfect-play`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct PerfectPlayArgs {
+    /// Every board of at most this many cells, rows <= columns.
+    #[arg(long, default_value_t = 36, value_parser = clap::value_parser!(u16).range((MIN_SIDE * MIN_SIDE) as i64..=(MAX_SIDE * MAX_SIDE) as i64))]
+    pub max_cells: u16,
+    /// These boards instead, such as 4x4,5x6 (rows x columns, 3 to 26).
+    #[arg(long, value_delimiter = ',', conflicts_with = "max_cells")]
+    pub boards: Vec<Shape>,
+    /// The rule sets, full and/or simple.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [RulesArg::Full, RulesArg::Simple])]
+    pub rule_sets: Vec<RulesArg>,
+    /// normal (more discs win) and/or misere (fewer discs win).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Goal::Normal, Goal::Misere])]
+    pub goals: Vec<Goal>,
+    /// standard (a move must flip) and/or anywhere (place-anywhere).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Placement::Standard, Placement::Anywhere])]
+    pub placements: Vec<Placement>,
+    /// The longest any entry may take, such as 10m or 1h [default: no limit].
+    #[arg(long, value_parser = players::parse_duration)]
+    pub limit: Option<Duration>,
+    /// The longest a place-anywhere entry may take (within --limit).
+    #[arg(long, default_value = "1h", value_parser = players::parse_duration)]
+    pub place_anywhere_limit: Duration,
+    /// Add each finished entry to this file, and take entries found earlier from it.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
+    pub hash_mb: usize,
+    /// Solve each entry with this many threads [default: every core].
+    #[arg(long, value_parser = threads_arg)]
+    pub threads: Option<usize>,
+}
+
+/// Whether a game is won with more discs or, under misère, fewer.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Goal {
+    Normal,
+    Misere,
+}
+
+/// Whether a move must flip (standard) or may go on any empty cell (place-anywhere).
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Placement {
+    Standard,
+    Anywhere,
+}
+
+/// Where a game starts: a position string, or the start of a board; and whether misère.
+#[derive(clap::Args)]
+pub struct StartArgs {
+    /// Start from this position string, such as "(b ---- -wb- -bw- ----)", instead of the
+    /// four-disc start of --rows/--cols/--first/--top-left.
+    #[arg(long, conflicts_with_all = ["rows", "cols", "first", "top_left"])]
+    position: Option<PositionString>,
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The player with fewer discs wins.
+    #[arg(long)]
+    misere: bool,
+}
+
+impl StartArgs {
+    pub fn start(self, rules: GameRules) -> commands::Start {
+        let variant = rules.variant(self.misere);
+        match self.position {
+            Some(p) => commands::Start::Position(p, variant),
+            None => commands::Start::Setup(self.board.setup(variant)),
+        }
+    }
+}
+
+/// The size of the board.
+#[derive(clap::Args)]
+pub struct SizeArgs {
+    #[arg(long, default_value_t = 8, value_parser = side())]
+    rows: u8,
+    #[arg(long, default_value_t = 8, value_parser = side())]
+    cols: u8,
+}
+
+impl SizeArgs {
+    /// The four-disc start of this size.
+    fn setup(&self, variant: Variant, first: Color, top_left: Color) -> Setup {
+        Setup {
+            shape: Shape::new(self.rows.into(), self.cols.into())
+                .expect("the value parsers keep both sides in range"),
+            variant,
+            first,
+            top_left,
+        }
+    }
+}
+
+/// The board of a tournament game: its size and whether misère; the start is the standard one.
+#[derive(clap::Args)]
+pub struct TournamentBoard {
+    #[command(flatten)]
+    size: SizeArgs,
+    /// The player with fewer discs wins.
+    #[arg(long)]
+    misere: bool,
+}
+
+impl TournamentBoard {
+    pub fn setup(&self, rules: GameRules) -> Setup {
+        let variant = rules.variant(self.misere);
+        self.size.setup(variant, Color::Black, Color::White)
+    }
+}
+
+/// The board and start position.
+#[derive(clap::Args)]
+pub struct BoardArgs {
+    #[command(flatten)]
+    size: SizeArgs,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value_t = Side::B)]
+    first: Side,
+    /// The colour on the top-left and bottom-right cells of the starting 2x2 block.
+    #[arg(long, value_enum, default_value_t = Side::W)]
+    top_left: Side,
+}
+
+impl BoardArgs {
+    pub fn setup(&self, variant: Variant) -> Setup {
+        self.size
+            .setup(variant, self.first.into(), self.top_left.into())
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum RulesArg {
+    Full,
+    Simple,
+}
+
+impl From<RulesArg> for RuleSet {
+    fn from(r: RulesArg) -> RuleSet {
+        match r {
+            RulesArg::Full => RuleSet::Full,
+            RulesArg::Simple => RuleSet::Simple,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Side {
+    #[value(name = "B", alias = "b")]
+    B,
+    #[value(name = "W", alias = "w")]
+    W,
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::B => Color::Black,
+            Side::W => Color::White,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_line_protocol_takes_search_options_only_with_a_computer_side() {
+        use clap::error::ErrorKind;
+        for option in ["--depth=3", "--move-time=1s", "--seed=3", "--threads=2"] {
+            let refused = Cli::try_parse_from(["othello", option]).err();
+            let kind = refused.as_ref().map(clap::Error::kind);
+            assert_eq!(kind, Some(ErrorKind::MissingRequiredArgument), "{option}");
+            assert!(Cli::try_parse_from(["othello", "--computer=W", option]).is_ok());
+            for sub in ["engine", "gtp", "nboard"] {
+                let parsed = Cli::try_parse_from(["othello", sub, "--color=W", option]);
+                let parsed = parsed.or_else(|_| Cli::try_parse_from(["othello", sub, option]));
+                assert!(parsed.is_ok(), "{sub} {option}");
+            }
+        }
+        assert!(Cli::try_parse_from(["othello", "--hash-mb=3"]).is_ok());
+    }
+}

@@ -1,0 +1,116 @@
+//! How a command ends, and the one place that turns it into a message and an exit status.
+//!
+//! The statuses (README.md, "Exit status"): 0 when the command did its work, also when the input
+//! ended before the game did or the reader of stdout closed it; 2 for a bad command line or a
+//! bad header; 1 for anything else.
+
+use clap::error::ErrorKind;
+use othello::commands;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// How a command that did not fail ended.
+#[must_use]
+pub enum Outcome {
+    /// It did all it was asked.
+    Done,
+    /// The line protocol's input ended before the game did: a notice on stderr, status 0.
+    InputEnded,
+}
+
+/// Why a command stopped early. Each carries the one line that stderr gets, if any.
+#[derive(Debug)]
+pub enum AppError {
+    /// `--help` or `--version`, which clap reports as errors: clap prints the text on stdout.
+    Help(clap::Error),
+    /// A bad command line, including a position or opening that cannot be set up.
+    Usage(String),
+    /// Input on stdin that starts no game: a bad header line.
+    Input(String),
+    /// Stdout was closed by its reader: the program ends quietly.
+    ClosedOutput,
+    /// Anything else that stopped the command.
+    Failed(String),
+}
+
+impl AppError {
+    /// The exit status of each kind of error.
+    pub fn status(&self) -> u8 {
+        match self {
+            AppError::Help(_) | AppError::ClosedOutput => 0,
+            AppError::Failed(_) => 1,
+            AppError::Usage(_) | AppError::Input(_) => 2,
+        }
+    }
+}
+
+/// Says how the command ended (at most one line on stderr, or clap's help on stdout) and gives
+/// its exit status.
+pub fn exit(result: Result<Outcome, AppError>) -> ExitCode {
+    match result {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::InputEnded) => {
+            say("input ended before the game was finished");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            match &e {
+                AppError::Help(help) => {
+                    let _ = help.print();
+                }
+                AppError::ClosedOutput => {}
+                AppError::Usage(message) | AppError::Input(message) | AppError::Failed(message) => {
+                    say(message)
+                }
+            }
+            ExitCode::from(e.status())
+        }
+    }
+}
+
+/// One line on stderr; a closed stderr is ignored rather than a panic.
+fn say(message: &str) {
+    let _ = writeln!(io::stderr(), "othello: {message}");
+}
+
+/// `--help` and `--version` print as clap prints them; a bad command line is one line (clap's
+/// message without its usage and hint lines).
+impl From<clap::Error> for AppError {
+    fn from(e: clap::Error) -> AppError {
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            return AppError::Help(e);
+        }
+        let text = e.to_string();
+        let message: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let message = message.join(" ");
+        AppError::Usage(message.strip_prefix("error: ").unwrap_or(&message).into())
+    }
+}
+
+/// A failed command: its error with the whole chain of causes; a closed stdout anywhere in the
+/// chain is a quiet end.
+impl From<anyhow::Error> for AppError {
+    fn from(e: anyhow::Error) -> AppError {
+        if commands::is_closed_pipe(&e) {
+            AppError::ClosedOutput
+        } else {
+            AppError::Failed(format!("{e:#}"))
+        }
+    }
+}
+
+/// A failed read or write; a closed stdout is a quiet end.
+impl From<io::Error> for AppError {
+    fn from(e: io::Error) -> AppError {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            AppError::ClosedOutput
+        } else {
+            AppError::Failed(e.to_string())
+        }
+    }
+}

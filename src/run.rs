@@ -1,0 +1,284 @@
+//! Each command run on the standard streams: the glue between the parsed command line and the
+//! library, with every failure as an [`AppError`].
+
+use crate::cli::{
+    all_cores, BenchArgs, ComputerArg, EngineArgs, GameRules, Goal, MatchArgs, PerfectPlayArgs,
+    PerftArgs, Placement, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs,
+};
+use crate::error::{AppError, Outcome};
+use anyhow::Context;
+use othello::commands;
+use othello::notation::MoveList;
+use othello::players::PlayerSpec;
+use othello::protocol::{self, Computer, Ending, Options, RunError};
+use othello::referee::{self, SideSpec};
+use othello::rules::{Color, Game, Passes, RuleSet};
+use othello::search::RootMoves;
+use othello::tournament;
+use othello::{gtp, nboard};
+use std::fs::File;
+use std::io::{self, BufReader, IsTerminal, Write};
+use std::path::Path;
+
+/// The line protocol (no subcommand).
+pub fn play(
+    rules: GameRules,
+    computer: Option<ComputerArg>,
+    search: &SearchArgs,
+) -> Result<Outcome, AppError> {
+    let options = Options {
+        rule_set: rules.rules.into(),
+        place_anywhere: rules.place_anywhere,
+        computer: computer.map(|c| Computer {
+            sides: c.into(),
+            config: search.config(),
+        }),
+    };
+    let stdin = io::stdin().lock();
+    let stdout = io::BufWriter::new(io::stdout().lock());
+    match protocol::run(options, stdin, stdout) {
+        Ok(Ending::Finished) => Ok(Outcome::Done),
+        Ok(Ending::InputEnded) => Ok(Outcome::InputEnded),
+        Err(RunError::Header(e)) => Err(AppError::Input(e.to_string())),
+        Err(RunError::Io(e)) => Err(e.into()),
+    }
+}
+
+pub fn perft(args: PerftArgs, rules: GameRules) -> Result<(), AppError> {
+    let setup = args.board.setup(rules.variant(false));
+    commands::perft_table(&setup, args.depth, &mut io::stdout().lock())?;
+    Ok(())
+}
+
+pub fn selfplay(args: SelfplayArgs, rules: GameRules) -> Result<(), AppError> {
+    let setup = args.board.setup(rules.variant(args.misere));
+    let series = commands::Series {
+        a: args.a,
+        b: args.b,
+        games: args.games,
+        setup,
+        opening_plies: args
+            .opening_plies
+            .unwrap_or_else(|| commands::default_opening_plies(setup.shape)),
+        seed: args.seed,
+    };
+    let mut stderr = io::stderr();
+    let progress = progress_on_terminal(&mut stderr);
+    commands::selfplay(&series, &mut io::stdout().lock(), progress)?;
+    Ok(())
+}
+
+/// One side of a seed 001 tournament game. A game that cannot be set up (the board, the
+/// opening) is the command line's fault; a bad line from the opponent is a failure.
+pub fn engine(args: EngineArgs, rules: GameRules) -> Result<(), AppError> {
+    let setup = args.board.setup(rules);
+    // Seed 001's colours are the standard ones swapped (see `tournament`).
+    let me = Color::from(args.color).opposite();
+    let mut config = args.search.config();
+    config.move_time = config.move_time.map(tournament::search_budget);
+    othello::with_bits!(setup.shape, |B| {
+        let game =
+            Game::<B>::new(&setup, Passes::Explicit).map_err(|e| AppError::Usage(e.to_string()))?;
+        let player = PlayerSpec::Engine(config).build(game.rules().clone(), 0);
+        let session = tournament::EngineSession::new(game, me, player, &args.opening.0)
+            .map_err(|e| AppError::Usage(e.to_string()))?;
+        engine_result(tournament::run(
+            session,
+            io::stdin().lock(),
+            io::stdout().lock(),
+        ))
+    })
+}
+
+fn engine_result(
+    result: Result<tournament::Ending, tournament::EngineError>,
+) -> Result<(), AppError> {
+    match result {
+        Ok(_) => Ok(()),
+        Err(tournament::EngineError::Io(e)) => Err(e.into()),
+        Err(e) => Err(AppError::Failed(e.to_string())),
+    }
+}
+
+pub fn referee_match(args: MatchArgs, rules: GameRules) -> Result<(), AppError> {
+    let setup = args.board.setup(rules);
+    let sides = [
+        SideSpec {
+            name: args.a_name,
+            command: args.a,
+            protocol: args.a_protocol,
+            move_time: args.a_move_time.unwrap_or(args.move_time),
+        },
+        SideSpec {
+            name: args.b_name,
+            command: args.b,
+            protocol: args.b_protocol,
+            move_time: args.b_move_time.unwrap_or(args.move_time),
+        },
+    ];
+    let openings = match args.openings {
+        Some(path) => {
+            let file = open(&path)?;
+            commands::read_openings(BufReader::new(file), &setup)
+                .with_context(|| path.display().to_string())?
+        }
+        None => Vec::new(),
+    };
+    let mut games_out = match args.games_out {
+        Some(path) => Some(io::BufWriter::new(
+            File::create(&path).with_context(|| format!("cannot write {}", path.display()))?,
+        )),
+        None => None,
+    };
+    referee::end_contestants_on_signals().context("cannot watch for signals")?;
+    let m = referee::Match {
+        sides,
+        games: args.games,
+        setup,
+        openings,
+        jobs: args.jobs.into(),
+    };
+    let mut stderr = io::stderr();
+    let progress = progress_on_terminal(&mut stderr);
+    referee::run_match(
+        &m,
+        &mut io::stdout().lock(),
+        games_out.as_mut().map(|w| w as &mut dyn Write),
+        progress,
+    )?;
+    Ok(())
+}
+
+pub fn show(args: ShowArgs, rules: GameRules) -> Result<(), AppError> {
+    let start = args.start.start(rules);
+    let moves: MoveList = args.moves.into_iter().flat_map(|list| list.0).collect();
+    commands::show(&start, &moves, &mut io::stdout().lock())?;
+    Ok(())
+}
+
+pub fn gtp(search: SearchArgs, rules: GameRules) -> Result<(), AppError> {
+    let settings = gtp::Settings {
+        variant: rules.variant(false),
+        config: search.config(),
+    };
+    Ok(gtp::run(settings, io::stdin().lock(), io::stdout().lock())?)
+}
+
+pub fn nboard(search: SearchArgs, rules: GameRules) -> Result<(), AppError> {
+    let settings = nboard::Settings {
+        variant: rules.variant(false),
+        config: search.config(),
+    };
+    let (input, output) = (io::stdin().lock(), io::stdout().lock());
+    Ok(nboard::run(settings, input, output, io::stderr())?)
+}
+
+pub fn bench(args: BenchArgs) -> Result<(), AppError> {
+    commands::bench(args.hash_mb, args.threads, &mut io::stdout().lock())?;
+    Ok(())
+}
+
+/// The table of small boards. (The global `--rules` and `--place-anywhere` are refused while
+/// the command line is parsed.)
+pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
+    let options = commands::PerfectPlayOptions {
+        boards: if args.boards.is_empty() {
+            commands::boards_up_to(args.max_cells.into())
+        } else {
+            args.boards
+        },
+        rule_sets: args.rule_sets.into_iter().map(RuleSet::from).collect(),
+        misere: args
+            .goals
+            .iter()
+            .map(|g| matches!(g, Goal::Misere))
+            .collect(),
+        place_anywhere: args
+            .placements
+            .iter()
+            .map(|p| matches!(p, Placement::Anywhere))
+            .collect(),
+        limit: args.limit,
+        place_anywhere_limit: Some(args.place_anywhere_limit),
+        hash_mb: args.hash_mb,
+        threads: args.threads.unwrap_or_else(all_cores),
+        cache: args.cache,
+        command_line: command_line(),
+    };
+    let (mut out, mut log) = (io::stdout().lock(), io::stderr());
+    commands::perfect_play(&options, &mut out, &mut log)?;
+    Ok(())
+}
+
+/// Every position of an OBF file (`--file`), or the one position of the command line.
+pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
+    let threads = args.threads.unwrap_or_else(all_cores);
+    if let Some(path) = args.file {
+        let input = BufReader::new(open(&path)?);
+        commands::solve_file(input, args.hash_mb, threads, &mut io::stdout().lock())?;
+        return Ok(());
+    }
+    let start = args.start.start(rules);
+    let options = commands::SolveOptions {
+        which: if args.all_moves {
+            RootMoves::All
+        } else {
+            RootMoves::Ties
+        },
+        hash_mb: args.hash_mb,
+        threads,
+        max_empties: Some(args.max_empties),
+    };
+    let terminal = io::stderr().is_terminal();
+    let progress: Option<Box<dyn Write + Send>> =
+        (terminal || args.progress).then(|| Box::new(io::stderr()) as _);
+    let mut stdout = io::stdout().lock();
+    match commands::solve_from(
+        &start,
+        &args.moves,
+        &options,
+        progress,
+        terminal,
+        &mut stdout,
+    ) {
+        Ok(_) => Ok(()),
+        // The position asked for does not exist: a bad command line.
+        Err(e) if e.downcast_ref::<commands::BadPosition>().is_some() => {
+            Err(AppError::Usage(format!("{e:#}")))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A file to read, or an error that names it.
+fn open(path: &Path) -> anyhow::Result<File> {
+    File::open(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Where progress goes: stderr when it is a terminal, nowhere otherwise.
+fn progress_on_terminal(stderr: &mut io::Stderr) -> Option<&mut dyn Write> {
+    if stderr.is_terminal() {
+        Some(stderr)
+    } else {
+        None
+    }
+}
+
+/// The command line as a shell would take it back, the program named `othello`.
+fn command_line() -> String {
+    let quote = |arg: String| {
+        let plain = !arg.is_empty()
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c));
+        if plain {
+            arg
+        } else {
+            format!("'{}'", arg.replace('\'', r"'\''"))
+        }
+    };
+    std::iter::once("othello".to_string())
+        .chain(std::env::args().skip(1).map(quote))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
