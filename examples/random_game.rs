@@ -11,7 +11,7 @@
 //! `--invalid-every K` puts an illegal move line before every K-th move, which the referee must
 //! answer with INVALID.
 
-use othello::protocol::{color_of_letter, letter};
+use othello::protocols::line::{color_of_letter, letter};
 use othello::rules::{Bits, Color, Game, Move, Passes, RuleSet, Setup, Shape, Square, Variant};
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -6,7 +6,7 @@ use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use othello::commands;
 use othello::notation::{MoveList, PositionString};
 use othello::players::{self, PlayerSpec};
-use othello::protocol::Sides;
+use othello::protocols::line::Sides;
 use othello::referee::Protocol;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
 use othello::search::{Config, Scoring};
@@ -186,7 +186,7 @@ pub enum Command {
     /// A player is `random`, `greedy` (most flips), `weights` (fixed square weights) or the
     /// engine with settings such as `depth=6` or `time=50ms,hash=32,seed=3`.
     Selfplay(SelfplayArgs),
-    /// Play one side of a seed 001 tournament game: moves such as (W D 3) on stdin and stdout.
+    /// Play one side of a tournament game: moves such as (W D 3) on stdin and stdout.
     ///
     /// Rows count from the bottom and White moves first, from D5 and E4. The program writes its
     /// moves (a pass is (W P 1)) and reads the opponent's; a line that is not the opponent's
@@ -194,7 +194,7 @@ pub enum Command {
     /// the search stops a tenth of T (at least 10 ms) early, so the move reaches a referee that
     /// allows T.
     Engine(EngineArgs),
-    /// Referee games between two programs under seed 001's rules.
+    /// Referee games between two programs under the tournament rules (move triples).
     ///
     /// Each program is a shell command started afresh for every game. A triples program gets
     /// its colour as `--color W|B` (or wherever the command says {color}) and a non-empty

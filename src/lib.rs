@@ -2,12 +2,9 @@
 //! player, perft, and the engine protocols GTP and NBoard.
 
 pub mod commands;
-pub mod gtp;
-pub mod nboard;
 pub mod notation;
 pub mod players;
-pub mod protocol;
+pub mod protocols;
 pub mod referee;
 pub mod rules;
 pub mod search;
-pub mod tournament;

@@ -10,12 +10,12 @@ use anyhow::Context;
 use othello::commands;
 use othello::notation::MoveList;
 use othello::players::PlayerSpec;
-use othello::protocol::{self, Computer, Ending, Options, RunError};
+use othello::protocols::line::{self, Computer, Ending, Options, RunError};
+use othello::protocols::triples;
+use othello::protocols::{gtp, nboard};
 use othello::referee::{self, SideSpec};
 use othello::rules::{Color, Game, Passes, RuleSet};
 use othello::search::RootMoves;
-use othello::tournament;
-use othello::{gtp, nboard};
 use std::fs::File;
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::Path;
@@ -36,7 +36,7 @@ pub fn play(
     };
     let stdin = io::stdin().lock();
     let stdout = io::BufWriter::new(io::stdout().lock());
-    match protocol::run(options, stdin, stdout) {
+    match line::run(options, stdin, stdout) {
         Ok(Ending::Finished) => Ok(Outcome::Done),
         Ok(Ending::InputEnded) => Ok(Outcome::InputEnded),
         Err(RunError::Header(e)) => Err(AppError::Input(e.to_string())),
@@ -68,21 +68,21 @@ pub fn selfplay(args: SelfplayArgs, rules: GameRules) -> Result<(), AppError> {
     Ok(())
 }
 
-/// One side of a seed 001 tournament game. A game that cannot be set up (the board, the
+/// One side of a tournament game. A game that cannot be set up (the board, the
 /// opening) is the command line's fault; a bad line from the opponent is a failure.
 pub fn engine(args: EngineArgs, rules: GameRules) -> Result<(), AppError> {
     let setup = args.board.setup(rules);
     // Seed 001's colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
     let mut config = args.search.config();
-    config.move_time = config.move_time.map(tournament::search_budget);
+    config.move_time = config.move_time.map(triples::search_budget);
     othello::with_bits!(setup.shape, |B| {
         let game =
             Game::<B>::new(&setup, Passes::Explicit).map_err(|e| AppError::Usage(e.to_string()))?;
         let player = PlayerSpec::Engine(config).build(game.rules().clone(), 0);
-        let session = tournament::EngineSession::new(game, me, player, &args.opening.0)
+        let session = triples::EngineSession::new(game, me, player, &args.opening.0)
             .map_err(|e| AppError::Usage(e.to_string()))?;
-        engine_result(tournament::run(
+        engine_result(triples::run(
             session,
             io::stdin().lock(),
             io::stdout().lock(),
@@ -90,12 +90,10 @@ pub fn engine(args: EngineArgs, rules: GameRules) -> Result<(), AppError> {
     })
 }
 
-fn engine_result(
-    result: Result<tournament::Ending, tournament::EngineError>,
-) -> Result<(), AppError> {
+fn engine_result(result: Result<triples::Ending, triples::EngineError>) -> Result<(), AppError> {
     match result {
         Ok(_) => Ok(()),
-        Err(tournament::EngineError::Io(e)) => Err(e.into()),
+        Err(triples::EngineError::Io(e)) => Err(e.into()),
         Err(e) => Err(AppError::Failed(e.to_string())),
     }
 }

@@ -326,7 +326,7 @@ fn check_game<B: Bits>(game: &Game<B>, reference: &RefGame) -> Checked {
     prop_assert_eq!(game.to_move(), reference.turn.map(color));
     prop_assert_eq!(game.winner(), reference.outcome().map(winner));
     prop_assert_eq!((game.score().black, game.score().white), board.score());
-    let lines: Vec<String> = othello::protocol::board_lines(game).collect();
+    let lines: Vec<String> = othello::protocols::line::board_lines(game).collect();
     prop_assert_eq!(lines, board.board_rows());
     let g = &game.rules().geometry;
     let moves: Vec<Cell> = game

@@ -8,7 +8,7 @@ mod common;
 
 use common::{cases, RefGame, RefVariant, Rng, MAX_LINE};
 use common::{protocol_args, reference_session, reference_session_bytes, Colour, RefBoard};
-use othello::protocol::{run, Options};
+use othello::protocols::line::{run, Options};
 use othello::rules::RuleSet;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

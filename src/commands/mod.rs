@@ -1,13 +1,14 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
 mod bench;
+mod openings;
 mod perfect_play;
 mod selfplay;
 mod show;
 mod solve;
-mod tournament;
 
 pub use bench::{bench, BenchLine};
+pub use openings::read_openings;
 pub use perfect_play::{
     boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry,
 };
@@ -18,7 +19,6 @@ pub use solve::{
     solve_position_within, write_solution, BadPosition, FileTotals, OutOfTime, PositionSolved,
     SolveOptions,
 };
-pub use tournament::read_openings;
 
 use crate::notation::PositionString;
 use crate::rules::{perft, Bits, Position, RuleSet, Rules, Setup, Shape, ShapeError, Variant};

@@ -167,7 +167,7 @@ fn selfplay_in<B: Bits>(
             out,
             "{} {} {result} {black} {white} {}",
             g + 1,
-            crate::protocol::letter(a_color),
+            crate::protocols::line::letter(a_color),
             opening.join("")
         )?;
         if let Some(p) = progress.as_mut() {

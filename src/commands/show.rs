@@ -1,4 +1,4 @@
-//! `othello show`: plays a move list and prints every step in the words of seed 000 ("Black at
+//! `othello show`: plays a move list and prints every step in words ("Black at
 //! B1, flipping White at B2."), each followed by the position string after it, then the result.
 
 use super::Start;
@@ -24,7 +24,7 @@ pub struct Shown {
 pub struct IllegalListedMove {
     /// 1-based position in the list.
     pub number: usize,
-    /// The move as seed 000 writes it: `B1` or `PA`.
+    /// The move in upper case: `B1` or `PA`.
     pub listed: String,
     /// `, Black` or `, White` while the game is on; empty once it is over.
     pub by: String,

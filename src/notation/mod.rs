@@ -1,5 +1,5 @@
 //! Text formats for positions and moves, kept apart from legality (which is the rules' business):
-//! squares and move lists in standard notation, seed 000's position strings, OBF lines.
+//! squares and move lists in standard notation, position strings, OBF lines.
 
 mod moves;
 mod obf;

@@ -1,4 +1,4 @@
-//! Move lists in standard notation (seed 004): squares run together (`f5d6c3`) or separated by
+//! Move lists in standard notation: squares run together (`f5d6c3`) or separated by
 //! spaces or commas (`F5 D6, C3`), in either case; `pa` (or `pass`) is a pass. Printed compact
 //! and lowercase: `f5d6c3pa`.
 

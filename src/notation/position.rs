@@ -1,4 +1,4 @@
-//! Position strings (seed 000): `(T row row ...)`, where `T` is the side to move (`b` or `w`) and
+//! Position strings: `(T row row ...)`, where `T` is the side to move (`b` or `w`) and
 //! each row, top row first, is a string of `b` (black), `w` (white) and `-` (empty). The board
 //! size is read from the string: 3 to 26 rows of 3 to 26 cells, all rows the same length.
 //!

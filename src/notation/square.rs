@@ -1,6 +1,6 @@
 //! Squares in standard notation (seeds 000 and 004): a column letter from `a` and a row number
 //! counted from the top, `a1`..`z26`. Input may be in either case; output is lowercase, or
-//! uppercase (`B1`, as seed 000 writes) with the alternate flag `{:#}`.
+//! uppercase (`B1`, as `show` writes) with the alternate flag `{:#}`.
 //!
 //! Parsing knows nothing of board sizes: `z26` is a square, and whether it is on the board is
 //! asked when it is played.

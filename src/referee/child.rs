@@ -5,6 +5,7 @@
 //! ends whatever process still bears the mark; on Linux the referee is a child subreaper, so such
 //! processes become its children once their parents are gone, and it reaps them.
 
+use crate::protocols::LineReader;
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{ChildStdin, Command, ExitStatus, Stdio};
@@ -49,9 +50,6 @@ pub fn end_contestants_on_signals() -> io::Result<()> {
     });
     Ok(())
 }
-
-/// The longest line kept; a longer one is cut there (it is garbage either way).
-const MAX_LINE: usize = 4096;
 
 /// Why no line came.
 #[derive(Debug)]
@@ -128,8 +126,8 @@ impl Child {
         let flooded = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&flooded);
         thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Some(line) = read_line(&mut reader) {
+            let mut reader = LineReader::new(BufReader::new(stdout));
+            while let Some(line) = next_text(&mut reader) {
                 let sent = match sender.try_send(line) {
                     Ok(()) => Ok(()),
                     Err(TrySendError::Full(line)) => {
@@ -146,8 +144,8 @@ impl Child {
         let last_stderr = Arc::new(Mutex::new(String::new()));
         let keep = Arc::clone(&last_stderr);
         thread::spawn(move || {
-            let mut reader = BufReader::new(stderr);
-            while let Some(line) = read_line(&mut reader) {
+            let mut reader = LineReader::new(BufReader::new(stderr));
+            while let Some(line) = next_text(&mut reader) {
                 let line = line.trim();
                 if !line.is_empty() {
                     if let Ok(mut last) = keep.lock() {
@@ -379,32 +377,12 @@ fn reap_orphans() {
     }
 }
 
-/// One line of at most [`MAX_LINE`] bytes (the rest of a longer line is dropped), decoded
-/// leniently; `None` at the end of the stream.
-fn read_line(reader: &mut impl BufRead) -> Option<String> {
-    let mut line = Vec::new();
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        if buf.is_empty() {
-            return (!line.is_empty()).then(|| String::from_utf8_lossy(&line).into_owned());
-        }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], i + 1),
-            None => (buf, buf.len()),
-        };
-        let room = MAX_LINE.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let newline = done > chunk.len();
-        reader.consume(done);
-        if newline {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            return Some(String::from_utf8_lossy(&line).into_owned());
-        }
+/// The next line, or what is wrong with it in angle brackets (`<a line over 4096 bytes>`), so
+/// that the side reading it sees a malformed line; `None` at the end of the stream.
+fn next_text(reader: &mut LineReader<impl BufRead>) -> Option<String> {
+    match reader.next_line() {
+        Ok(Some(Ok(text))) => Some(text.to_string()),
+        Ok(Some(Err(unreadable))) => Some(format!("<{unreadable}>")),
+        Ok(None) | Err(_) => None,
     }
 }

@@ -1,4 +1,4 @@
-//! `othello match`: a referee that runs games between two programs under seed 001's rules.
+//! `othello match`: a referee that runs games between two programs under the tournament rules (move triples).
 //! An illegal move, an illegal pass, a malformed line, a crash or a late move loses the game on
 //! the spot; every game's processes are ended and reaped before the next one starts.
 
@@ -31,7 +31,7 @@ pub struct Match {
 /// How one game ended.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// Which side (0 = A, 1 = B) moved first (standard Black, seed 001's White).
+    /// Which side (0 = A, 1 = B) moved first (standard Black, the triples' White).
     pub first: usize,
     pub opening: String,
     /// Every move, opening included, with its mover.

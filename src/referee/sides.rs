@@ -1,8 +1,9 @@
 //! The referee's end of each wire format: tell a contestant the moves, ask for its own.
 
 use super::child::{Child, Silence};
-use crate::rules::{Color, Move, Shape, Square};
-use crate::tournament::{seed_letter, Triple};
+use crate::protocols::triples::{seed_letter, Triple};
+use crate::protocols::{gtp, nboard};
+use crate::rules::{Color, Move, Shape};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -269,19 +270,10 @@ impl Contestant {
                 break line;
             }
         };
-        let mut text = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
-        text = text.trim();
-        let ok = match first.chars().next() {
-            Some('=') => true,
-            Some('?') => false,
-            _ => {
-                return Err(Forfeit::new(
-                    Reason::Malformed,
-                    format!("{first:?} is not a GTP reply"),
-                ))
-            }
-        };
-        let text = text.to_string();
+        let reply: gtp::Reply = first
+            .parse()
+            .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
+        let (ok, text) = (reply.success, reply.text);
         // The rest of the reply, up to its blank line, with some slack past the deadline.
         let rest = deadline.max(Instant::now()) + SETUP_TIME;
         let mut lines = 1;
@@ -368,25 +360,22 @@ impl Contestant {
                         format!("genmove was answered \"? {text}\""),
                     )
                 })?;
-                match text.to_ascii_lowercase().as_str() {
-                    "pass" => Move::Pass,
-                    "resign" => return Err(Forfeit::new(Reason::Resigned, "resign")),
-                    _ => Move::Play(self.square(&text)?),
+                if text.eq_ignore_ascii_case("resign") {
+                    return Err(Forfeit::new(Reason::Resigned, "resign"));
                 }
+                let vertex: gtp::Vertex = text
+                    .parse()
+                    .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
+                self.on_board(vertex.0, &text)?
             }
             Protocol::Nboard => {
                 self.send("go")?;
                 self.clock = Instant::now();
                 let line = self.line_where(self.clock + limit, |l| l.starts_with("==="))?;
-                // `=== d3` or `=== d3/score/time`; `pa` is a pass.
-                let text = line[3..].trim();
-                let text = text.split('/').next().unwrap_or("").trim();
-                let answer = if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass")
-                {
-                    Move::Pass
-                } else {
-                    Move::Play(self.square(text)?)
-                };
+                let chosen: nboard::Chosen = line
+                    .parse()
+                    .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
+                let answer = self.on_board(chosen.played, line.trim())?;
                 // An NBoard engine does not play its own move: the GUI tells it, as here.
                 let took = self.clock.elapsed();
                 self.send(&format!("move {answer}"))?;
@@ -422,18 +411,15 @@ impl Contestant {
         }
     }
 
-    fn square(&self, text: &str) -> Result<Square, Forfeit> {
-        let square: Square = text
-            .trim()
-            .parse()
-            .map_err(|_| Forfeit::new(Reason::Malformed, format!("{text:?} is not a square")))?;
-        if self.shape.index(square).is_none() {
-            return Err(Forfeit::new(
+    /// `played` if it is a pass or a square on the board (`text` is how it was written).
+    fn on_board(&self, played: Move, text: &str) -> Result<Move, Forfeit> {
+        match played {
+            Move::Play(square) if self.shape.index(square).is_none() => Err(Forfeit::new(
                 Reason::IllegalMove,
                 format!("{text} is off the board"),
-            ));
+            )),
+            _ => Ok(played),
         }
-        Ok(square)
     }
 
     /// Ends the process politely if it will go, by force if not.
@@ -453,17 +439,5 @@ impl Contestant {
 
 /// The 8x8 start position and the moves played since, as a GGF game record.
 fn ggf(moves: &[(Color, Move)]) -> String {
-    let mut text = String::from(
-        "(;GM[Othello]PC[othello match]PB[black]PW[white]TY[8]\
-         BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]",
-    );
-    for (mover, played) in moves {
-        let tag = match mover {
-            Color::Black => 'B',
-            Color::White => 'W',
-        };
-        text.push_str(&format!("{tag}[{played}]"));
-    }
-    text.push_str(";)");
-    text
+    nboard::GgfGame::standard(moves.to_vec()).to_string()
 }

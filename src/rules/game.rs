@@ -331,7 +331,7 @@ mod tests {
         Move::Play(Square::new(b[1] - b'1', b[0] - b'A'))
     }
 
-    /// 4x4, seed 000's sample game: black has no move after white's D2 (move 10).
+    /// 4x4, the sample game of the rules: black has no move after white's D2 (move 10).
     const SAMPLE: [&str; 10] = ["B1", "A1", "C4", "D4", "D3", "B4", "A4", "C1", "D1", "D2"];
 
     fn small(passes: Passes) -> Game<u64> {

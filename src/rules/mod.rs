@@ -117,7 +117,7 @@ pub enum RuleSet {
     Simple,
 }
 
-/// A rule set and the rule changes of seed 000.
+/// A rule set and its rule changes (place-anywhere, misère).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Variant {
     pub rule_set: RuleSet,

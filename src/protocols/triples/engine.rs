@@ -1,4 +1,4 @@
-//! `othello engine`: one side of a seed 001 game. It writes its own moves as triples and reads
+//! `othello engine`: one side of a tournament game. It writes its own moves as triples and reads
 //! the opponent's, one per line; a pass is a move, written by the side that has no legal move.
 
 use super::triple::{seed_letter, Triple, TripleError};
@@ -24,7 +24,7 @@ pub enum EngineError {
     #[error("line {line}: {why}")]
     Unreadable {
         line: usize,
-        why: crate::protocol::Unreadable,
+        why: crate::protocols::Unreadable,
     },
     #[error("the opening: {0}")]
     Opening(String),
@@ -40,7 +40,7 @@ pub enum Ending {
 }
 
 /// A game between this program and an opponent on the wire. `me` is the standard colour the
-/// program plays (see [`super::triple`] for how seed 001 names it).
+/// program plays (see [`super::triple`] for how the tournament names it).
 pub struct EngineSession<B> {
     game: Game<B>,
     me: Color,
@@ -131,7 +131,7 @@ impl<B: Bits> EngineSession<B> {
     }
 }
 
-/// What is wrong with a move, in seed 001's colour names.
+/// What is wrong with a move, in the tournament's colour names.
 fn why(e: IllegalMove) -> String {
     match e {
         IllegalMove::MustPass(c) => format!("{} has no legal move and must pass", seed_letter(c)),
@@ -154,7 +154,7 @@ pub fn run<B: Bits>(
     if session.is_over() {
         return Ok(Ending::Finished);
     }
-    let mut reader = crate::protocol::LineReader::new(input);
+    let mut reader = crate::protocols::LineReader::new(input);
     while let Some(line) = reader.next_line()? {
         let line = line.map_err(|why| EngineError::Unreadable {
             line: session.lines + 1,

@@ -2,9 +2,9 @@
 //! bottom; `(B P 1)` is a pass (any row number is read, `1` is written).
 //!
 //! The tournament board is the standard board turned upside down with the colours swapped:
-//! seed 001's White moves first from D5/E4 exactly as standard Black moves first from d5/e4
+//! the tournament's White moves first from D5/E4 exactly as standard Black moves first from d5/e4
 //! when rows are counted from the top. So the program plays the standard game inside and a
-//! triple only renames: seed 001's colour is the standard colour swapped, and its row number
+//! triple only renames: the tournament's colour is the standard colour swapped, and its row number
 //! is the standard row number. `(W F 5)` is standard `f5` by Black, and a standard move list
 //! such as `f5d6c3` reads the same in both.
 
@@ -12,10 +12,10 @@ use crate::rules::{Color, Square, MAX_SIDE};
 use std::fmt;
 use std::str::FromStr;
 
-/// A move on the wire: the colour seed 001 gives the mover, and the square or a pass.
+/// A move on the wire: the colour the tournament gives the mover, and the square or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Triple {
-    /// The colour as seed 001 names it (`W` moves first).
+    /// The colour as the tournament names it (`W` moves first).
     pub color: Color,
     /// The square in the program's standard orientation; `None` is a pass.
     pub square: Option<Square>,
@@ -55,7 +55,7 @@ pub fn seed_letter(standard: Color) -> char {
     letter(standard.opposite())
 }
 
-/// The letter of a colour as seed 001 names it.
+/// The letter of a colour as the tournament names it.
 fn letter(seed_color: Color) -> char {
     match seed_color {
         Color::White => 'W',

@@ -6,7 +6,7 @@
 //! holding the game and the engine); [`run`] does the reading and writing.
 
 use crate::players::{AnyTable, Table};
-use crate::protocol::LineReader;
+use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, Move, Shape, Square, Variant, Winner};
 use crate::search::Config;
 use std::fmt;
@@ -172,7 +172,10 @@ fn command(name: &str, args: &[&str]) -> Result<Command, CommandError> {
             _ => Err(CommandError::Syntax),
         },
         "play" => match args {
-            [c, v] => Ok(C::Play(color(c)?, vertex(v)?)),
+            [c, v] => {
+                let vertex: Vertex = v.parse().map_err(|_| CommandError::Syntax)?;
+                Ok(C::Play(color(c)?, vertex.0))
+            }
             _ => Err(CommandError::Syntax),
         },
         "genmove" => Ok(C::GenMove(color(one()?)?)),
@@ -211,14 +214,30 @@ pub fn color(text: &str) -> Result<Color, CommandError> {
     }
 }
 
-/// A square such as `d3` (any case) or `pass`.
-pub fn vertex(text: &str) -> Result<Move, CommandError> {
-    if text.eq_ignore_ascii_case("pass") {
-        return Ok(Move::Pass);
+/// A move as GTP writes it: `D3` (upper case, as gtp-rhino writes it) or `pass`; read in either
+/// case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vertex(pub Move);
+
+impl std::str::FromStr for Vertex {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Vertex, String> {
+        if text.eq_ignore_ascii_case("pass") {
+            return Ok(Vertex(Move::Pass));
+        }
+        text.parse::<Square>()
+            .map(|sq| Vertex(Move::Play(sq)))
+            .map_err(|_| format!("{text:?} is not a vertex such as D3 or pass"))
     }
-    text.parse::<Square>()
-        .map(Move::Play)
-        .map_err(|_| CommandError::Syntax)
+}
+
+impl fmt::Display for Vertex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Move::Play(sq) => write!(f, "{sq:#}"),
+            Move::Pass => f.write_str("pass"),
+        }
+    }
 }
 
 /// A time in seconds, whole or not, from 0 to a day.
@@ -229,14 +248,6 @@ fn seconds(text: &str) -> Result<Duration, CommandError> {
     }
 }
 
-/// A move as GTP writes it: `D3` (upper case, as gtp-rhino writes it) or `pass`.
-pub fn vertex_text(played: Move) -> String {
-    match played {
-        Move::Play(sq) => format!("{sq:#}"),
-        Move::Pass => "pass".to_string(),
-    }
-}
-
 /// The answer to one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
@@ -244,6 +255,25 @@ pub struct Reply {
     pub success: bool,
     /// The answer, possibly several lines (none of them empty).
     pub text: String,
+}
+
+impl std::str::FromStr for Reply {
+    type Err = String;
+    /// The first line of a reply: `=`, or `?` for a failure, an optional id, then the text.
+    fn from_str(line: &str) -> Result<Reply, String> {
+        let success = match line.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => return Err(format!("{line:?} is not a GTP reply")),
+        };
+        let rest = &line[1..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        Ok(Reply {
+            id: rest[..digits].parse().ok(),
+            success,
+            text: rest[digits..].trim().to_string(),
+        })
+    }
 }
 
 impl fmt::Display for Reply {
@@ -396,9 +426,9 @@ impl Clocks {
                 let played = self.generate(t, *color);
                 t.play(*color, played)
                     .map_err(|e| format!("engine error: {e}"))?;
-                Ok(vertex_text(played))
+                Ok(Vertex(played).to_string())
             }
-            C::RegGenMove(color) => Ok(vertex_text(self.generate(t, *color))),
+            C::RegGenMove(color) => Ok(Vertex(self.generate(t, *color)).to_string()),
             C::Undo => {
                 if t.undo() {
                     done()

@@ -30,6 +30,53 @@ pub enum GgfError {
     Move(String),
 }
 
+impl GgfGame {
+    /// The standard 8x8 start, black to move, and `moves` played from it.
+    pub fn standard(moves: Vec<(Color, Move)>) -> GgfGame {
+        let mut cells = vec![None; 64];
+        let (b, w) = (Some(Color::Black), Some(Color::White));
+        (cells[27], cells[28], cells[35], cells[36]) = (w, b, b, w);
+        GgfGame {
+            size: 8,
+            cells,
+            to_move: Color::Black,
+            moves,
+        }
+    }
+}
+
+impl std::str::FromStr for GgfGame {
+    type Err = GgfError;
+    fn from_str(text: &str) -> Result<GgfGame, GgfError> {
+        parse_ggf(text)
+    }
+}
+
+impl std::fmt::Display for GgfGame {
+    /// `(;GM[Othello]BO[8 <row> ... *]B[f5]W[d6];)`: a row per block, `*` black, `O` white.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mark = |disc: Option<Color>| match disc {
+            Some(Color::Black) => '*',
+            Some(Color::White) => 'O',
+            None => '-',
+        };
+        write!(f, "(;GM[Othello]BO[{}", self.size)?;
+        for row in self.cells.chunks(self.size.max(1)) {
+            let row: String = row.iter().map(|&d| mark(d)).collect();
+            write!(f, " {row}")?;
+        }
+        write!(f, " {}]", mark(Some(self.to_move)))?;
+        for (color, played) in &self.moves {
+            let tag = match color {
+                Color::Black => 'B',
+                Color::White => 'W',
+            };
+            write!(f, "{tag}[{played}]")?;
+        }
+        f.write_str(";)")
+    }
+}
+
 /// Reads a GGF game record (text after it is ignored).
 pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
     let body = text
@@ -116,6 +163,18 @@ mod tests {
     use crate::rules::Square;
 
     const START: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn records_round_trip() {
+        let game = GgfGame::standard(vec![
+            (Color::Black, Move::Play(Square::new(4, 5))),
+            (Color::White, Move::Pass),
+        ]);
+        let text = game.to_string();
+        assert!(text.starts_with("(;GM[Othello]BO[8 -------- "), "{text}");
+        assert!(text.ends_with(" *]B[f5]W[pa];)"), "{text}");
+        assert_eq!(text.parse::<GgfGame>(), Ok(game));
+    }
 
     #[test]
     fn reads_nboards_record() {

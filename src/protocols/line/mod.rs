@@ -1,15 +1,14 @@
-//! The line protocol of seed 003: `FULL`/`SIMPLE`, a five-line header, then one move per line
+//! The line protocol: `FULL`/`SIMPLE`, a five-line header, then one move per line
 //! answered `VALID` or `INVALID`, with the score, board and turn printed before every move.
 //!
 //! [`Session`] is the pure core: it takes one input line and returns the lines to print.
 //! [`run`] does the reading and writing around it.
 
 mod header;
-mod lines;
 
 pub use header::{Header, HeaderError, HeaderField};
-pub use lines::{LineReader, Unreadable, MAX_LINE};
 
+use super::{LineReader, Unreadable};
 use crate::players::{Player, PlayerSpec};
 use crate::rules::{Bits, Color, Erased, Family, Game, Move, Passes, RuleSet, Setup, Square};
 use crate::rules::{Variant, Winner};

@@ -14,7 +14,7 @@ mod ggf;
 pub use ggf::{parse_ggf, GgfError, GgfGame};
 
 use crate::players::{Analysis, AnyTable, Table};
-use crate::protocol::LineReader;
+use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, IllegalMove, Move, Position, Shape, Variant};
 use crate::search::{Config, Scoring};
 use std::io::{self, BufRead, Write};
@@ -124,6 +124,61 @@ pub fn move_text(played: Move) -> String {
     format!("{played:#}")
 }
 
+/// The engine's answer to `go`: `=== F5/-1.00/0.50`, the move with its evaluation in discs and
+/// the seconds it took (both optional when read).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chosen {
+    pub played: Move,
+    /// Hundredths of a disc.
+    pub eval: Option<i32>,
+    pub seconds: Option<f64>,
+}
+
+impl std::fmt::Display for Chosen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "=== {}", move_text(self.played))?;
+        if let Some(eval) = self.eval {
+            write!(f, "/{}", eval_text(eval))?;
+            if let Some(seconds) = self.seconds {
+                write!(f, "/{seconds:.2}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Chosen {
+    type Err = String;
+    /// `=== d3`, `=== d3/score/time`; `pa` or `pass` is a pass; either case.
+    fn from_str(line: &str) -> Result<Chosen, String> {
+        let bad = || format!("{line:?} is not an answer such as === F5/-1.00/0.50");
+        let rest = line.trim().strip_prefix("===").ok_or_else(bad)?;
+        let mut parts = rest.trim().split('/').map(str::trim);
+        let played = parts
+            .next()
+            .unwrap_or("")
+            .parse::<Move>()
+            .map_err(|_| bad())?;
+        let eval = match parts.next() {
+            Some(e) => Some(
+                (e.parse::<f64>().map_err(|_| bad())? * 100.0)
+                    .round()
+                    .clamp(-1e6, 1e6) as i32,
+            ),
+            None => None,
+        };
+        let seconds = match parts.next() {
+            Some(t) => Some(t.parse::<f64>().map_err(|_| bad())?),
+            None => None,
+        };
+        Ok(Chosen {
+            played,
+            eval,
+            seconds,
+        })
+    }
+}
+
 /// Hundredths of a disc as NBoard's evaluation: discs with two decimals.
 fn eval_text(hundredths: i32) -> String {
     let sign = if hundredths < 0 { "-" } else { "" };
@@ -225,12 +280,12 @@ impl Session {
                     a.nodes,
                     a.elapsed.as_secs_f64()
                 ))?;
-                send(&format!(
-                    "=== {}/{}/{:.2}",
-                    move_text(a.best),
-                    eval_text(a.score),
-                    a.elapsed.as_secs_f64()
-                ))?;
+                let chosen = Chosen {
+                    played: a.best,
+                    eval: Some(a.score),
+                    seconds: Some(a.elapsed.as_secs_f64()),
+                };
+                send(&chosen.to_string())?;
                 send("status")?;
             }
             Command::Ping(n) => send(format!("pong {n}").trim_end())?,
