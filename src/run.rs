@@ -75,7 +75,7 @@ pub fn engine(args: EngineArgs, rules: GameRules) -> Result<(), AppError> {
     // Seed 001's colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
     let mut config = args.search.config();
-    config.move_time = config.move_time.map(triples::search_budget);
+    config.move_time = config.move_time.map(othello::search::time::search_time);
     othello::with_bits!(setup.shape, |B| {
         let game =
             Game::<B>::new(&setup, Passes::Explicit).map_err(|e| AppError::Usage(e.to_string()))?;

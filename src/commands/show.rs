@@ -57,12 +57,11 @@ fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> any
         printer.position(&position)?;
 
         let mut game = Game::from_position(rules.clone(), position, Passes::Automatic);
-        // A forced pass already shown, which a `pa` in the list may record.
-        let mut shown_pass = game.position().to_move != position.to_move;
-        if shown_pass {
+        // A forced pass is shown as its own step; a `pa` in the list may record it.
+        if game.position().to_move != position.to_move {
             printer.pass(position.to_move, game.position())?;
         }
-        for (i, listed) in moves.iter().enumerate() {
+        for (i, &listed) in moves.iter().enumerate() {
             let mover = game.to_move();
             let illegal = |reason: String| IllegalListedMove {
                 number: i + 1,
@@ -70,39 +69,33 @@ fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> any
                 by: mover.map_or(String::new(), |c| format!(", {}", name(c))),
                 reason,
             };
-            match *listed {
-                Move::Pass if shown_pass => shown_pass = false,
-                Move::Pass => {
-                    let reason = match mover {
-                        None => "the game is over".to_string(),
-                        Some(c) => {
-                            let n = rules.moves(game.position()).count();
-                            let s = if n == 1 { "" } else { "s" };
-                            format!("{} has {n} legal move{s}, so may not pass", name(c))
-                        }
-                    };
-                    return Err(illegal(reason).into());
+            let played = game.play_listed(listed).map_err(|e| match (e, mover) {
+                (IllegalMove::PassWithMoves(c), _) => {
+                    let n = rules.moves(game.position()).count();
+                    let s = if n == 1 { "" } else { "s" };
+                    illegal(format!(
+                        "{} has {n} legal move{s}, so may not pass",
+                        name(c)
+                    ))
                 }
-                Move::Play(square) => {
-                    shown_pass = false;
-                    let played = game
-                        .try_play(Move::Play(square))
-                        .map_err(|e| illegal(why(e, &rules, game.position())))?;
-                    let after = match played.passed {
-                        Some(_) => rules.pass(game.position()),
-                        None => *game.position(),
-                    };
-                    let flips: Vec<Square> = played
-                        .flips
-                        .iter()
-                        .map(|i| rules.geometry.square(i))
-                        .collect();
-                    printer.play(played.color, square, &flips, &after)?;
-                    if let Some(passed) = played.passed {
-                        printer.pass(passed, game.position())?;
-                        shown_pass = true;
-                    }
-                }
+                (e, _) => illegal(why(e, &rules, game.position())),
+            })?;
+            let Move::Play(square) = played.played else {
+                // The game's own pass, recorded by the list: already shown.
+                continue;
+            };
+            let after = match played.passed {
+                Some(_) => rules.pass(game.position()),
+                None => *game.position(),
+            };
+            let flips: Vec<Square> = played
+                .flips
+                .iter()
+                .map(|i| rules.geometry.square(i))
+                .collect();
+            printer.play(played.color, square, &flips, &after)?;
+            if let Some(passed) = played.passed {
+                printer.pass(passed, game.position())?;
             }
         }
 

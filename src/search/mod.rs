@@ -9,6 +9,7 @@
 mod endgame;
 mod eval;
 mod table;
+pub mod time;
 
 pub use endgame::{Observer, Progress, RootMoves, RootValue, Solved};
 pub use eval::{Evaluator, DISC};

@@ -8,7 +8,7 @@
 use crate::players::{AnyTable, Table};
 use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, Move, Shape, Square, Variant, Winner};
-use crate::search::Config;
+use crate::search::{time, Config};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -474,26 +474,20 @@ impl Clocks {
         analysis.best
     }
 
-    /// The time `color` may spend on this move under `time_settings`: its clock shared over its
-    /// moves still to come (half the empty cells), plus a byo-yomi period's share per move, less
-    /// a tenth for the pipes.
+    /// The time `color` may spend on this move under `time_settings`: its clock's share (see
+    /// [`time::share`]), less the reserve every answer on the wire keeps.
     fn budget<B: Bits>(&self, t: &Table<B>, color: Color) -> Option<Duration> {
         let time = self.time?;
         let clock = self.clocks[side(color)];
-        let share = if clock.stones > 0 {
-            clock.left / clock.stones
+        let game = t.game();
+        let empty = game.rules().empty(game.position()).count();
+        let per_move = if time.stones > 0 {
+            time.byo_yomi / time.stones
         } else {
-            let game = t.game();
-            let empty = game.rules().empty(game.position()).count();
-            let moves_left = empty.div_ceil(2).max(1);
-            let byo = if time.stones > 0 {
-                time.byo_yomi / time.stones
-            } else {
-                Duration::ZERO
-            };
-            clock.left / moves_left + byo
+            Duration::ZERO
         };
-        Some((share * 9 / 10).max(Duration::from_millis(1)))
+        let share = time::share(clock.left, clock.stones, empty, per_move);
+        Some(time::search_time(share))
     }
 
     /// Takes `elapsed` off `color`'s clock; a byo-yomi period starts again when its stones are
