@@ -122,16 +122,58 @@ impl Forfeit {
     }
 }
 
-/// One contestant in one game: its process and what it has been told.
+/// One contestant in one game: its process, and how its protocol talks to it.
 pub struct Contestant {
+    link: Link,
+    speaker: Box<dyn Speaker>,
+    /// The most a move may take.
+    move_time: Duration,
+}
+
+/// The process of a contestant and what every protocol needs to talk to it.
+struct Link {
     child: Child,
-    spec: SideSpec,
+    shape: Shape,
     /// The standard colour it plays.
     color: Color,
-    shape: Shape,
     /// When its clock started for the move it owes (triples: when the last move reached it).
     clock: Instant,
-    pings: u32,
+}
+
+/// A protocol's end of the referee: how to start a program that speaks it, set up a game, tell
+/// it moves and ask for its own. One implementation per protocol.
+trait Speaker: Send {
+    /// The command line and environment that start the program for `color` after `opening`.
+    fn launch(&self, command: &str, _color: Color, _opening: &str) -> Launch {
+        (command.to_string(), Vec::new())
+    }
+    /// Sets up a game whose position is the start followed by `start`, before any clock runs.
+    fn open(
+        &mut self,
+        link: &mut Link,
+        start: &[(Color, Move)],
+        move_time: Duration,
+    ) -> Result<(), Forfeit>;
+    /// Tells the program a move it did not make.
+    fn tell(&mut self, link: &mut Link, mover: Color, played: Move) -> Result<(), Forfeit>;
+    /// The program's move, due by `deadline`; `must_pass` tells how a triples `P` reads.
+    fn ask(&mut self, link: &mut Link, must_pass: bool, deadline: Instant)
+        -> Result<Move, Forfeit>;
+    /// The polite goodbye, if the protocol has one.
+    fn quit(&mut self, _link: &mut Link) {}
+}
+
+/// A command line and its extra environment.
+type Launch = (String, Vec<(&'static str, String)>);
+
+impl Protocol {
+    fn speaker(self) -> Box<dyn Speaker> {
+        match self {
+            Protocol::Triples => Box::new(Triples),
+            Protocol::Gtp => Box::new(Gtp),
+            Protocol::Nboard => Box::new(Nboard { pings: 0 }),
+        }
+    }
 }
 
 impl Contestant {
@@ -144,82 +186,63 @@ impl Contestant {
         color: Color,
         opening: &str,
     ) -> Result<Contestant, Forfeit> {
-        let (rows, cols) = (shape.rows(), shape.cols());
-        let mut command = spec.command.clone();
-        let mut env = Vec::new();
-        if spec.protocol == Protocol::Triples {
-            let seed_color = seed_letter(color).to_string();
-            env.push(("OTHELLO_COLOR", seed_color.clone()));
-            env.push(("OTHELLO_OPENING", opening.to_string()));
-            if command.contains("{color}") {
-                command = command.replace("{color}", &seed_color);
-            } else {
-                command.push_str(&format!(" --color {seed_color}"));
-            }
-            if command.contains("{opening}") {
-                command = command.replace("{opening}", opening);
-            } else if !opening.is_empty() {
-                command.push_str(&format!(" --opening {opening}"));
-            }
-        }
+        let mut speaker = spec.protocol.speaker();
+        let (command, env) = speaker.launch(&spec.command, color, opening);
         let child = Child::spawn(&command, &env)
             .map_err(|e| Forfeit::new(Reason::Crash, format!("cannot start {command:?}: {e}")))?;
-        let mut contestant = Contestant {
+        let mut link = Link {
             child,
-            spec: spec.clone(),
-            color,
             shape,
+            color,
             clock: Instant::now(),
-            pings: 0,
         };
-        match spec.protocol {
-            Protocol::Triples => {}
-            Protocol::Gtp => {
-                if rows != cols {
-                    return Err(Forfeit::new(
-                        Reason::ProtocolError,
-                        "GTP boards are square (boardsize N)",
-                    ));
-                }
-                contestant.gtp(&format!("boardsize {rows}"))?;
-                contestant.gtp("clear_board")?;
-                let secs = spec.move_time.as_secs();
-                if secs >= 1 {
-                    // Byo-yomi of one move per period: the per-move limit, in whole seconds.
-                    // Programs that ignore time settings may answer with an error; that is
-                    // no fault.
-                    let _ = contestant.gtp_reply(&format!("time_settings 0 {secs} 1"));
-                }
-                // Passes are left out: GTP Othello programs pass by themselves, and
-                // gtp-rhino refuses `play <colour> pass`.
-                for &(mover, played) in start {
-                    if let Move::Play(square) = played {
-                        contestant.gtp(&format!("play {mover} {square}"))?;
-                    }
-                }
-            }
-            Protocol::Nboard => {
-                if (rows, cols) != (8, 8) {
-                    return Err(Forfeit::new(
-                        Reason::ProtocolError,
-                        "NBoard plays on 8x8 only",
-                    ));
-                }
-                contestant.send("nboard 2")?;
-                contestant.send(&format!("set game {}", ggf(start)))?;
-                contestant.sync()?;
-            }
-        }
-        contestant.clock = Instant::now();
-        Ok(contestant)
+        speaker.open(&mut link, start, spec.move_time)?;
+        link.clock = Instant::now();
+        Ok(Contestant {
+            link,
+            speaker,
+            move_time: spec.move_time,
+        })
     }
 
     /// Starts the clock of the move it owes now, for a side that moves first once both sides
     /// are ready (a triples program's clock otherwise runs while its opponent starts).
     pub fn start_clock(&mut self) {
-        self.clock = Instant::now();
+        self.link.clock = Instant::now();
     }
 
+    /// Tells the contestant a move of the other side (or, for a triples program, any move it
+    /// did not make itself).
+    pub fn tell(&mut self, mover: Color, played: Move) -> Result<(), Forfeit> {
+        self.speaker.tell(&mut self.link, mover, played)?;
+        self.link.clock = Instant::now();
+        Ok(())
+    }
+
+    /// Asks for the contestant's move; `must_pass` tells how a triples `P` reads on wide
+    /// boards. Returns the answer and the time it took.
+    pub fn ask(&mut self, must_pass: bool) -> Result<(Move, Duration), Forfeit> {
+        self.link.not_flooding()?;
+        let deadline = self.link.clock + self.move_time;
+        let answer = self.speaker.ask(&mut self.link, must_pass, deadline)?;
+        let took = self.link.clock.elapsed();
+        if took > self.move_time {
+            return Err(Forfeit::new(
+                Reason::Timeout,
+                format!("answered after {} ms", took.as_millis()),
+            ));
+        }
+        Ok((answer, took))
+    }
+
+    /// Ends the process politely if it will go, by force if not.
+    pub fn end(mut self) {
+        self.speaker.quit(&mut self.link);
+        self.link.child.end(Duration::from_millis(300));
+    }
+}
+
+impl Link {
     /// A forfeit if the contestant has been writing far more than it was asked for.
     fn not_flooding(&self) -> Result<(), Forfeit> {
         if self.child.flooded() {
@@ -238,159 +261,11 @@ impl Contestant {
             .map_err(|s| Forfeit::silence(s, "reading of its input"))
     }
 
-    /// A GTP command whose reply must be a success.
-    fn gtp(&mut self, command: &str) -> Result<String, Forfeit> {
-        match self.gtp_reply(command)? {
-            Ok(text) => Ok(text),
-            Err(text) => Err(Forfeit::new(
-                Reason::ProtocolError,
-                format!("{command:?} was answered \"? {text}\""),
-            )),
-        }
-    }
-
-    /// A GTP command's reply: `Ok` for `= ...`, `Err` for `? ...`, within the setup time.
-    fn gtp_reply(&mut self, command: &str) -> Result<Result<String, String>, Forfeit> {
-        self.send(command)?;
-        self.gtp_answer(Instant::now() + SETUP_TIME, "answer")
-    }
-
-    fn gtp_answer(
-        &mut self,
-        deadline: Instant,
-        what: &str,
-    ) -> Result<Result<String, String>, Forfeit> {
-        // The reply starts with = or ? (and an optional id) and ends with a blank line.
-        let first = loop {
-            let line = self
-                .child
-                .receive(deadline)
-                .map_err(|s| Forfeit::silence(s, what))?;
-            if !line.trim().is_empty() {
-                break line;
-            }
-        };
-        let reply: gtp::Reply = first
-            .parse()
-            .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
-        let (ok, text) = (reply.success, reply.text);
-        // The rest of the reply, up to its blank line, with some slack past the deadline.
-        let rest = deadline.max(Instant::now()) + SETUP_TIME;
-        let mut lines = 1;
-        loop {
-            match self.child.receive(rest) {
-                Ok(line) if line.trim().is_empty() => break,
-                Ok(_) => {}
-                Err(s) => return Err(Forfeit::silence(s, what)),
-            }
-            lines += 1;
-            if lines > MAX_REPLY_LINES {
-                return Err(Forfeit::new(
-                    Reason::Malformed,
-                    format!("a reply of over {MAX_REPLY_LINES} lines"),
-                ));
-            }
-        }
-        Ok(if ok { Ok(text) } else { Err(text) })
-    }
-
-    /// NBoard: `ping n` and wait for `pong n`, skipping whatever comes before it.
-    fn sync(&mut self) -> Result<(), Forfeit> {
-        self.pings += 1;
-        let n = self.pings;
-        self.send(&format!("ping {n}"))?;
-        let deadline = Instant::now() + SETUP_TIME;
-        loop {
-            let line = self
-                .child
-                .receive(deadline)
-                .map_err(|s| Forfeit::silence(s, "pong"))?;
-            if line.split_whitespace().collect::<Vec<_>>() == ["pong", &n.to_string()] {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Tells the contestant a move of the other side (or, for a triples program, any move it
-    /// did not make itself).
-    pub fn tell(&mut self, mover: Color, played: Move) -> Result<(), Forfeit> {
-        match self.spec.protocol {
-            Protocol::Triples => {
-                self.send(&Triple::from_standard(mover, played.square()).to_string())?;
-            }
-            Protocol::Gtp => {
-                if let Move::Play(square) = played {
-                    self.gtp(&format!("play {mover} {square}"))?;
-                }
-            }
-            Protocol::Nboard => {
-                self.send(&format!("move {played}"))?;
-            }
-        }
-        self.clock = Instant::now();
-        Ok(())
-    }
-
-    /// Asks for the contestant's move; `must_pass` tells how a triples `P` reads on wide
-    /// boards. Returns the answer and the time it took.
-    pub fn ask(&mut self, must_pass: bool) -> Result<(Move, Duration), Forfeit> {
-        self.not_flooding()?;
-        let limit = self.spec.move_time;
-        let answer = match self.spec.protocol {
-            Protocol::Triples => {
-                let line = self.line_where(self.clock + limit, |l| !l.trim().is_empty())?;
-                let triple: Triple = line.parse().map_err(|e| {
-                    Forfeit::new(Reason::Malformed, format!("{:?}: {e}", line.trim()))
-                })?;
-                if triple.standard_color() != self.color {
-                    return Err(Forfeit::new(
-                        Reason::IllegalMove,
-                        format!("{} is a move of the other colour", line.trim()),
-                    ));
-                }
-                Move::from(triple.square_on(self.shape.cols(), must_pass))
-            }
-            Protocol::Gtp => {
-                self.send(&format!("genmove {}", self.color))?;
-                self.clock = Instant::now();
-                let reply = self.gtp_answer(self.clock + limit, "move")?;
-                let text = reply.map_err(|text| {
-                    Forfeit::new(
-                        Reason::ProtocolError,
-                        format!("genmove was answered \"? {text}\""),
-                    )
-                })?;
-                if text.eq_ignore_ascii_case("resign") {
-                    return Err(Forfeit::new(Reason::Resigned, "resign"));
-                }
-                let vertex: gtp::Vertex = text
-                    .parse()
-                    .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
-                self.on_board(vertex.0, &text)?
-            }
-            Protocol::Nboard => {
-                self.send("go")?;
-                self.clock = Instant::now();
-                let line = self.line_where(self.clock + limit, |l| l.starts_with("==="))?;
-                let chosen: nboard::Chosen = line
-                    .parse()
-                    .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
-                let answer = self.on_board(chosen.played, line.trim())?;
-                // An NBoard engine does not play its own move: the GUI tells it, as here.
-                let took = self.clock.elapsed();
-                self.send(&format!("move {answer}"))?;
-                self.clock = Instant::now() - took;
-                answer
-            }
-        };
-        let took = self.clock.elapsed();
-        if took > limit {
-            return Err(Forfeit::new(
-                Reason::Timeout,
-                format!("answered after {} ms", took.as_millis()),
-            ));
-        }
-        Ok((answer, took))
+    /// The next line by `deadline`, waiting for `what`.
+    fn receive(&mut self, deadline: Instant, what: &str) -> Result<String, Forfeit> {
+        self.child
+            .receive(deadline)
+            .map_err(|s| Forfeit::silence(s, what))
     }
 
     /// The first line that `wanted` accepts, skipping the others, for a move due by
@@ -401,10 +276,7 @@ impl Contestant {
         wanted: impl Fn(&str) -> bool,
     ) -> Result<String, Forfeit> {
         loop {
-            let line = self
-                .child
-                .receive(deadline)
-                .map_err(|s| Forfeit::silence(s, "move"))?;
+            let line = self.receive(deadline, "move")?;
             if wanted(&line) {
                 return Ok(line);
             }
@@ -421,23 +293,238 @@ impl Contestant {
             _ => Ok(played),
         }
     }
+}
 
-    /// Ends the process politely if it will go, by force if not.
-    pub fn end(mut self) {
-        match self.spec.protocol {
-            Protocol::Triples => {}
-            Protocol::Gtp => {
-                let _ = self.child.send("quit");
-            }
-            Protocol::Nboard => {
-                let _ = self.child.send("quit");
-            }
+/// Tournament move triples: one game per process, its colour and opening on the command line.
+struct Triples;
+
+impl Speaker for Triples {
+    fn launch(&self, command: &str, color: Color, opening: &str) -> Launch {
+        let mut command = command.to_string();
+        let seed_color = seed_letter(color).to_string();
+        let env = vec![
+            ("OTHELLO_COLOR", seed_color.clone()),
+            ("OTHELLO_OPENING", opening.to_string()),
+        ];
+        if command.contains("{color}") {
+            command = command.replace("{color}", &seed_color);
+        } else {
+            command.push_str(&format!(" --color {seed_color}"));
         }
-        self.child.end(Duration::from_millis(300));
+        if command.contains("{opening}") {
+            command = command.replace("{opening}", opening);
+        } else if !opening.is_empty() {
+            command.push_str(&format!(" --opening {opening}"));
+        }
+        (command, env)
+    }
+
+    fn open(&mut self, _: &mut Link, _: &[(Color, Move)], _: Duration) -> Result<(), Forfeit> {
+        Ok(())
+    }
+
+    fn tell(&mut self, link: &mut Link, mover: Color, played: Move) -> Result<(), Forfeit> {
+        link.send(&Triple::from_standard(mover, played.square()).to_string())
+    }
+
+    fn ask(
+        &mut self,
+        link: &mut Link,
+        must_pass: bool,
+        deadline: Instant,
+    ) -> Result<Move, Forfeit> {
+        let line = link.line_where(deadline, |l| !l.trim().is_empty())?;
+        let triple: Triple = line
+            .parse()
+            .map_err(|e| Forfeit::new(Reason::Malformed, format!("{:?}: {e}", line.trim())))?;
+        if triple.standard_color() != link.color {
+            return Err(Forfeit::new(
+                Reason::IllegalMove,
+                format!("{} is a move of the other colour", line.trim()),
+            ));
+        }
+        Ok(Move::from(triple.square_on(link.shape.cols(), must_pass)))
     }
 }
 
-/// The 8x8 start position and the moves played since, as a GGF game record.
-fn ggf(moves: &[(Color, Move)]) -> String {
-    nboard::GgfGame::standard(moves.to_vec()).to_string()
+/// The Go Text Protocol: square boards, `genmove`, replies ended by a blank line.
+struct Gtp;
+
+impl Gtp {
+    /// A command whose reply must be a success.
+    fn command(link: &mut Link, command: &str) -> Result<String, Forfeit> {
+        match Gtp::reply(link, command)? {
+            Ok(text) => Ok(text),
+            Err(text) => Err(Forfeit::new(
+                Reason::ProtocolError,
+                format!("{command:?} was answered \"? {text}\""),
+            )),
+        }
+    }
+
+    /// A command's reply: `Ok` for `= ...`, `Err` for `? ...`, within the setup time.
+    fn reply(link: &mut Link, command: &str) -> Result<Result<String, String>, Forfeit> {
+        link.send(command)?;
+        Gtp::answer(link, Instant::now() + SETUP_TIME, "answer")
+    }
+
+    fn answer(
+        link: &mut Link,
+        deadline: Instant,
+        what: &str,
+    ) -> Result<Result<String, String>, Forfeit> {
+        // The reply starts with = or ? (and an optional id) and ends with a blank line.
+        let first = loop {
+            let line = link.receive(deadline, what)?;
+            if !line.trim().is_empty() {
+                break line;
+            }
+        };
+        let reply: gtp::Reply = first
+            .parse()
+            .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
+        // The rest of the reply, up to its blank line, with some slack past the deadline.
+        let rest = deadline.max(Instant::now()) + SETUP_TIME;
+        let mut lines = 1;
+        while !link.receive(rest, what)?.trim().is_empty() {
+            lines += 1;
+            if lines > MAX_REPLY_LINES {
+                return Err(Forfeit::new(
+                    Reason::Malformed,
+                    format!("a reply of over {MAX_REPLY_LINES} lines"),
+                ));
+            }
+        }
+        Ok(if reply.success {
+            Ok(reply.text)
+        } else {
+            Err(reply.text)
+        })
+    }
+}
+
+impl Speaker for Gtp {
+    fn open(
+        &mut self,
+        link: &mut Link,
+        start: &[(Color, Move)],
+        move_time: Duration,
+    ) -> Result<(), Forfeit> {
+        let (rows, cols) = (link.shape.rows(), link.shape.cols());
+        if rows != cols {
+            return Err(Forfeit::new(
+                Reason::ProtocolError,
+                "GTP boards are square (boardsize N)",
+            ));
+        }
+        Gtp::command(link, &format!("boardsize {rows}"))?;
+        Gtp::command(link, "clear_board")?;
+        let secs = move_time.as_secs();
+        if secs >= 1 {
+            // Byo-yomi of one move per period: the per-move limit, in whole seconds. Programs
+            // that ignore time settings may answer with an error; that is no fault.
+            let _ = Gtp::reply(link, &format!("time_settings 0 {secs} 1"));
+        }
+        // Passes are left out: GTP Othello programs pass by themselves, and gtp-rhino refuses
+        // `play <colour> pass`.
+        for &(mover, played) in start {
+            self.tell(link, mover, played)?;
+        }
+        Ok(())
+    }
+
+    fn tell(&mut self, link: &mut Link, mover: Color, played: Move) -> Result<(), Forfeit> {
+        if let Move::Play(_) = played {
+            Gtp::command(link, &format!("play {mover} {}", gtp::Vertex(played)))?;
+        }
+        Ok(())
+    }
+
+    fn ask(&mut self, link: &mut Link, _: bool, deadline: Instant) -> Result<Move, Forfeit> {
+        let limit = deadline.saturating_duration_since(link.clock);
+        link.send(&format!("genmove {}", link.color))?;
+        link.clock = Instant::now();
+        let text = Gtp::answer(link, link.clock + limit, "move")?.map_err(|text| {
+            Forfeit::new(
+                Reason::ProtocolError,
+                format!("genmove was answered \"? {text}\""),
+            )
+        })?;
+        if text.eq_ignore_ascii_case("resign") {
+            return Err(Forfeit::new(Reason::Resigned, "resign"));
+        }
+        let vertex: gtp::Vertex = text
+            .parse()
+            .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
+        link.on_board(vertex.0, &text)
+    }
+
+    fn quit(&mut self, link: &mut Link) {
+        let _ = link.child.send("quit");
+    }
+}
+
+/// The NBoard protocol: 8x8, a GGF record to start, `go` for a move, `ping`/`pong` to wait.
+struct Nboard {
+    pings: u32,
+}
+
+impl Nboard {
+    /// `ping n` and wait for `pong n`, skipping whatever comes before it.
+    fn sync(&mut self, link: &mut Link) -> Result<(), Forfeit> {
+        self.pings += 1;
+        let n = self.pings;
+        link.send(&format!("ping {n}"))?;
+        let deadline = Instant::now() + SETUP_TIME;
+        loop {
+            let line = link.receive(deadline, "pong")?;
+            if line.split_whitespace().collect::<Vec<_>>() == ["pong", &n.to_string()] {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl Speaker for Nboard {
+    fn open(
+        &mut self,
+        link: &mut Link,
+        start: &[(Color, Move)],
+        _: Duration,
+    ) -> Result<(), Forfeit> {
+        if link.shape != Shape::STANDARD {
+            return Err(Forfeit::new(
+                Reason::ProtocolError,
+                "NBoard plays on 8x8 only",
+            ));
+        }
+        link.send("nboard 2")?;
+        let record = nboard::GgfGame::standard(start.to_vec());
+        link.send(&format!("set game {record}"))?;
+        self.sync(link)
+    }
+
+    fn tell(&mut self, link: &mut Link, _: Color, played: Move) -> Result<(), Forfeit> {
+        link.send(&format!("move {played}"))
+    }
+
+    fn ask(&mut self, link: &mut Link, _: bool, deadline: Instant) -> Result<Move, Forfeit> {
+        let limit = deadline.saturating_duration_since(link.clock);
+        link.send("go")?;
+        link.clock = Instant::now();
+        let line = link.line_where(link.clock + limit, |l| l.starts_with("==="))?;
+        let chosen: nboard::Chosen = line
+            .parse()
+            .map_err(|why: String| Forfeit::new(Reason::Malformed, why))?;
+        let answer = link.on_board(chosen.played, line.trim())?;
+        // An NBoard engine does not play its own move: the GUI tells it, as here.
+        let took = link.clock.elapsed();
+        link.send(&format!("move {answer}"))?;
+        link.clock = Instant::now() - took;
+        Ok(answer)
+    }
+
+    fn quit(&mut self, link: &mut Link) {
+        let _ = link.child.send("quit");
+    }
 }
