@@ -11,7 +11,7 @@
 //! `--invalid-every K` puts an illegal move line before every K-th move, which the referee must
 //! answer with INVALID.
 
-use othello::protocols::line::{color_of_letter, letter};
+use othello::protocols::line::{color_of_letter, letter, MoveLine};
 use othello::rules::{Bits, Color, Game, Move, Passes, RuleSet, Setup, Shape, Square, Variant};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -67,7 +67,7 @@ fn play<B: Bits>(args: &Args) -> ExitCode {
         let square = game.rules().geometry.square(moves[rng.below(moves.len())]);
         game.try_play(Move::Play(square))
             .expect("a legal move is accepted");
-        lines.push(format!("{} {}", square.row + 1, square.col + 1));
+        lines.push(MoveLine::from(square).to_string());
         played += 1;
     }
     // A reader that stops early (`| head`) is not an error.
@@ -137,7 +137,7 @@ fn illegal_line<B: Bits>(game: &Game<B>, rng: &mut XorShift) -> String {
                 .filter(|&sq| game.disc(sq).is_some())
                 .collect();
             let sq = occupied[rng.below(occupied.len())];
-            format!("{} {}", sq.row + 1, sq.col + 1)
+            MoveLine::from(sq).to_string()
         }
         1 => format!("{} {}", rows + 1, rng.below(cols) + 1),
         _ => "pass".to_string(),

@@ -324,7 +324,7 @@ impl Speaker for Triples {
     }
 
     fn tell(&mut self, link: &mut Link, mover: Color, played: Move) -> Result<(), Forfeit> {
-        link.send(&Triple::from_standard(mover, played.square()).to_string())
+        link.send(&Triple::from_standard(mover, played).to_string())
     }
 
     fn ask(
@@ -343,7 +343,7 @@ impl Speaker for Triples {
                 format!("{} is a move of the other colour", line.trim()),
             ));
         }
-        Ok(Move::from(triple.square_on(link.shape.cols(), must_pass)))
+        Ok(triple.move_on(link.shape.cols(), must_pass))
     }
 }
 

@@ -43,23 +43,6 @@ pub enum Move {
     Pass,
 }
 
-impl Move {
-    /// The square played, or `None` for a pass.
-    pub fn square(self) -> Option<Square> {
-        match self {
-            Move::Play(s) => Some(s),
-            Move::Pass => None,
-        }
-    }
-}
-
-impl From<Option<Square>> for Move {
-    /// A square played, or a pass for `None`.
-    fn from(square: Option<Square>) -> Move {
-        square.map_or(Move::Pass, Move::Play)
-    }
-}
-
 /// One value for each colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ByColor<T> {

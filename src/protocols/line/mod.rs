@@ -80,6 +80,30 @@ pub struct MoveLine {
     pub col: usize,
 }
 
+impl std::str::FromStr for MoveLine {
+    type Err = ();
+    /// Exactly two unsigned decimal integers separated by white space.
+    fn from_str(line: &str) -> Result<MoveLine, ()> {
+        MoveLine::parse(line).ok_or(())
+    }
+}
+
+impl std::fmt::Display for MoveLine {
+    /// `row col`, as a person types a move.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.row, self.col)
+    }
+}
+
+impl From<Square> for MoveLine {
+    fn from(square: Square) -> MoveLine {
+        MoveLine {
+            row: usize::from(square.row) + 1,
+            col: usize::from(square.col) + 1,
+        }
+    }
+}
+
 impl MoveLine {
     /// Exactly two unsigned decimal integers separated by white space; `None` for anything else.
     pub fn parse(line: &str) -> Option<MoveLine> {
@@ -230,7 +254,7 @@ impl<B: Bits> Playing<B> {
                 // The engine only returns legal moves; never play on from a board in doubt.
                 break;
             }
-            out.push(format!("{} {}", square.row + 1, square.col + 1));
+            out.push(MoveLine::from(square).to_string());
             out.push("VALID".to_string());
             turn_lines(&self.game, out);
         }

@@ -84,7 +84,7 @@ impl<B: Bits> EngineSession<B> {
                 // The player chooses among legal moves; never play on from a board in doubt.
                 break;
             }
-            moves.push(Triple::from_standard(self.me, played.square()));
+            moves.push(Triple::from_standard(self.me, played));
         }
         moves
     }
@@ -119,9 +119,9 @@ impl<B: Bits> EngineSession<B> {
                 seed_letter(opponent)
             )));
         }
-        let square = triple.square_on(self.game.shape().cols(), self.game.must_pass());
+        let played = triple.move_on(self.game.shape().cols(), self.game.must_pass());
         self.game
-            .try_play(Move::from(square))
+            .try_play(played)
             .map(|_| ())
             .map_err(|e| illegal(why(e)))
     }

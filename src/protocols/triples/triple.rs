@@ -8,7 +8,7 @@
 //! is the standard row number. `(W F 5)` is standard `f5` by Black, and a standard move list
 //! such as `f5d6c3` reads the same in both.
 
-use crate::rules::{Color, Square, MAX_SIDE};
+use crate::rules::{Color, Move, Square, MAX_SIDE};
 use std::fmt;
 use std::str::FromStr;
 
@@ -17,30 +17,31 @@ use std::str::FromStr;
 pub struct Triple {
     /// The colour as the tournament names it (`W` moves first).
     pub color: Color,
-    /// The square in the program's standard orientation; `None` is a pass.
-    pub square: Option<Square>,
+    /// The move in the program's standard orientation.
+    pub played: Move,
     /// For a `P` with a row: square P of that row, which boards of 16 or more columns have.
     column_p: Option<Square>,
 }
 
 impl Triple {
     /// The triple for a move of the standard game.
-    pub fn from_standard(color: Color, square: Option<Square>) -> Triple {
+    pub fn from_standard(color: Color, played: Move) -> Triple {
         Triple {
             color: color.opposite(),
-            square,
+            played,
             column_p: None,
         }
     }
 
-    /// The square meant, given the board's width and whether the mover must pass. On boards of
+    /// The move meant, given the board's width and whether the mover must pass. On boards of
     /// 16 or more columns `P` is also a column; it means a pass only when the mover has no move
     /// (a pass is legal only then, so nothing legal is misread).
-    pub fn square_on(&self, cols: usize, must_pass: bool) -> Option<Square> {
-        match self.square {
-            Some(s) => Some(s),
-            None if cols > usize::from(b'P' - b'A') && !must_pass => self.column_p,
-            None => None,
+    pub fn move_on(&self, cols: usize, must_pass: bool) -> Move {
+        match (self.played, self.column_p) {
+            (Move::Pass, Some(square)) if cols > usize::from(b'P' - b'A') && !must_pass => {
+                Move::Play(square)
+            }
+            (played, _) => played,
         }
     }
 
@@ -50,7 +51,7 @@ impl Triple {
     }
 }
 
-/// Seed 001's letter for a colour of the standard game: the first mover is `W`.
+/// The tournament's letter for a colour of the standard game: the first mover is `W`.
 pub fn seed_letter(standard: Color) -> char {
     letter(standard.opposite())
 }
@@ -113,13 +114,13 @@ impl FromStr for Triple {
             let column_p = row_number().ok().map(|r| Square::new(r - 1, letter - b'A'));
             return Ok(Triple {
                 color,
-                square: None,
+                played: Move::Pass,
                 column_p,
             });
         }
         Ok(Triple {
             color,
-            square: Some(Square::new(row_number()? - 1, letter - b'A')),
+            played: Move::Play(Square::new(row_number()? - 1, letter - b'A')),
             column_p: None,
         })
     }
@@ -128,9 +129,9 @@ impl FromStr for Triple {
 impl fmt::Display for Triple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let color = letter(self.color);
-        match self.square {
-            Some(s) => write!(f, "({color} {} {})", (b'A' + s.col) as char, s.row + 1),
-            None => write!(f, "({color} P 1)"),
+        match self.played {
+            Move::Play(s) => write!(f, "({color} {} {})", (b'A' + s.col) as char, s.row + 1),
+            Move::Pass => write!(f, "({color} P 1)"),
         }
     }
 }
@@ -144,16 +145,16 @@ mod tests {
         let t: Triple = "(W D 3)".parse().unwrap();
         assert_eq!(t.color, Color::White);
         assert_eq!(t.standard_color(), Color::Black);
-        assert_eq!(t.square, Some(Square::new(2, 3)));
+        assert_eq!(t.played, Move::Play(Square::new(2, 3)));
         assert_eq!(t.to_string(), "(W D 3)");
         let pass: Triple = "( b p 7 )".parse().unwrap();
-        assert_eq!(pass.square, None);
+        assert_eq!(pass.played, Move::Pass);
         assert_eq!(pass.to_string(), "(B P 1)");
-        assert_eq!(pass.square_on(8, false), None);
-        assert_eq!(pass.square_on(16, true), None);
-        assert_eq!(pass.square_on(16, false), Some(Square::new(6, 15)));
+        assert_eq!(pass.move_on(8, false), Move::Pass);
+        assert_eq!(pass.move_on(16, true), Move::Pass);
+        assert_eq!(pass.move_on(16, false), Move::Play(Square::new(6, 15)));
         assert_eq!(
-            Triple::from_standard(Color::White, Some(Square::new(25, 25))).to_string(),
+            Triple::from_standard(Color::White, Move::Play(Square::new(25, 25))).to_string(),
             "(B Z 26)"
         );
     }
