@@ -181,6 +181,9 @@ pub enum Command {
     /// (B1, f5), run together or apart, in either case; pa is a pass. The game starts from
     /// --position, or else from the four-disc start of --rows/--cols/--first/--top-left.
     Show(ShowArgs),
+    /// A game for people at a terminal: a labelled board with the legal moves marked, moves
+    /// typed as f5 or "row col", undo, redo, hints, save and load (type help in the game).
+    Play(PlayArgs),
     /// Play a series of games between two players and report the score.
     ///
     /// A player is `random`, `greedy` (most flips), `weights` (fixed square weights) or the
@@ -264,6 +267,64 @@ pub struct ShowArgs {
     pub moves: Vec<MoveList>,
     #[command(flatten)]
     pub start: StartArgs,
+}
+
+/// The options of `othello play`.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Moves played from the start before the game begins, such as f5d6c3.
+    #[arg(long, default_value = "")]
+    pub moves: MoveList,
+    /// The side or sides the computer plays.
+    #[arg(long, value_enum, default_value_t = PlaySides::White)]
+    pub computer: PlaySides,
+    /// The computer searches this many moves ahead (instead of a time per move).
+    #[arg(long, conflicts_with = "move_time", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub level: Option<u32>,
+    /// The computer's time for each move, such as 500ms or 2s [default: 1s].
+    #[arg(long, value_parser = players::parse_duration)]
+    pub move_time: Option<Duration>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
+    pub hash_mb: usize,
+}
+
+impl PlayArgs {
+    /// How the computer searches: a level is a depth, otherwise a time per move on every core.
+    pub fn config(&self) -> Config {
+        Config {
+            depth: self.level,
+            move_time: match self.level {
+                Some(_) => None,
+                None => self.move_time.or(Config::default().move_time),
+            },
+            hash_mb: self.hash_mb,
+            threads: if self.level.is_some() { 1 } else { all_cores() },
+            ..Config::default()
+        }
+    }
+}
+
+/// The sides the computer takes in `othello play`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum PlaySides {
+    Black,
+    White,
+    Both,
+    None,
+}
+
+impl From<PlaySides> for Option<Sides> {
+    fn from(s: PlaySides) -> Option<Sides> {
+        match s {
+            PlaySides::Black => Some(Sides::Black),
+            PlaySides::White => Some(Sides::White),
+            PlaySides::Both => Some(Sides::Both),
+            PlaySides::None => None,
+        }
+    }
 }
 
 /// The options of `othello selfplay`; its help is its [`Command`]'s doc comment.

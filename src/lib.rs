@@ -3,6 +3,7 @@
 
 pub mod commands;
 pub mod notation;
+pub mod play;
 pub mod players;
 pub mod protocols;
 pub mod referee;

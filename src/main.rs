@@ -20,6 +20,7 @@ fn dispatch(cli: cli::Cli) -> Result<Outcome, AppError> {
         Some(Command::Perft(args)) => run::perft(args, rules),
         Some(Command::Solve(args)) => run::solve(args, rules),
         Some(Command::Show(args)) => run::show(args, rules),
+        Some(Command::Play(args)) => run::play_game(args, rules),
         Some(Command::Selfplay(args)) => run::selfplay(args, rules),
         Some(Command::Engine(args)) => run::engine(args, rules),
         Some(Command::Match(args)) => run::referee_match(args, rules),

@@ -3,7 +3,7 @@
 
 use crate::cli::{
     all_cores, BenchArgs, ComputerArg, EngineArgs, GameRules, Goal, MatchArgs, PerfectPlayArgs,
-    PerftArgs, Placement, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs,
+    PerftArgs, Placement, PlayArgs, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs,
 };
 use crate::error::{AppError, Outcome};
 use anyhow::Context;
@@ -42,6 +42,20 @@ pub fn play(
         Err(RunError::Header(e)) => Err(AppError::Input(e.to_string())),
         Err(RunError::Io(e)) => Err(e.into()),
     }
+}
+
+/// `othello play`: a game for people; the prompt only on a terminal.
+pub fn play_game(args: PlayArgs, rules: GameRules) -> Result<(), AppError> {
+    let options = othello::play::Options {
+        config: args.config(),
+        computer: args.computer.into(),
+        moves: args.moves,
+        start: args.start.start(rules),
+    };
+    let session = othello::play::Session::new(options).map_err(AppError::Usage)?;
+    let prompt = io::stdin().is_terminal() && io::stdout().is_terminal();
+    othello::play::run(session, io::stdin().lock(), io::stdout().lock(), prompt)?;
+    Ok(())
 }
 
 pub fn perft(args: PerftArgs, rules: GameRules) -> Result<(), AppError> {

@@ -1,0 +1,121 @@
+use super::*;
+use crate::rules::{Setup, Shape, Variant};
+
+fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
+    let shape = Shape::new(rows, cols).unwrap();
+    Session::new(Options {
+        start: Start::Setup(Setup::standard(shape, Variant::default())),
+        moves: MoveList::default(),
+        computer,
+        config: Config {
+            depth: Some(2),
+            move_time: None,
+            hash_mb: 1,
+            threads: 1,
+            ..Config::default()
+        },
+    })
+    .unwrap()
+}
+
+#[test]
+fn moves_in_either_notation_and_refusals_say_why() {
+    let mut s = session(8, 8, None);
+    let out = s.handle("F5");
+    assert_eq!(out[0], "Black plays f5, flipping e5.");
+    assert!(out.last().unwrap().ends_with("White to move."), "{out:?}");
+    let out = s.handle("6 4");
+    assert_eq!(out[0], "White plays d6, flipping d5.", "{out:?}");
+    assert_eq!(s.handle("d4"), ["d4 is occupied."]);
+    assert_eq!(s.handle("a1"), ["a1 flips nothing."]);
+    assert_eq!(s.handle("z9"), ["z9 is off the 8x8 board."]);
+    assert_eq!(s.handle("9 9"), ["9 9 is off the 8x8 board."]);
+    assert_eq!(
+        s.handle("hello"),
+        ["\"hello\" is not a move or a command (type help)."]
+    );
+    assert_eq!(s.moves_text(), "f5d6");
+}
+
+#[test]
+fn undo_takes_back_the_computers_reply_too_and_redo_plays_again() {
+    let mut s = session(6, 6, Some(Sides::White));
+    s.greeting();
+    let out = s.handle("c2");
+    assert!(out[1].starts_with("White (computer) plays"), "{out:?}");
+    assert_eq!(s.moves_text().len(), 4);
+    let out = s.handle("undo");
+    assert!(out[0].starts_with("Took back c2 "), "{out:?}");
+    assert_eq!(s.moves_text(), "(none)");
+    assert_eq!(s.handle("undo"), ["Nothing to take back."]);
+    let out = s.handle("redo");
+    assert_eq!(out[0], "Black plays c2, flipping c3.", "{out:?}");
+    assert_eq!(s.moves_text().len(), 4);
+    assert!(s.handle("hint")[0].starts_with("Hint: "));
+}
+
+#[test]
+fn passes_and_the_end_are_said_in_words() {
+    // The 4x4 sample game: black passes after white's d2, white wins 12-4.
+    let mut s = session(4, 4, None);
+    let mut all = Vec::new();
+    for m in [
+        "b1", "a1", "c4", "d4", "d3", "b4", "a4", "c1", "d1", "d2", "a3", "a2",
+    ] {
+        all.extend(s.handle(m));
+    }
+    assert!(all.contains(&"Black has no legal move and passes.".to_string()));
+    assert!(
+        all.last().unwrap().ends_with("Game over: White wins 12-4."),
+        "{all:?}"
+    );
+    assert_eq!(s.moves_text(), "b1a1c4d4d3b4a4c1d1d2paa3a2");
+    assert_eq!(s.handle("a1"), ["The game is over (new starts again)."]);
+}
+
+#[test]
+fn commands_save_load_level_swap_resign_quit() {
+    let dir = std::env::temp_dir().join(format!("othello-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    let path = file.to_str().unwrap();
+    let mut s = session(8, 8, None);
+    s.handle("f5");
+    assert_eq!(
+        s.handle(&format!("save {path}")),
+        [format!("Saved to {path}.")]
+    );
+    s.handle("new");
+    assert_eq!(s.moves_text(), "(none)");
+    assert_eq!(
+        s.handle(&format!("load {path}"))[0],
+        format!("Loaded {path}.")
+    );
+    assert_eq!(s.moves_text(), "f5");
+    assert!(s.handle("load /no/such/file")[0].starts_with("Cannot load"));
+    assert_eq!(
+        s.handle("level 3"),
+        ["The computer now searches 3 moves ahead."]
+    );
+    assert_eq!(s.handle("swap")[0], "The computer plays Black.");
+    let out = s.handle("resign");
+    assert_eq!(out[0], "White resigns; Black wins.");
+    assert!(s.is_over());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn any_bytes_never_panic() {
+    let mut s = session(5, 7, Some(Sides::Both));
+    s.greeting();
+    let mut rng = 9u64;
+    for _ in 0..300 {
+        let len = (crate::search::splitmix(&mut rng) % 40) as usize;
+        let text: String = (0..len)
+            .map(|_| (crate::search::splitmix(&mut rng) % 128) as u8 as char)
+            .collect();
+        if !text.trim_start().starts_with("save") {
+            s.handle(&text);
+        }
+    }
+}
