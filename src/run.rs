@@ -34,6 +34,13 @@ pub fn play(
             config: search.config(),
         }),
     };
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "othello: the line protocol: type 5 header lines (rows, columns, first player B/W, \
+             top-left colour B/W, > or <), then moves as \"row col\"; for a board with letters, \
+             undo and hints run: othello play"
+        );
+    }
     let stdin = io::stdin().lock();
     let stdout = io::BufWriter::new(io::stdout().lock());
     match line::run(options, stdin, stdout) {
@@ -46,7 +53,9 @@ pub fn play(
 
 /// `othello play`: a game for people; the prompt only on a terminal.
 pub fn play_game(args: PlayArgs, rules: GameRules) -> Result<(), AppError> {
+    let colour = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never;
     let options = othello::play::Options {
+        colour: colour && io::stdout().is_terminal(),
         config: args.config(),
         computer: args.computer.into(),
         moves: args.moves,

@@ -13,7 +13,13 @@ use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Square};
 use crate::rules::{RuleSet, Winner};
 use crate::search::{Config, Engine, DISC};
+use anstyle::{AnsiColor, Style};
 use std::io::{self, BufRead, Write};
+
+const BLACK: Style = AnsiColor::BrightBlue.on_default().bold();
+const WHITE: Style = AnsiColor::BrightYellow.on_default().bold();
+const LEGAL: Style = AnsiColor::Green.on_default();
+const LAST: Style = AnsiColor::BrightRed.on_default().bold();
 
 /// How a game is set up.
 #[derive(Clone, Debug)]
@@ -25,6 +31,8 @@ pub struct Options {
     pub computer: Option<Sides>,
     /// How the program searches, for its moves and for hints.
     pub config: Config,
+    /// Discs, legal moves and the last move in colour (for a terminal).
+    pub colour: bool,
 }
 
 /// A game at the table: the position, what undo took back, the program's sides and its engine.
@@ -35,6 +43,7 @@ struct Table<B> {
     engine: Engine<B>,
     /// The last move on the board and the discs it turned, to mark them.
     last: Option<(Square, B)>,
+    colour: bool,
 }
 
 struct TableOf;
@@ -73,12 +82,7 @@ const MAX_FILE: u64 = 64 * 1024;
 impl Session {
     /// A sitting from `options`; fails if the start or its moves are not a legal game.
     pub fn new(options: Options) -> Result<Session, String> {
-        let table = new_table(
-            &options.start,
-            &options.moves,
-            options.computer,
-            options.config,
-        )?;
+        let table = new_table(&options.start, &options.moves, options.computer, &options)?;
         Ok(Session {
             options,
             table,
@@ -183,7 +187,7 @@ impl Session {
     /// Starts again from `start` and `moves`, keeping the program's sides and settings.
     fn restart(&mut self, start: &Start, moves: &MoveList) -> Result<(), String> {
         let computer = crate::on_erased!(&self.table, |t| t.computer);
-        self.table = new_table(start, moves, computer, self.options.config)?;
+        self.table = new_table(start, moves, computer, &self.options)?;
         self.options.start = start.clone();
         Ok(())
     }
@@ -194,8 +198,9 @@ fn new_table(
     start: &Start,
     moves: &MoveList,
     computer: Option<Sides>,
-    config: Config,
+    options: &Options,
 ) -> Result<Erased<TableOf>, String> {
+    let (config, colour) = (options.config, options.colour);
     let mut table: Erased<TableOf> = crate::erase!(start.shape(), |B| {
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
         Table {
@@ -204,6 +209,7 @@ fn new_table(
             redo: Vec::new(),
             computer,
             last: None,
+            colour,
         }
     });
     crate::on_erased!(&mut table, |t| {
@@ -449,11 +455,11 @@ impl<B: Bits> Table<B> {
             let mut row = format!("{:>2} ", r + 1);
             for c in 0..shape.cols() {
                 let i = r * shape.cols() + c;
-                let mark = match self.game.position().color_at(i) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None if legal.contains(i) => '+',
-                    None => '.',
+                let (mark, style) = match self.game.position().color_at(i) {
+                    Some(Color::Black) => ('X', BLACK),
+                    Some(Color::White) => ('O', WHITE),
+                    None if legal.contains(i) => ('+', LEGAL),
+                    None => ('.', Style::new()),
                 };
                 let before = if last == Some(i) {
                     '['
@@ -462,11 +468,11 @@ impl<B: Bits> Table<B> {
                 } else {
                     ' '
                 };
-                row.push(before);
-                row.push(mark);
+                self.paint(&mut row, before, LAST);
+                self.paint(&mut row, mark, style);
             }
             if last == Some(r * shape.cols() + shape.cols() - 1) {
-                row.push(']');
+                self.paint(&mut row, ']', LAST);
             }
             out.push(row.trim_end().to_string());
         }
@@ -483,6 +489,15 @@ impl<B: Bits> Table<B> {
             }
             None => format!("{totals}. {}", self.result()),
         });
+    }
+
+    /// Appends `c`, in `style` when colour is on.
+    fn paint(&self, row: &mut String, c: char, style: Style) {
+        if self.colour && c != ' ' {
+            row.push_str(&format!("{}{c}{}", style.render(), style.render_reset()));
+        } else {
+            row.push(c);
+        }
     }
 
     /// The end in words.

@@ -14,6 +14,7 @@ fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
             threads: 1,
             ..Config::default()
         },
+        colour: false,
     })
     .unwrap()
 }
@@ -118,4 +119,34 @@ fn any_bytes_never_panic() {
             s.handle(&text);
         }
     }
+}
+
+#[test]
+fn colour_marks_discs_and_never_changes_the_letters() {
+    let mut s = session(4, 4, None);
+    s.options.colour = true;
+    s.handle("new");
+    let out = s.handle("b1");
+    assert!(out.iter().any(|l| l.contains("\u{1b}[")), "{out:?}");
+    let plain: Vec<String> = out.iter().map(|l| strip(l)).collect();
+    let mut t = session(4, 4, None);
+    assert_eq!(plain, t.handle("b1"));
+}
+
+/// `text` without its escape sequences.
+fn strip(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
