@@ -67,22 +67,30 @@ pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Re
     crate::with_bits!(setup.shape, |B| perft_lines::<B>(setup, depth, out))
 }
 
-fn perft_lines<B: Bits>(s: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
-    let rules = Rules::<B>::new(s.shape, s.variant)?;
-    let start = rules.start(s.first, s.top_left);
-    let rule_set = match s.variant.rule_set {
+/// The rule set and placement in words: `full rules`, or `simple rules, place-anywhere`.
+pub fn rules_words(variant: Variant) -> String {
+    let rule_set = match variant.rule_set {
         RuleSet::Full => "full",
         RuleSet::Simple => "simple",
     };
-    let anywhere = if s.variant.place_anywhere {
+    let anywhere = if variant.place_anywhere {
         ", place-anywhere"
     } else {
         ""
     };
+    format!("{rule_set} rules{anywhere}")
+}
+
+fn perft_lines<B: Bits>(s: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
+    let rules = Rules::<B>::new(s.shape, s.variant)?;
+    let start = rules.start(s.first, s.top_left);
     writeln!(
         out,
-        "# perft {}, {rule_set} rules{anywhere}, {} first, {} on the top-left",
-        s.shape, s.first, s.top_left
+        "# perft {}, {}, {} first, {} on the top-left",
+        s.shape,
+        rules_words(s.variant),
+        s.first,
+        s.top_left
     )?;
     writeln!(out, "# depth nodes seconds")?;
     for d in 1..=depth {

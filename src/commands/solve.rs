@@ -3,7 +3,7 @@
 
 use super::Start;
 use crate::notation::{MoveList, Obf};
-use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, RuleSet, Rules};
+use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
 use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
 use anyhow::{bail, Context};
@@ -225,17 +225,7 @@ fn play_listed<B: Bits>(game: &mut Game<B>, list: &[Move]) -> Result<(), BadPosi
 /// The board and variant in words.
 fn describe(start: &Start) -> String {
     let v = start.variant();
-    let mut text = format!(
-        "{}, {} rules",
-        start.shape(),
-        match v.rule_set {
-            RuleSet::Full => "full",
-            RuleSet::Simple => "simple",
-        }
-    );
-    if v.place_anywhere {
-        text += ", place-anywhere";
-    }
+    let mut text = format!("{}, {}", start.shape(), super::rules_words(v));
     if v.misere {
         text += ", misère (fewer discs wins)";
     }

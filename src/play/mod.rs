@@ -10,8 +10,8 @@ use crate::commands::Start;
 use crate::notation::{MoveList, PositionString};
 use crate::protocols::line::Sides;
 use crate::protocols::LineReader;
+use crate::rules::Winner;
 use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Square};
-use crate::rules::{RuleSet, Winner};
 use crate::search::{Config, Engine, DISC};
 use anstyle::{AnsiColor, Style};
 use std::io::{self, BufRead, Write};
@@ -570,16 +570,10 @@ fn name(color: Color) -> &'static str {
 pub fn rules_text(start: &Start) -> String {
     let v = start.variant();
     let mut text = format!(
-        "{} board, {} rules",
+        "{} board, {}",
         start.shape(),
-        match v.rule_set {
-            RuleSet::Full => "full",
-            RuleSet::Simple => "simple",
-        }
+        crate::commands::rules_words(v)
     );
-    if v.place_anywhere {
-        text += ", place-anywhere";
-    }
     if v.misere {
         text += ", misère (fewer discs win)";
     }
