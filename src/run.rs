@@ -51,19 +51,29 @@ pub fn play(
     }
 }
 
-/// `othello play`: a game for people; the prompt only on a terminal.
+/// `othello play`: a game for people. On a terminal: colour, line editing and the program's
+/// thinking shown live.
 pub fn play_game(args: PlayArgs, rules: GameRules) -> Result<(), AppError> {
     let colour = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never;
+    let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     let options = othello::play::Options {
         colour: colour && io::stdout().is_terminal(),
+        thinking: terminal && io::stderr().is_terminal(),
         config: args.config(),
         computer: args.computer.into(),
         moves: args.moves,
         start: args.start.start(rules),
     };
     let session = othello::play::Session::new(options).map_err(AppError::Usage)?;
-    let prompt = io::stdin().is_terminal() && io::stdout().is_terminal();
-    othello::play::run(session, io::stdin().lock(), io::stdout().lock(), prompt)?;
+    // Not locked: the line editor writes its prompt to the terminal itself.
+    let stdout = io::stdout();
+    if terminal {
+        let mut keyboard = othello::play::Terminal::new()?;
+        othello::play::run(session, &mut keyboard, stdout)?;
+    } else {
+        let mut keyboard = othello::protocols::LineReader::new(io::stdin().lock());
+        othello::play::run(session, &mut keyboard, stdout)?;
+    }
     Ok(())
 }
 

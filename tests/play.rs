@@ -1,7 +1,8 @@
 //! Golden transcripts of `othello play` with its input piped (no prompt, no colour): for every
 //! `tests/play/NAME.args` (the arguments after `play`, one a line) the binary reads `NAME.in`
 //! and its output must equal `NAME.out` exactly, with nothing on stderr and exit status 0.
-//! `tests/play/README.md` says what each case shows.
+//! Each case runs in a scratch directory holding copies of `tests/play/*.game`, so `save` and
+//! `load` name files there. `tests/play/README.md` says what each case shows.
 
 use assert_cmd::Command;
 use std::fs;
@@ -15,14 +16,25 @@ fn read(path: &Path) -> String {
 /// Runs one case; returns what differs.
 fn check(args_file: &Path) -> Vec<String> {
     let args: Vec<String> = read(args_file).lines().map(String::from).collect();
+    let name = args_file.file_stem().unwrap().to_string_lossy();
+    let scratch = std::env::temp_dir().join(format!("othello-play-{name}-{}", std::process::id()));
+    fs::create_dir_all(&scratch).unwrap();
+    for entry in fs::read_dir(args_file.parent().unwrap()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "game") {
+            fs::copy(&path, scratch.join(path.file_name().unwrap())).unwrap();
+        }
+    }
     let output = Command::cargo_bin("othello")
         .unwrap()
+        .current_dir(&scratch)
         .arg("play")
         .args(&args)
         .write_stdin(read(&args_file.with_extension("in")))
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
+    fs::remove_dir_all(&scratch).unwrap();
     let expected = read(&args_file.with_extension("out"));
     let stdout = String::from_utf8_lossy(&output.stdout);
     let mut problems = Vec::new();
@@ -48,7 +60,7 @@ fn play_transcripts() {
         .filter(|p| p.extension().is_some_and(|e| e == "args"))
         .collect();
     cases.sort();
-    assert!(cases.len() >= 7, "only {} cases", cases.len());
+    assert!(cases.len() >= 8, "only {} cases", cases.len());
     let mut failures = Vec::new();
     for case in &cases {
         for problem in check(case) {

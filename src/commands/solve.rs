@@ -8,6 +8,7 @@ use crate::rules::{Square, Variant};
 use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// A position that cannot be set up from what was given (a bad move list): the command line's
@@ -337,7 +338,7 @@ pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: us
     Box::new(move |p: &Progress| {
         let finished = p.done != done;
         if !finished && p.elapsed < printed + every {
-            return;
+            return ControlFlow::Continue(());
         }
         printed = p.elapsed;
         let secs = p.elapsed.as_secs_f64();
@@ -370,6 +371,7 @@ pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: us
             (false, _) => writeln!(out, "{text}"),
         };
         let _ = out.flush();
+        ControlFlow::Continue(())
     })
 }
 

@@ -9,12 +9,17 @@
 use crate::commands::Start;
 use crate::notation::{MoveList, PositionString};
 use crate::protocols::line::Sides;
-use crate::protocols::LineReader;
+use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
 use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Square};
-use crate::search::{Config, Engine, DISC};
+use crate::search::{Config, Engine, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
+use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, Write};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Duration;
 
 const BLACK: Style = AnsiColor::BrightBlue.on_default().bold();
 const WHITE: Style = AnsiColor::BrightYellow.on_default().bold();
@@ -33,6 +38,9 @@ pub struct Options {
     pub config: Config,
     /// Discs, legal moves and the last move in colour (for a terminal).
     pub colour: bool,
+    /// The program's thinking shown as it goes, on standard error, and summed up after each
+    /// of its moves (for a terminal).
+    pub thinking: bool,
 }
 
 /// A game at the table: the position, what undo took back, the program's sides and its engine.
@@ -44,6 +52,9 @@ struct Table<B> {
     /// The last move on the board and the discs it turned, to mark them.
     last: Option<(Square, B)>,
     colour: bool,
+    thinking: bool,
+    /// Set when Ctrl-C stopped the program's thinking: the sitting ends.
+    interrupted: bool,
 }
 
 struct TableOf;
@@ -97,7 +108,17 @@ impl Session {
             t.computer_moves(&mut out);
             t.show(&mut out);
         });
+        self.check_interrupted(&mut out);
         out
+    }
+
+    /// Ends the sitting, with the moves so far, if Ctrl-C stopped the program's thinking.
+    fn check_interrupted(&mut self, out: &mut Vec<String>) {
+        if crate::on_erased!(&self.table, |t| t.interrupted) {
+            out.push("Interrupted.".to_string());
+            out.push(format!("Moves: {}", self.moves_text()));
+            self.over = true;
+        }
     }
 
     /// Whether the sitting has ended (quit or resign).
@@ -156,10 +177,10 @@ impl Session {
                                 t.show(&mut out);
                             });
                         }
-                        Err(e) => out.push(format!("Cannot load {path}: {e}")),
+                        Err(e) => out.push(format!("Cannot load {path}: {e}.")),
                     }
                 }
-                Err(e) => out.push(format!("Cannot load {path}: {e}")),
+                Err(e) => out.push(format!("Cannot load {path}: {e}.")),
             },
             (Some("save"), [_, path]) => {
                 let text = crate::on_erased!(&self.table, |t| save_text(&t.game));
@@ -181,6 +202,7 @@ impl Session {
             (Some("level"), _) => out.push("Give a level: level 6.".to_string()),
             _ => crate::on_erased!(&mut self.table, |t| t.command(line, &words, &mut out)),
         }
+        self.check_interrupted(&mut out);
         out
     }
 
@@ -210,6 +232,8 @@ fn new_table(
             computer,
             last: None,
             colour,
+            thinking: options.thinking,
+            interrupted: false,
         }
     });
     crate::on_erased!(&mut table, |t| {
@@ -344,13 +368,101 @@ impl<B: Bits> Table<B> {
             if !self.is_computer(color) {
                 break;
             }
-            let report = self.engine.search(self.game.position());
+            let Some(report) = self.think(color) else {
+                break;
+            };
             let Some(best) = report.best else { break };
             let square = self.game.rules().geometry.square(best);
             if !self.play(square, out) {
                 break;
             }
+            if self.thinking {
+                let value = self.value(color, &report);
+                // The first moves of the expected line: enough to read, short enough for a row.
+                let shown = report.pv.len().min(8);
+                let more = if report.pv.len() > shown { " ..." } else { "" };
+                let line = self.line(&report.pv[..shown]);
+                let secs = report.elapsed.as_secs_f64();
+                out.push(format!("  ({value}, {secs:.1} s; expects {line}{more})"));
+            }
         }
+    }
+
+    /// The engine's search for `color`, shown as it goes when `thinking` is on. `None` when
+    /// Ctrl-C stopped it.
+    fn think(&mut self, color: Color) -> Option<Report> {
+        let halt = Arc::new(AtomicBool::new(false));
+        // Ctrl-C stops the search rather than the program, so the game can be printed.
+        let hook = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&halt));
+        let spinner = self.thinking.then(|| {
+            let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", name(color)));
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}") {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bar
+        });
+        let shown = spinner.clone();
+        let geometry = self.game.rules().geometry.clone();
+        let stop = Arc::clone(&halt);
+        self.engine.observe(Some(Box::new(move |p: &Progress| {
+            if let (Some(bar), Some((_, score))) = (&shown, p.best) {
+                let line: Vec<String> =
+                    p.pv.iter()
+                        .map(|&m| geometry.square(m).to_string())
+                        .collect();
+                bar.set_message(format!(
+                    "{} thinks: depth {}, {:+.2} discs, {} nodes: {}",
+                    name(color),
+                    p.depth,
+                    score as f64 / DISC as f64,
+                    p.nodes,
+                    line.join(" ")
+                ));
+            }
+            if stop.load(Relaxed) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })));
+        let report = self.engine.search(self.game.position());
+        self.engine.observe(None);
+        if let Ok(id) = hook {
+            signal_hook::low_level::unregister(id);
+        }
+        if let Some(bar) = spinner {
+            bar.finish_and_clear();
+        }
+        self.interrupted = halt.load(Relaxed);
+        (!self.interrupted).then_some(report)
+    }
+
+    /// A search's value in words, for `color`: exact when it reached the end.
+    fn value(&self, color: Color, report: &Report) -> String {
+        if report.exact {
+            let discs = report.score / DISC;
+            let outcome = match discs.cmp(&0) {
+                std::cmp::Ordering::Greater => format!("{} wins by {discs}", name(color)),
+                std::cmp::Ordering::Less => format!("{} loses by {}", name(color), -discs),
+                std::cmp::Ordering::Equal => "a draw".to_string(),
+            };
+            format!("{outcome} with perfect play")
+        } else {
+            format!(
+                "{:+.1} discs for {} (depth {})",
+                report.score as f64 / DISC as f64,
+                name(color),
+                report.depth
+            )
+        }
+    }
+
+    /// Cells as squares, space-separated.
+    fn line(&self, cells: &[usize]) -> String {
+        let g = &self.game.rules().geometry;
+        let squares: Vec<String> = cells.iter().map(|&m| g.square(m).to_string()).collect();
+        squares.join(" ")
     }
 
     /// Takes back to the person's previous turn: their last move and the program's replies.
@@ -416,29 +528,15 @@ impl<B: Bits> Table<B> {
             out.push("The game is over: no hint.".to_string());
             return;
         };
-        let report = self.engine.search(self.game.position());
+        let Some(report) = self.think(color) else {
+            return;
+        };
         let Some(best) = report.best else {
             out.push("No move to suggest.".to_string());
             return;
         };
         let square = self.game.rules().geometry.square(best);
-        let value = if report.exact {
-            let discs = report.score / DISC;
-            let outcome = match discs.cmp(&0) {
-                std::cmp::Ordering::Greater => format!("{} wins by {discs}", name(color)),
-                std::cmp::Ordering::Less => format!("{} loses by {}", name(color), -discs),
-                std::cmp::Ordering::Equal => "a draw".to_string(),
-            };
-            format!("{outcome} with perfect play")
-        } else {
-            format!(
-                "{:+.1} discs for {} (depth {})",
-                report.score as f64 / DISC as f64,
-                name(color),
-                report.depth
-            )
-        };
-        out.push(format!("Hint: {square}, {value}."));
+        out.push(format!("Hint: {square}, {}.", self.value(color, &report)));
     }
 
     /// The board, the score and whose turn it is (or the result).
@@ -580,31 +678,84 @@ pub fn rules_text(start: &Start) -> String {
     text
 }
 
-/// Plays a sitting on `input` and `output`. `prompt` writes `> ` before each read (for a
-/// terminal). At the end of input the moves so far are printed, so nothing is lost.
+/// What one read of the keyboard gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Typed {
+    Line(String),
+    Unreadable(Unreadable),
+    /// End of input (or Ctrl-D).
+    End,
+    /// Ctrl-C at the prompt.
+    Interrupted,
+}
+
+/// Where typed lines come from.
+pub trait Keyboard {
+    /// The next line, after showing `prompt` where the keyboard shows one.
+    fn read(&mut self, prompt: &str) -> io::Result<Typed>;
+}
+
+/// Piped input: plain bounded lines, no prompt.
+impl<R: BufRead> Keyboard for LineReader<R> {
+    fn read(&mut self, _prompt: &str) -> io::Result<Typed> {
+        Ok(match self.next_line()? {
+            None => Typed::End,
+            Some(Ok(text)) => Typed::Line(text.to_string()),
+            Some(Err(unreadable)) => Typed::Unreadable(unreadable),
+        })
+    }
+}
+
+/// A terminal: line editing and history.
+pub struct Terminal(rustyline::DefaultEditor);
+
+impl Terminal {
+    pub fn new() -> io::Result<Terminal> {
+        rustyline::DefaultEditor::new()
+            .map(Terminal)
+            .map_err(io::Error::other)
+    }
+}
+
+impl Keyboard for Terminal {
+    fn read(&mut self, prompt: &str) -> io::Result<Typed> {
+        use rustyline::error::ReadlineError;
+        match self.0.readline(prompt) {
+            Ok(text) if text.len() > MAX_LINE => Ok(Typed::Unreadable(Unreadable::TooLong)),
+            Ok(text) => {
+                if !text.trim().is_empty() {
+                    let _ = self.0.add_history_entry(text.as_str());
+                }
+                Ok(Typed::Line(text))
+            }
+            Err(ReadlineError::Eof) => Ok(Typed::End),
+            Err(ReadlineError::Interrupted) => Ok(Typed::Interrupted),
+            Err(ReadlineError::Io(e)) => Err(e),
+            Err(e) => Err(io::Error::other(e)),
+        }
+    }
+}
+
+/// Plays a sitting, reading `keyboard` and writing `output`. At the end of input or a Ctrl-C
+/// the moves so far are printed, so nothing is lost.
 pub fn run(
     mut session: Session,
-    input: impl BufRead,
+    keyboard: &mut impl Keyboard,
     mut output: impl Write,
-    prompt: bool,
 ) -> io::Result<()> {
     writeln!(output, "{}.", rules_text(&session.options.start))?;
     for line in session.greeting() {
         writeln!(output, "{line}")?;
     }
-    let mut reader = LineReader::new(input);
     while !session.is_over() {
-        if prompt {
-            write!(output, "> ")?;
-        }
         output.flush()?;
-        let Some(line) = reader.next_line()? else {
-            writeln!(output, "Moves: {}", session.moves_text())?;
-            break;
-        };
-        let replies = match line {
-            Ok(text) => session.handle(text),
-            Err(unreadable) => vec![format!("Ignored {unreadable}.")],
+        let replies = match keyboard.read("> ")? {
+            Typed::Line(text) => session.handle(&text),
+            Typed::Unreadable(unreadable) => vec![format!("Ignored {unreadable}.")],
+            Typed::End | Typed::Interrupted => {
+                writeln!(output, "Moves: {}", session.moves_text())?;
+                break;
+            }
         };
         for reply in replies {
             writeln!(output, "{reply}")?;

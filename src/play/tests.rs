@@ -1,5 +1,6 @@
 use super::*;
 use crate::rules::{Setup, Shape, Variant};
+use proptest::prelude::*;
 
 fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
     let shape = Shape::new(rows, cols).unwrap();
@@ -15,6 +16,7 @@ fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
             ..Config::default()
         },
         colour: false,
+        thinking: false,
     })
     .unwrap()
 }
@@ -105,19 +107,42 @@ fn commands_save_load_level_swap_resign_quit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn any_bytes_never_panic() {
-    let mut s = session(5, 7, Some(Sides::Both));
-    s.greeting();
-    let mut rng = 9u64;
-    for _ in 0..300 {
-        let len = (crate::search::splitmix(&mut rng) % 40) as usize;
-        let text: String = (0..len)
-            .map(|_| (crate::search::splitmix(&mut rng) % 128) as u8 as char)
-            .collect();
-        if !text.trim_start().starts_with("save") {
-            s.handle(&text);
-        }
+/// One typed line for the fuzz test: noise, long lines, moves and commands (never `save` or
+/// `load`, which touch files, nor a deep `level`).
+fn typed_line() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..64),
+        prop::collection::vec(any::<u8>(), 4000..9000),
+        "[a-zA-Z]{1,2}[0-9]{1,3}".prop_map(String::into_bytes),
+        "[0-9]{1,3} [0-9]{1,3}".prop_map(String::into_bytes),
+        "(undo|redo|hint|moves|new|swap|help|resign|level [0-3]|quit|\\?|  )"
+            .prop_map(String::into_bytes),
+    ]
+    .prop_filter("no file commands", |line| {
+        let text = String::from_utf8_lossy(line)
+            .trim_start()
+            .to_ascii_lowercase();
+        !text.starts_with("save") && !text.starts_with("load")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any input, on any board: no panic, and the sitting ends with the moves so far.
+    #[test]
+    fn any_input_ends_with_the_moves(
+        rows in 3usize..=26,
+        cols in 3usize..=26,
+        lines in prop::collection::vec(typed_line(), 0..40),
+    ) {
+        let input = lines.join(&b'\n');
+        let mut keyboard = LineReader::new(&input[..]);
+        let mut output = Vec::new();
+        run(session(rows, cols, Some(Sides::White)), &mut keyboard, &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let last = text.lines().last().unwrap_or_default();
+        prop_assert!(last.starts_with("Moves: "), "{}", last);
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::{Bound, Engine, Entry, Outcome, INFINITY, SOLVED};
 use crate::rules::{Bits, Position};
+use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
@@ -58,12 +59,17 @@ pub struct Progress {
     pub total: usize,
     /// The root move being searched.
     pub current: Option<usize>,
-    /// The best root move so far and its value (exact once `done == total`).
+    /// The best root move so far and its value: in a solve, in discs (exact once
+    /// `done == total`); in an iterative search, in hundredths of a disc.
     pub best: Option<(usize, i32)>,
     /// The last root move finished and what is known of its value.
     pub last: Option<(usize, RootValue)>,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// In an iterative search: the last depth completed (moves ahead) and its expected line,
+    /// starting with the best move. Zero and empty in an exact solve.
+    pub depth: u32,
+    pub pv: Vec<usize>,
 }
 
 /// What a root move's search proved.
@@ -74,8 +80,9 @@ pub enum RootValue {
     AtMost(i32),
 }
 
-/// Called as a solve goes: at every root move and every [`PROGRESS_EVERY`] nodes.
-pub type Observer = Box<dyn FnMut(&Progress) + Send>;
+/// Called as a search goes: at every root move of a solve, at every iteration of a search,
+/// and every [`PROGRESS_EVERY`] nodes. `Break` stops the search (as a deadline would).
+pub type Observer = Box<dyn FnMut(&Progress) -> ControlFlow<()> + Send>;
 
 /// Nodes between progress calls, minus one.
 pub(super) const PROGRESS_EVERY: u64 = (1 << 20) - 1;
@@ -429,7 +436,9 @@ impl<B: Bits> Engine<B> {
         if let Some(observer) = &mut self.observer {
             self.progress.nodes = self.nodes;
             self.progress.elapsed = self.started.elapsed();
-            observer(&self.progress);
+            if observer(&self.progress).is_break() {
+                self.stopped = true;
+            }
         }
     }
 

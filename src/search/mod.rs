@@ -416,7 +416,13 @@ impl<B: Bits> Engine<B> {
                     report.exact = depth >= empties;
                 }
             }
-            if !complete || report.exact {
+            if complete && self.observer.is_some() {
+                self.progress.best = best.map(|m| (m, report.score));
+                self.progress.depth = depth;
+                self.progress.pv = self.principal_variation(pos, key, best, depth as usize);
+                self.notify();
+            }
+            if !complete || report.exact || self.stopped {
                 break;
             }
             let previous = std::mem::replace(&mut latest, clock.elapsed() - began);
@@ -443,6 +449,7 @@ impl<B: Bits> Engine<B> {
         self.nodes = 0;
         self.stopped = false;
         self.started = clock;
+        self.progress = Progress::default();
         self.deadline = limit.map(|t| clock + t.saturating_sub(margin(t)));
     }
 

@@ -1,0 +1,81 @@
+//! `othello play` in a real pseudo-terminal (through `expectrl`, no outside program): colour on,
+//! line editing, moves typed, `undo`, `hint`, the computer's thinking summed up, and Ctrl-C
+//! leaving with the moves printed, both at the prompt and while the computer thinks.
+#![cfg(unix)]
+
+use expectrl::{ControlCode, Eof, Expect, Regex, Session};
+use std::process::Command;
+use std::time::Duration;
+
+/// `othello play` with `args`, on a fresh terminal that takes colour.
+fn spawn(args: &[&str]) -> expectrl::session::OsSession {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_othello"));
+    command
+        .arg("play")
+        .args(args)
+        .env("TERM", "xterm-256color")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    let mut session = Session::spawn(command).expect("a pseudo-terminal");
+    session.set_expect_timeout(Some(Duration::from_secs(60)));
+    session
+}
+
+/// What the screen got up to and including `needle`, as text.
+fn until(session: &mut expectrl::session::OsSession, needle: &str) -> String {
+    let found = session
+        .expect(needle)
+        .unwrap_or_else(|e| panic!("waiting for {needle:?}: {e}"));
+    let mut text = String::from_utf8_lossy(found.before()).into_owned();
+    text.push_str(needle);
+    text
+}
+
+#[test]
+fn a_person_plays_takes_back_and_asks_for_a_hint() {
+    let mut p = spawn(&["--computer", "white", "--level", "3"]);
+    let first = until(&mut p, "Black to move.");
+    // Discs and legal moves in colour, the letters plain.
+    assert!(
+        first.contains("\x1b["),
+        "no colour on a terminal: {first:?}"
+    );
+    assert!(first.contains("    a b c d e f g h"), "{first:?}");
+
+    p.send_line("f5").unwrap();
+    until(&mut p, "Black plays f5, flipping e5.");
+    let reply = until(&mut p, "Black to move.");
+    assert!(reply.contains("White (computer) plays "), "{reply:?}");
+    // On a terminal the computer's thinking is summed up after its move.
+    assert!(reply.contains("for White (depth 3)"), "{reply:?}");
+    assert!(reply.contains("expects "), "{reply:?}");
+
+    p.send_line("undo").unwrap();
+    let undone = until(&mut p, "Black to move.");
+    assert!(undone.contains("Took back f5 "), "{undone:?}");
+
+    p.send_line("hint").unwrap();
+    p.expect(Regex(
+        "Hint: [a-h][1-8], [+-][0-9.]+ discs for Black \\(depth 3\\).",
+    ))
+    .expect("a hint");
+
+    // Ctrl-C at the prompt leaves, printing the game so far.
+    p.send(ControlCode::EndOfText).unwrap();
+    until(&mut p, "Moves: (none)");
+    p.expect(Eof).expect("the program ends");
+}
+
+#[test]
+fn ctrl_c_while_the_computer_thinks_keeps_the_game() {
+    let mut p = spawn(&["--computer", "white", "--move-time", "60s"]);
+    until(&mut p, "Black to move.");
+    p.send_line("d3").unwrap();
+    // The live line shows the search going deeper.
+    until(&mut p, "White thinks: depth ");
+    p.send(ControlCode::EndOfText).unwrap();
+    let end = until(&mut p, "Moves: d3");
+    assert!(end.contains("Interrupted."), "{end:?}");
+    p.expect(Eof).expect("the program ends");
+}
