@@ -103,7 +103,11 @@ impl Session {
 
     /// The first screen: the board, and the program's moves if it opens.
     pub fn greeting(&mut self) -> Vec<String> {
-        let mut out = vec!["othello: type a move such as f5, or help.".to_string()];
+        let mut out = vec![
+            "othello: type a move such as f5, or help.".to_string(),
+            "X is Black, O White; + marks a legal move, [ ] the last move, x and o the discs it turned."
+                .to_string(),
+        ];
         crate::on_erased!(&mut self.table, |t| {
             t.computer_moves(&mut out);
             t.show(&mut out);
@@ -549,11 +553,14 @@ impl<B: Bits> Table<B> {
             .collect();
         out.push(format!("   {letters}"));
         let last = self.last.and_then(|(sq, _)| g.index(sq));
+        let turned = self.last.map_or(B::ZERO, |(_, flips)| flips);
         for r in 0..shape.rows() {
             let mut row = format!("{:>2} ", r + 1);
             for c in 0..shape.cols() {
                 let i = r * shape.cols() + c;
                 let (mark, style) = match self.game.position().color_at(i) {
+                    Some(Color::Black) if turned.contains(i) => ('x', BLACK),
+                    Some(Color::White) if turned.contains(i) => ('o', WHITE),
                     Some(Color::Black) => ('X', BLACK),
                     Some(Color::White) => ('O', WHITE),
                     None if legal.contains(i) => ('+', LEGAL),
