@@ -9,7 +9,7 @@ use othello::players::{self, PlayerSpec};
 use othello::protocols::line::Sides;
 use othello::referee::Protocol;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
-use othello::search::{Config, Scoring};
+use othello::search::{Config, EvalKind, Scoring};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,13 +31,17 @@ pub struct Cli {
     pub computer: Option<ComputerArg>,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Learned evaluation weights (made by `othello train fit`), used for the board and rules
+    /// they were made for; may be given more than once.
+    #[arg(long, global = true)]
+    pub weights: Vec<std::path::PathBuf>,
 }
 
 /// The line protocol takes a search option (all of [`SearchArgs`] but the table size) only
 /// with `--computer`: the subcommands share the options, but always play a side.
 fn needs_computer(arg: Arg) -> Arg {
     match arg.get_id().as_str() {
-        "depth" | "move_time" | "seed" | "threads" => arg.requires("computer"),
+        "depth" | "move_time" | "seed" | "threads" | "eval" => arg.requires("computer"),
         _ => arg,
     }
 }
@@ -102,6 +106,16 @@ pub struct SearchArgs {
     /// a depth-limited game repeats exactly].
     #[arg(long, value_parser = threads_arg)]
     threads: Option<usize>,
+    /// The evaluation: learned weights where the board has some (see --weights), or the
+    /// classic hand-weighted one.
+    #[arg(long, value_enum, default_value_t = EvalArg::Learned)]
+    eval: EvalArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum EvalArg {
+    Learned,
+    Classic,
 }
 
 impl SearchArgs {
@@ -124,6 +138,10 @@ impl SearchArgs {
             seed: self.seed,
             scoring: Scoring::Plain,
             threads,
+            eval: match self.eval {
+                EvalArg::Learned => EvalKind::Learned,
+                EvalArg::Classic => EvalKind::Classic,
+            },
         }
     }
 }
@@ -218,6 +236,93 @@ pub enum Command {
     /// finished entry is added to the file at once, and a later run takes it from there (an
     /// unsolved one is tried again only with a larger limit). Progress goes to stderr.
     PerfectPlay(PerfectPlayArgs),
+    /// Train a pattern evaluation: games labelled by the solver (gen), weights fitted to them
+    /// (fit).
+    Train(TrainArgs),
+}
+
+/// The steps of `othello train`.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    #[command(subcommand)]
+    pub step: TrainStep,
+}
+
+#[derive(clap::Subcommand)]
+pub enum TrainStep {
+    /// Games of the engine against itself, every position labelled, added to --out.
+    ///
+    /// Each game opens with --random-moves random moves, goes on with the engine at --depth
+    /// (its estimates nudged by a seed, so games differ) and ends in perfect play from
+    /// --exact-empties empty cells on. Positions from then on are labelled exactly; earlier
+    /// ones with the game's value at its first solved position. Games are numbered from 0 and
+    /// depend only on their number and the options: running the same command again skips the
+    /// games already in the file, so a stopped run resumes.
+    Gen(TrainGenArgs),
+    /// Fit pattern weights to training files and print the error per phase.
+    ///
+    /// Every --held-out-th game is kept out of the fit and measures it, next to the classic
+    /// evaluation's error on the same exactly labelled positions.
+    Fit(TrainFitArgs),
+}
+
+/// The options of `othello train gen`.
+#[derive(clap::Args)]
+pub struct TrainGenArgs {
+    /// The training file to add to (created if missing).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Games 0 to N-1 (those already in the file are skipped).
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The player with fewer discs wins.
+    #[arg(long)]
+    pub misere: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random moves at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    pub random_moves: u32,
+    /// The engine's depth between the opening and the solved end.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Play perfectly, and label exactly, from this many empty cells on.
+    #[arg(long, default_value_t = 16)]
+    pub exact_empties: u32,
+    /// Games played at once [default: every core].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Each thread's solver table, in megabytes.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+}
+
+/// The options of `othello train fit`.
+#[derive(clap::Args)]
+pub struct TrainFitArgs {
+    /// Training files made by `othello train gen`, all for the same board and rules.
+    #[arg(required = true)]
+    pub data: Vec<std::path::PathBuf>,
+    /// Where to write the weights.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Game phases, each with its own weights (by the number of empty cells).
+    #[arg(long, default_value_t = 15)]
+    pub phases: usize,
+    /// Passes of gradient descent.
+    #[arg(long, default_value_t = 100)]
+    pub epochs: usize,
+    /// Keep every N-th game out of the fit, to measure it (0: none).
+    #[arg(long, default_value_t = 10)]
+    pub held_out: u32,
+    /// Damping of rarely seen configurations.
+    #[arg(long, default_value_t = 5.0)]
+    pub regularize: f32,
+    /// Phases fitted at once [default: every core].
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// The options of `othello perft`; its help is its [`Command`]'s doc comment.

@@ -15,6 +15,9 @@ fn main() -> ExitCode {
 /// Runs the command asked for. Every error, and the status it gives, is left to [`error::exit`].
 fn dispatch(cli: cli::Cli) -> Result<Outcome, AppError> {
     let rules = cli.rules;
+    for path in &cli.weights {
+        othello::search::weights::load(path).map_err(AppError::Input)?;
+    }
     match cli.command {
         None => return run::play(rules, cli.computer, &cli.search),
         Some(Command::Perft(args)) => run::perft(args, rules),
@@ -28,6 +31,7 @@ fn dispatch(cli: cli::Cli) -> Result<Outcome, AppError> {
         Some(Command::Nboard(search)) => run::nboard(search, rules),
         Some(Command::Bench(args)) => run::bench(args),
         Some(Command::PerfectPlay(args)) => run::perfect_play(args),
+        Some(Command::Train(args)) => run::train(args, rules),
     }?;
     Ok(Outcome::Done)
 }

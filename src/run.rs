@@ -3,7 +3,8 @@
 
 use crate::cli::{
     all_cores, BenchArgs, ComputerArg, EngineArgs, GameRules, Goal, MatchArgs, PerfectPlayArgs,
-    PerftArgs, Placement, PlayArgs, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs,
+    PerftArgs, Placement, PlayArgs, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs, TrainArgs,
+    TrainStep,
 };
 use crate::error::{AppError, Outcome};
 use anyhow::Context;
@@ -312,4 +313,89 @@ fn command_line() -> String {
         .chain(std::env::args().skip(1).map(quote))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `othello train gen` and `othello train fit`.
+pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
+    use othello::train::{data, fit, generate};
+    match args.step {
+        TrainStep::Gen(a) => {
+            let options = generate::GenOptions {
+                setup: a.board.setup(rules.variant(a.misere)),
+                games: a.games,
+                seed: a.seed,
+                random_moves: a.random_moves,
+                depth: a.depth,
+                exact_empties: a.exact_empties,
+                threads: a.threads.unwrap_or_else(all_cores),
+                hash_mb: a.hash_mb,
+            };
+            let progress = io::stderr().is_terminal();
+            let report = generate::generate(&options, &a.out, progress).map_err(AppError::Input)?;
+            println!(
+                "{} games added ({} already there), {} positions, {:.1} s",
+                report.games, report.skipped, report.positions, report.seconds
+            );
+        }
+        TrainStep::Fit(a) => {
+            let mut board = None;
+            let mut samples = Vec::new();
+            for path in &a.data {
+                let file = data::read(path).map_err(AppError::Input)?;
+                if board.is_some_and(|b| b != file.board) {
+                    return Err(AppError::Input(format!(
+                        "{}: another board or rule set than the files before it",
+                        path.display()
+                    )));
+                }
+                if file.torn > 0 {
+                    eprintln!(
+                        "othello: {}: {} bytes of a torn last record left out",
+                        path.display(),
+                        file.torn
+                    );
+                }
+                board = Some(file.board);
+                samples.extend(file.samples);
+            }
+            let board = board.ok_or_else(|| AppError::Usage("no training file".into()))?;
+            let options = fit::FitOptions {
+                phases: a.phases,
+                epochs: a.epochs,
+                held_out: a.held_out,
+                regularize: a.regularize,
+                threads: a.threads.unwrap_or_else(all_cores),
+            };
+            let (weights, reports) =
+                fit::fit(board, &samples, &options).map_err(AppError::Input)?;
+            std::fs::write(&a.out, weights.to_bytes())
+                .with_context(|| format!("cannot write {}", a.out.display()))?;
+            let mut out = io::stdout().lock();
+            writeln!(
+                out,
+                "| phase | empties | train | test | test error | exact | exact error | classic error |"
+            )?;
+            writeln!(
+                out,
+                "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            )?;
+            for r in &reports {
+                writeln!(
+                    out,
+                    "| {} | {}-{} | {} | {} | {:.2} | {} | {:.2} | {:.2} |",
+                    r.phase,
+                    r.empties.0,
+                    r.empties.1,
+                    r.train,
+                    r.test,
+                    r.test_error,
+                    r.exact,
+                    r.exact_error,
+                    r.classic_error
+                )?;
+            }
+            writeln!(out, "weights written to {}", a.out.display())?;
+        }
+    }
+    Ok(())
 }

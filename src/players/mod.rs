@@ -11,7 +11,7 @@ pub use engine::EnginePlayer;
 pub use table::{Analysis, AnyTable, Table, TableOf};
 
 use crate::rules::{Bits, Game, Move, Rules};
-use crate::search::Config;
+use crate::search::{Config, EvalKind};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -74,6 +74,17 @@ impl FromStr for PlayerSpec {
                 "hash" => config.hash_mb = parse_hash_mb(value).map_err(SpecError::Value)?,
                 "seed" => config.seed = Some(number("seed")?),
                 "threads" => config.threads = number("threads")?.clamp(1, 1024) as usize,
+                "eval" => {
+                    config.eval = match value {
+                        "learned" => EvalKind::Learned,
+                        "classic" => EvalKind::Classic,
+                        _ => {
+                            return Err(SpecError::Value(format!(
+                                "eval must be learned or classic, not {value:?}"
+                            )))
+                        }
+                    }
+                }
                 _ => return Err(SpecError::Setting(setting.to_string())),
             }
         }
@@ -104,6 +115,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if c.threads > 1 {
                     parts.push(format!("threads={}", c.threads));
+                }
+                if c.eval == EvalKind::Classic {
+                    parts.push("eval=classic".to_string());
                 }
                 f.write_str(&parts.join(","))
             }

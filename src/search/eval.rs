@@ -5,14 +5,28 @@
 //! cells next to them, stable discs, discs, and parity near the end. Under misère the terms that
 //! count owned discs change sign; freedom to move is worth the same in both games.
 
+use super::weights::{self, Weights};
 use crate::rules::{Bits, Position, RuleSet, Rules, AXES};
+use std::sync::Arc;
 
 /// Hundredths of a disc: the unit of every score.
 pub const DISC: i32 = 100;
 
-/// Masks derived from the board shape once.
+/// Which evaluation the engine uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// Learned pattern weights where some are known for the board and variant (see
+    /// [`weights::register`]), the classic evaluation elsewhere.
+    #[default]
+    Learned,
+    /// The hand-weighted terms of this module, everywhere.
+    Classic,
+}
+
+/// Masks derived from the board shape once, and the learned weights if the board has some.
 #[derive(Clone, Debug)]
 pub struct Evaluator<B> {
+    learned: Option<Arc<Weights>>,
     corners: B,
     /// For each corner: the corner, its diagonal neighbour (X) and its edge neighbours (C).
     corner_regions: Vec<(B, B, B)>,
@@ -22,7 +36,23 @@ pub struct Evaluator<B> {
 }
 
 impl<B: Bits> Evaluator<B> {
-    pub fn new(rules: &Rules<B>) -> Self {
+    /// The evaluation of `kind` for `rules`.
+    pub fn new(rules: &Rules<B>, kind: EvalKind) -> Self {
+        let mut eval = Evaluator::classic(rules);
+        if kind == EvalKind::Learned {
+            let g = &rules.geometry;
+            eval.learned = weights::find(g.rows(), g.cols(), rules.variant);
+        }
+        eval
+    }
+
+    /// Whether learned weights evaluate.
+    pub fn is_learned(&self) -> bool {
+        self.learned.is_some()
+    }
+
+    /// The hand-weighted evaluation.
+    pub fn classic(rules: &Rules<B>) -> Self {
         let g = &rules.geometry;
         let (rows, cols) = (g.rows(), g.cols());
         let at = |r: usize, c: usize| B::bit(r * cols + c);
@@ -49,6 +79,7 @@ impl<B: Bits> Evaluator<B> {
             edge[b] = g.cells() & !g.shift(a, g.cells());
         }
         Evaluator {
+            learned: None,
             corners,
             corner_regions,
             edge,
@@ -109,6 +140,9 @@ impl<B: Bits> Evaluator<B> {
         let (me, op) = (pos.mover(), pos.opponent());
         let empty = g.cells() & !(me | op);
         let empties = empty.count();
+        if let Some(learned) = &self.learned {
+            return learned.evaluate(pos, empties as usize);
+        }
         // 0 at the start of the game, 64 when the board is full.
         let phase = (64 * (self.cells - empties) / self.cells) as i32;
 

@@ -8,11 +8,13 @@
 
 mod endgame;
 mod eval;
+pub mod patterns;
 mod table;
 pub mod time;
+pub mod weights;
 
 pub use endgame::{Observer, Progress, RootMoves, RootValue, Solved};
-pub use eval::{Evaluator, DISC};
+pub use eval::{EvalKind, Evaluator, DISC};
 
 /// Where the scores of finished games start: beyond every estimate.
 const WON: i32 = 10_000_000;
@@ -132,6 +134,8 @@ pub struct Config {
     pub scoring: Scoring,
     /// Threads searching together (lazy SMP over one shared table); one is deterministic.
     pub threads: usize,
+    /// Learned weights where the board has some, or the classic evaluation.
+    pub eval: EvalKind,
 }
 
 impl Default for Config {
@@ -143,6 +147,7 @@ impl Default for Config {
             seed: None,
             scoring: Scoring::Plain,
             threads: 1,
+            eval: EvalKind::default(),
         }
     }
 }
@@ -222,7 +227,7 @@ pub struct Engine<B> {
 
 impl<B: Bits> Engine<B> {
     pub fn new(rules: Rules<B>, config: Config) -> Self {
-        let eval = Evaluator::new(&rules);
+        let eval = Evaluator::new(&rules, config.eval);
         let cells = rules.geometry.cell_count();
         let square_weight = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
         let g = &rules.geometry;

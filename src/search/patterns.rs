@@ -1,0 +1,341 @@
+//! Board patterns for a learned evaluation: groups of cells whose joint contents (empty, the
+//! mover's, the opponent's) index a table of weights, one table per pattern and game phase.
+//!
+//! Patterns are drawn from the top-left corner and laid on the board by its symmetries (the
+//! eight of a square, the four reflections of a rectangle), so every corner and edge reads the
+//! same weights. The set follows the classic 8x8 set (Buro's Logistello): the edge with both X
+//! cells, the 3x3 and 2x5 corner blocks, the three lines inward from the edge and the diagonals
+//! of 4 to 8 cells; on other sizes the lines are cut to 8 cells from the corner and whatever
+//! does not fit is left out, so every size has a set and can be trained.
+
+use crate::rules::{Bits, Position};
+
+/// Contents of a cell, as a base-3 digit of an index.
+const EMPTY: usize = 0;
+const MINE: usize = 1;
+const THEIRS: usize = 2;
+
+/// The longest pattern: 3^10 configurations.
+pub const MAX_CELLS: usize = 10;
+
+/// A pattern as drawn from the top-left corner, and where it lies on one board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub name: String,
+    /// (row, column) from the top-left corner, in digit order: cell `k` is digit `3^k`.
+    pub cells: Vec<(usize, usize)>,
+    /// Each placement on the board: its cells (as indices) in digit order. Placements that
+    /// cover the same cells are kept once.
+    pub placements: Vec<Vec<usize>>,
+    /// Reorderings of the digits under which the pattern reads the same (the board's
+    /// symmetries that map a placement onto its own cells), the identity first.
+    pub symmetries: Vec<Vec<usize>>,
+}
+
+impl Pattern {
+    /// How many configurations the pattern has.
+    pub fn size(&self) -> usize {
+        3usize.pow(self.cells.len() as u32)
+    }
+
+    /// The index of the same configuration read in the order `perm` (digit `k` of the result
+    /// is digit `perm[k]` of `index`).
+    pub fn permute(&self, index: usize, perm: &[usize]) -> usize {
+        let digits: Vec<usize> = (0..self.cells.len())
+            .map(|k| index / 3usize.pow(k as u32) % 3)
+            .collect();
+        perm.iter()
+            .rev()
+            .fold(0, |acc, &from| acc * 3 + digits[from])
+    }
+
+    /// The smallest index among the readings of `index` under the pattern's symmetries: one
+    /// index for configurations that the board's symmetries make equal.
+    pub fn canonical(&self, index: usize) -> usize {
+        self.symmetries
+            .iter()
+            .map(|perm| self.permute(index, perm))
+            .min()
+            .unwrap_or(index)
+    }
+}
+
+/// The patterns of a board of `rows` x `cols`, each with its placements.
+pub fn patterns(rows: usize, cols: usize) -> Vec<Pattern> {
+    let maps = symmetries(rows, cols);
+    let mut out: Vec<Pattern> = Vec::new();
+    let mut drawn = drawings(rows, cols);
+    if rows != cols {
+        // A rectangle has no symmetry that turns rows into columns: draw those separately.
+        let turned: Vec<(String, Vec<(usize, usize)>)> = drawings(cols, rows)
+            .into_iter()
+            .map(|(name, cells)| {
+                let t: Vec<(usize, usize)> = cells.into_iter().map(|(r, c)| (c, r)).collect();
+                (format!("{name}, turned"), t)
+            })
+            .filter(|(_, t)| !drawn.iter().any(|(_, d)| same_set(d, t)))
+            .collect();
+        drawn.extend(turned);
+    }
+    for (name, cells) in drawn {
+        if cells.iter().any(|&(r, c)| r >= rows || c >= cols) || cells.len() > MAX_CELLS {
+            continue;
+        }
+        let mut placements: Vec<Vec<usize>> = Vec::new();
+        let mut symmetries: Vec<Vec<usize>> = Vec::new();
+        for map in &maps {
+            let placed: Vec<usize> = cells
+                .iter()
+                .map(|&(r, c)| {
+                    let (r, c) = map(r, c);
+                    r * cols + c
+                })
+                .collect();
+            match placements.iter().find(|p| same_set(p, &placed)) {
+                Some(first) if first == &placements[0] => {
+                    // The same cells as the first placement in another order: a symmetry.
+                    let perm: Vec<usize> = placed
+                        .iter()
+                        .map(|cell| first.iter().position(|c| c == cell).unwrap_or(0))
+                        .collect();
+                    if !symmetries.contains(&perm) {
+                        symmetries.push(perm);
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    if placements.is_empty() {
+                        symmetries.push((0..placed.len()).collect());
+                    }
+                    placements.push(placed);
+                }
+            }
+        }
+        if !out
+            .iter()
+            .any(|p| same_set(&p.placements[0], &placements[0]))
+        {
+            out.push(Pattern {
+                name,
+                cells,
+                placements,
+                symmetries,
+            });
+        }
+    }
+    out
+}
+
+/// The classic patterns drawn from the top-left corner, before fitting them to the board.
+fn drawings(rows: usize, cols: usize) -> Vec<(String, Vec<(usize, usize)>)> {
+    let w = cols.min(8);
+    let mut d: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
+    if rows >= 2 && w >= 4 {
+        let mut edge: Vec<(usize, usize)> = (0..w).map(|c| (0, c)).collect();
+        edge.extend([(1, 1), (1, w - 2)]);
+        d.push(("edge and X cells".into(), edge));
+    }
+    let block = |h: usize, wd: usize| -> Vec<(usize, usize)> {
+        (0..h).flat_map(|r| (0..wd).map(move |c| (r, c))).collect()
+    };
+    d.push(("corner 3x3".into(), block(3, 3)));
+    d.push(("corner 2x5".into(), block(2, 5)));
+    // Lines inward from the edge, up to the middle of the board.
+    for k in 1..=3 {
+        if 2 * k < rows {
+            d.push((format!("line {}", k + 1), (0..w).map(|c| (k, c)).collect()));
+        }
+    }
+    // Diagonals cutting the corner, from 8 cells down to 4.
+    for n in (4..=rows.min(cols).min(8)).rev() {
+        d.push((
+            format!("diagonal {n}"),
+            (0..n).map(|i| (i, n - 1 - i)).collect(),
+        ));
+    }
+    d
+}
+
+type Map = Box<dyn Fn(usize, usize) -> (usize, usize)>;
+
+/// The board's symmetries as maps of (row, column), the identity first.
+fn symmetries(rows: usize, cols: usize) -> Vec<Map> {
+    let (r1, c1) = (rows - 1, cols - 1);
+    let mut maps: Vec<Map> = vec![
+        Box::new(|r, c| (r, c)),
+        Box::new(move |r, c| (r, c1 - c)),
+        Box::new(move |r, c| (r1 - r, c)),
+        Box::new(move |r, c| (r1 - r, c1 - c)),
+    ];
+    if rows == cols {
+        maps.extend([
+            Box::new(|r, c| (c, r)) as Map,
+            Box::new(move |r, c| (c, c1 - r)),
+            Box::new(move |r, c| (r1 - c, r)),
+            Box::new(move |r, c| (r1 - c, c1 - r)),
+        ]);
+    }
+    maps
+}
+
+fn same_set<T: Ord + Clone>(a: &[T], b: &[T]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort();
+    b.sort();
+    a == b
+}
+
+/// The patterns of one board, ready to read positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternSet {
+    pub patterns: Vec<Pattern>,
+    pub cells: usize,
+}
+
+impl PatternSet {
+    pub fn new(rows: usize, cols: usize) -> PatternSet {
+        PatternSet {
+            patterns: patterns(rows, cols),
+            cells: rows * cols,
+        }
+    }
+
+    /// How many placements in all: the terms of one evaluation.
+    pub fn placements(&self) -> usize {
+        self.patterns.iter().map(|p| p.placements.len()).sum()
+    }
+
+    /// Calls `f(pattern, index)` for every placement of every pattern, the index read from
+    /// the side to move's point of view.
+    #[inline]
+    pub fn for_each_index<B: Bits>(&self, pos: &Position<B>, mut f: impl FnMut(usize, usize)) {
+        let mut state = [EMPTY as u8; 26 * 26];
+        for cell in pos.mover().iter() {
+            state[cell] = MINE as u8;
+        }
+        for cell in pos.opponent().iter() {
+            state[cell] = THEIRS as u8;
+        }
+        for (p, pattern) in self.patterns.iter().enumerate() {
+            for placement in &pattern.placements {
+                let index = placement
+                    .iter()
+                    .rev()
+                    .fold(0, |acc, &cell| acc * 3 + state[cell] as usize);
+                f(p, index);
+            }
+        }
+    }
+}
+
+/// The game phase of a position with `empties` empty cells, out of `phases`.
+pub fn phase(empties: usize, cells: usize, phases: usize) -> usize {
+    (empties * phases / (cells + 1)).min(phases - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Color, Rules, Shape, Variant};
+    use crate::search::splitmix;
+
+    #[test]
+    fn the_classic_8x8_set() {
+        let set = PatternSet::new(8, 8);
+        let counts: Vec<(&str, usize, usize)> = set
+            .patterns
+            .iter()
+            .map(|p| (p.name.as_str(), p.cells.len(), p.placements.len()))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                ("edge and X cells", 10, 4),
+                ("corner 3x3", 9, 4),
+                ("corner 2x5", 10, 8),
+                ("line 2", 8, 4),
+                ("line 3", 8, 4),
+                ("line 4", 8, 4),
+                ("diagonal 8", 8, 2),
+                ("diagonal 7", 7, 4),
+                ("diagonal 6", 6, 4),
+                ("diagonal 5", 5, 4),
+                ("diagonal 4", 4, 4),
+            ]
+        );
+        // The edge reads the same from either end; the 2x5 block has no symmetry.
+        assert_eq!(set.patterns[0].symmetries.len(), 2);
+        assert_eq!(set.patterns[2].symmetries.len(), 1);
+        assert_eq!(set.placements(), 46);
+    }
+
+    #[test]
+    fn every_size_has_patterns_that_fit() {
+        for rows in 3..=26 {
+            for cols in 3..=26 {
+                let set = PatternSet::new(rows, cols);
+                assert!(!set.patterns.is_empty(), "{rows}x{cols}");
+                for p in &set.patterns {
+                    assert!(p.cells.len() <= MAX_CELLS);
+                    for placement in &p.placements {
+                        assert!(placement.iter().all(|&c| c < rows * cols));
+                    }
+                }
+            }
+        }
+        // A rectangle reads its columns with patterns of their own.
+        let set = PatternSet::new(6, 8);
+        assert!(set
+            .patterns
+            .iter()
+            .any(|p| p.name == "edge and X cells, turned"));
+    }
+
+    /// A position some random moves from the start.
+    pub fn random_position<B: Bits>(rules: &Rules<B>, seed: &mut u64) -> Position<B> {
+        let mut pos = rules.start(Color::Black, Color::White);
+        for _ in 0..splitmix(seed) % 60 {
+            let moves = rules.moves(&pos);
+            if moves.is_empty() {
+                if rules.is_over(&pos) {
+                    break;
+                }
+                pos = rules.pass(&pos);
+                continue;
+            }
+            let k = splitmix(seed) as usize % moves.count() as usize;
+            let m = moves.iter().nth(k).unwrap_or_default();
+            pos = rules.play_unchecked(&pos, m);
+        }
+        pos
+    }
+
+    #[test]
+    fn symmetric_positions_read_the_same_canonical_indices() {
+        let shape = Shape::new(8, 8).unwrap();
+        let rules: Rules<u64> = Rules::new(shape, Variant::default()).unwrap();
+        let set = PatternSet::new(8, 8);
+        let mut seed = 5u64;
+        for _ in 0..50 {
+            let pos = random_position(&rules, &mut seed);
+            // The position turned over its main diagonal.
+            let turn = |b: u64| {
+                (0..64)
+                    .filter(|&i| b >> i & 1 == 1)
+                    .fold(0u64, |t, i| t | 1 << ((i % 8) * 8 + i / 8))
+            };
+            let turned = Position {
+                black: turn(pos.black),
+                white: turn(pos.white),
+                to_move: pos.to_move,
+            };
+            let read = |p: &Position<u64>| {
+                let mut v = Vec::new();
+                set.for_each_index(p, |k, i| v.push((k, set.patterns[k].canonical(i))));
+                v.sort();
+                v
+            };
+            assert_eq!(read(&pos), read(&turned));
+        }
+    }
+}

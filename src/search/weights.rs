@@ -1,0 +1,258 @@
+//! Learned pattern weights: one table per pattern and game phase, in hundredths of a disc, and
+//! the file they are kept in.
+//!
+//! The file (little-endian): the magic `OTHELLOW`, the format version (u32), rows, columns, the
+//! rule set (0 full, 1 simple), misère (0/1) and place-anywhere (0/1) as bytes, the number of
+//! phases and of patterns (u16 each); for each pattern its cell count (u8) and cells as
+//! (row, column) byte pairs; then for each phase a bias (i16) and every pattern's table of 3^n
+//! weights (i16); last, the FNV-1a 64-bit hash of everything before it (u64). The patterns are
+//! stored so that a file made for another pattern set is refused rather than misread.
+
+use super::patterns::{phase, PatternSet};
+use crate::rules::{Bits, Position, RuleSet, Variant};
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+
+const MAGIC: &[u8; 8] = b"OTHELLOW";
+pub const VERSION: u32 = 1;
+
+/// Weights for one board shape and variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub rows: usize,
+    pub cols: usize,
+    pub variant: Variant,
+    pub set: PatternSet,
+    /// Per phase: a bias, then each pattern's table.
+    pub bias: Vec<i16>,
+    pub tables: Vec<Vec<Vec<i16>>>,
+}
+
+/// Why a weights file cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WeightsError {
+    #[error("not a weights file (no OTHELLOW header)")]
+    Magic,
+    #[error("weights format version {0}; this program reads version {VERSION}")]
+    Version(u32),
+    #[error("the weights file is cut short")]
+    Short,
+    #[error("the weights file is corrupt (checksum mismatch)")]
+    Checksum,
+    #[error("the weights file's patterns are not this program's patterns for {0}x{1}")]
+    Patterns(usize, usize),
+    #[error("the weights file has {0} bytes after its checksum")]
+    Trailing(usize),
+}
+
+impl Weights {
+    /// All-zero weights for `rows` x `cols` under `variant`, with `phases` phases.
+    pub fn zero(rows: usize, cols: usize, variant: Variant, phases: usize) -> Weights {
+        let set = PatternSet::new(rows, cols);
+        let tables = (0..phases)
+            .map(|_| set.patterns.iter().map(|p| vec![0; p.size()]).collect())
+            .collect();
+        Weights {
+            rows,
+            cols,
+            variant,
+            set,
+            bias: vec![0; phases],
+            tables,
+        }
+    }
+
+    pub fn phases(&self) -> usize {
+        self.bias.len()
+    }
+
+    /// The estimate of `pos` for its side to move, in hundredths of a disc.
+    #[inline]
+    pub fn evaluate<B: Bits>(&self, pos: &Position<B>, empties: usize) -> i32 {
+        let p = phase(empties, self.set.cells, self.phases());
+        let tables = &self.tables[p];
+        let mut sum = self.bias[p] as i32;
+        self.set
+            .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
+        sum
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.push(self.rows as u8);
+        out.push(self.cols as u8);
+        out.push(u8::from(self.variant.rule_set == RuleSet::Simple));
+        out.push(u8::from(self.variant.misere));
+        out.push(u8::from(self.variant.place_anywhere));
+        out.extend_from_slice(&(self.phases() as u16).to_le_bytes());
+        out.extend_from_slice(&(self.set.patterns.len() as u16).to_le_bytes());
+        for p in &self.set.patterns {
+            out.push(p.cells.len() as u8);
+            for &(r, c) in &p.cells {
+                out.extend([r as u8, c as u8]);
+            }
+        }
+        for (bias, tables) in self.bias.iter().zip(&self.tables) {
+            out.extend_from_slice(&bias.to_le_bytes());
+            for table in tables {
+                for w in table {
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a file's bytes, checking the header, the patterns and the checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err(WeightsError::Magic);
+        }
+        let version = u32::from_le_bytes(r.array()?);
+        if version != VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        let [rows, cols, simple, misere, anywhere] = r.array()?;
+        let (rows, cols) = (rows as usize, cols as usize);
+        let variant = Variant {
+            rule_set: if simple == 1 {
+                RuleSet::Simple
+            } else {
+                RuleSet::Full
+            },
+            misere: misere == 1,
+            place_anywhere: anywhere == 1,
+        };
+        let phases = u16::from_le_bytes(r.array()?) as usize;
+        let count = u16::from_le_bytes(r.array()?) as usize;
+        if !(3..=26).contains(&rows) || !(3..=26).contains(&cols) || phases == 0 {
+            return Err(WeightsError::Patterns(rows, cols));
+        }
+        let mut weights = Weights::zero(rows, cols, variant, phases);
+        if count != weights.set.patterns.len() {
+            return Err(WeightsError::Patterns(rows, cols));
+        }
+        for p in &weights.set.patterns {
+            let n = r.take(1)?[0] as usize;
+            let cells: Vec<(usize, usize)> = r
+                .take(2 * n)?
+                .chunks(2)
+                .map(|rc| (rc[0] as usize, rc[1] as usize))
+                .collect();
+            if cells != p.cells {
+                return Err(WeightsError::Patterns(rows, cols));
+            }
+        }
+        for (bias, tables) in weights.bias.iter_mut().zip(&mut weights.tables) {
+            *bias = i16::from_le_bytes(r.array()?);
+            for table in tables.iter_mut() {
+                let raw = r.take(2 * table.len())?;
+                for (w, b) in table.iter_mut().zip(raw.chunks(2)) {
+                    *w = i16::from_le_bytes([b[0], b[1]]);
+                }
+            }
+        }
+        let body = r.at;
+        let sum = u64::from_le_bytes(r.array()?);
+        if sum != fnv1a(&bytes[..body]) {
+            return Err(WeightsError::Checksum);
+        }
+        if r.at != bytes.len() {
+            return Err(WeightsError::Trailing(bytes.len() - r.at));
+        }
+        Ok(weights)
+    }
+}
+
+/// The weights the program knows, loaded once: at most one set per board shape and variant.
+static KNOWN: RwLock<Vec<Arc<Weights>>> = RwLock::new(Vec::new());
+
+/// Makes `weights` the learned evaluation of their board and variant (replacing any before).
+pub fn register(weights: Weights) {
+    if let Ok(mut known) = KNOWN.write() {
+        known.retain(|w| {
+            (w.rows, w.cols, w.variant) != (weights.rows, weights.cols, weights.variant)
+        });
+        known.push(Arc::new(weights));
+    }
+}
+
+/// Reads a weights file and registers it; a missing or damaged file is an error.
+pub fn load(path: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    register(weights);
+    Ok(())
+}
+
+/// The learned weights for a board and variant, if any are known.
+pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> {
+    let known = KNOWN.read().ok()?;
+    known
+        .iter()
+        .find(|w| (w.rows, w.cols, w.variant) == (rows, cols, variant))
+        .cloned()
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], WeightsError> {
+        let slice = self
+            .bytes
+            .get(self.at..self.at + n)
+            .ok_or(WeightsError::Short)?;
+        self.at += n;
+        Ok(slice)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], WeightsError> {
+        let mut a = [0; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+}
+
+/// The 64-bit FNV-1a hash.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_reads_back_and_damage_is_refused() {
+        let mut w = Weights::zero(6, 6, Variant::default(), 3);
+        w.bias[1] = -7;
+        w.tables[2][0][5] = 300;
+        let bytes = w.to_bytes();
+        assert_eq!(Weights::from_bytes(&bytes), Ok(w.clone()));
+        let mut bad = bytes.clone();
+        bad[bytes.len() / 2] ^= 1;
+        assert_eq!(Weights::from_bytes(&bad), Err(WeightsError::Checksum));
+        assert_eq!(
+            Weights::from_bytes(&bytes[..bytes.len() - 3]),
+            Err(WeightsError::Short)
+        );
+        assert_eq!(Weights::from_bytes(b"nonsense"), Err(WeightsError::Magic));
+        let mut other = bytes.clone();
+        other[8] = 9;
+        assert_eq!(Weights::from_bytes(&other), Err(WeightsError::Version(9)));
+        let mut longer = bytes;
+        longer.push(0);
+        assert_eq!(Weights::from_bytes(&longer), Err(WeightsError::Trailing(1)));
+    }
+}

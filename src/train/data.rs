@@ -1,0 +1,230 @@
+//! Training positions on disk.
+//!
+//! A file (little-endian) is a header: the magic `OTHELLOD`, the format version (u32), rows,
+//! columns, rule set (0 full, 1 simple), misère (0/1) and place-anywhere (0/1) as bytes; then
+//! fixed-size records, one per position: the game's number (u32), the black discs and the white
+//! discs as bit sets of `ceil(cells / 8)` bytes each (cell `i` is bit `i % 8` of byte `i / 8`,
+//! cells numbered row by row from the top-left), the side to move (0 Black, 1 White), the label
+//! (i16: the final disc difference for the side to move, counted as the search counts it, so
+//! under misère fewer discs is a positive label) and whether the label is exact (1) or the
+//! game's result backed up from a later exact solve (0). For 8x8 a record is 24 bytes.
+
+use crate::rules::{Bits, Color, Position, RuleSet, Shape, Variant};
+use std::fs::File;
+use std::io::{self, BufReader, Read, Write};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"OTHELLOD";
+const VERSION: u32 = 1;
+const HEADER: usize = 17;
+
+/// What the positions of a file are played on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub shape: Shape,
+    pub variant: Variant,
+}
+
+impl Board {
+    fn bytes_per_side(self) -> usize {
+        self.shape.cells().div_ceil(8)
+    }
+
+    /// The size of one record.
+    pub fn record_len(self) -> usize {
+        4 + 2 * self.bytes_per_side() + 1 + 2 + 1
+    }
+
+    pub fn header(self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend([
+            self.shape.rows() as u8,
+            self.shape.cols() as u8,
+            u8::from(self.variant.rule_set == RuleSet::Simple),
+            u8::from(self.variant.misere),
+            u8::from(self.variant.place_anywhere),
+        ]);
+        out
+    }
+
+    fn from_header(bytes: &[u8]) -> Result<Board, String> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err("not a training file (no OTHELLOD header)".into());
+        }
+        let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        if version != VERSION {
+            return Err(format!(
+                "training file version {version}; this program reads {VERSION}"
+            ));
+        }
+        let shape = Shape::new(bytes[12].into(), bytes[13].into()).map_err(|e| e.to_string())?;
+        let variant = Variant {
+            rule_set: if bytes[14] == 1 {
+                RuleSet::Simple
+            } else {
+                RuleSet::Full
+            },
+            misere: bytes[15] == 1,
+            place_anywhere: bytes[16] == 1,
+        };
+        Ok(Board { shape, variant })
+    }
+}
+
+/// One labelled position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub game: u32,
+    pub black: Vec<u8>,
+    pub white: Vec<u8>,
+    pub to_move: Color,
+    pub label: i16,
+    pub exact: bool,
+}
+
+impl Sample {
+    pub fn new<B: Bits>(
+        board: Board,
+        game: u32,
+        pos: &Position<B>,
+        label: i32,
+        exact: bool,
+    ) -> Self {
+        let pack = |set: B| {
+            let mut bytes = vec![0u8; board.bytes_per_side()];
+            for i in set.iter() {
+                bytes[i / 8] |= 1 << (i % 8);
+            }
+            bytes
+        };
+        Sample {
+            game,
+            black: pack(pos.black),
+            white: pack(pos.white),
+            to_move: pos.to_move,
+            label: label.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            exact,
+        }
+    }
+
+    pub fn position<B: Bits>(&self) -> Position<B> {
+        let unpack = |bytes: &[u8]| {
+            let mut set = B::ZERO;
+            for (i, &byte) in bytes.iter().enumerate() {
+                for bit in 0..8 {
+                    if byte >> bit & 1 == 1 {
+                        set |= B::bit(8 * i + bit);
+                    }
+                }
+            }
+            set
+        };
+        Position {
+            black: unpack(&self.black),
+            white: unpack(&self.white),
+            to_move: self.to_move,
+        }
+    }
+
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.game.to_le_bytes());
+        out.extend_from_slice(&self.black);
+        out.extend_from_slice(&self.white);
+        out.push(u8::from(self.to_move == Color::White));
+        out.extend_from_slice(&self.label.to_le_bytes());
+        out.push(u8::from(self.exact));
+    }
+
+    fn read(board: Board, bytes: &[u8]) -> Sample {
+        let n = board.bytes_per_side();
+        let at = 4 + 2 * n;
+        Sample {
+            game: u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+            black: bytes[4..4 + n].to_vec(),
+            white: bytes[4 + n..at].to_vec(),
+            to_move: if bytes[at] == 1 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            label: i16::from_le_bytes([bytes[at + 1], bytes[at + 2]]),
+            exact: bytes[at + 3] == 1,
+        }
+    }
+}
+
+/// A training file read whole.
+pub struct DataFile {
+    pub board: Board,
+    pub samples: Vec<Sample>,
+    /// Bytes after the last whole record (a write cut short), left out.
+    pub torn: usize,
+}
+
+/// Reads a training file, record by record.
+pub fn read(path: &Path) -> Result<DataFile, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut input = BufReader::new(file);
+    let mut header = [0u8; HEADER];
+    input
+        .read_exact(&mut header)
+        .map_err(|_| format!("{}: not a training file (too short)", path.display()))?;
+    let board = Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut record = vec![0u8; board.record_len()];
+    let mut samples = Vec::new();
+    let torn = loop {
+        let mut filled = 0;
+        while filled < record.len() {
+            match input.read(&mut record[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(format!("{}: {e}", path.display())),
+            }
+        }
+        if filled < record.len() {
+            break filled;
+        }
+        samples.push(Sample::read(board, &record));
+    };
+    Ok(DataFile {
+        board,
+        samples,
+        torn,
+    })
+}
+
+/// Opens `path` for adding records: a new file gets the header; an existing one must be for
+/// `board`, and loses a torn last record. Returns the file and the games it already holds.
+pub fn open_for_append(path: &Path, board: Board) -> Result<(File, Vec<u32>), String> {
+    if path.exists() {
+        let data = read(path)?;
+        if data.board != board {
+            return Err(format!(
+                "{} holds positions of another board or rule set",
+                path.display()
+            ));
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let whole = (HEADER + data.samples.len() * board.record_len()) as u64;
+        file.set_len(whole)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut games: Vec<u32> = data.samples.iter().map(|s| s.game).collect();
+        games.sort_unstable();
+        games.dedup();
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((file, games))
+    } else {
+        let mut file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        file.write_all(&board.header())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((file, Vec::new()))
+    }
+}

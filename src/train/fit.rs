@@ -1,0 +1,273 @@
+//! `othello train fit`: least-squares pattern weights from labelled positions, per phase.
+//!
+//! Each phase is fitted on its own positions and those of the two phases next to it (more data
+//! for each table, and neighbouring phases that agree); a phase with no positions of its own
+//! takes the weights of the nearest one that has some. The model is a bias plus one weight per
+//! pattern configuration; configurations that the board's symmetries make equal share a weight.
+//! The fit is ridge least squares (the squared error plus `regularize` times the sum of the
+//! squared weights, so a rarely seen configuration stays near zero), solved by conjugate
+//! gradients. Games whose number is a multiple of `held_out` are kept out of the fit and
+//! measure it.
+
+use super::data::{Board, Sample};
+use crate::rules::{Bits, Position, Rules};
+use crate::search::patterns::{phase, PatternSet};
+use crate::search::weights::Weights;
+use crate::search::{Evaluator, DISC};
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct FitOptions {
+    pub phases: usize,
+    pub epochs: usize,
+    /// Every `held_out`-th game is for testing only.
+    pub held_out: u32,
+    /// The ridge penalty on the squared weights: larger keeps rare weights smaller.
+    pub regularize: f32,
+    pub threads: usize,
+}
+
+/// How well one phase fits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseReport {
+    pub phase: usize,
+    /// The empty cells of its positions, fewest and most.
+    pub empties: (usize, usize),
+    pub train: usize,
+    pub test: usize,
+    /// Mean absolute error in discs on the test positions, of the fitted weights.
+    pub test_error: f64,
+    /// Test positions with exact labels, and the mean absolute error on them of the fitted
+    /// weights and of the classic evaluation.
+    pub exact: usize,
+    pub exact_error: f64,
+    pub classic_error: f64,
+}
+
+/// One position ready to fit: its phase, label and pattern configurations (as weight numbers).
+struct Row {
+    phase: usize,
+    label: f32,
+    test: bool,
+    exact: bool,
+    sample: usize,
+}
+
+/// Fits weights for `board` to `samples`.
+pub fn fit(
+    board: Board,
+    samples: &[Sample],
+    options: &FitOptions,
+) -> Result<(Weights, Vec<PhaseReport>), String> {
+    crate::with_bits!(board.shape, |B| fit_in::<B>(board, samples, options))
+}
+
+fn fit_in<B: Bits>(
+    board: Board,
+    samples: &[Sample],
+    options: &FitOptions,
+) -> Result<(Weights, Vec<PhaseReport>), String> {
+    let (rows, cols) = (board.shape.rows(), board.shape.cols());
+    let rules: Rules<B> = Rules::new(board.shape, board.variant).map_err(|e| e.to_string())?;
+    let set = PatternSet::new(rows, cols);
+    let phases = options.phases.max(1);
+    // Weight numbers: each pattern's configurations from its offset, symmetric ones folded.
+    let mut offsets = Vec::new();
+    let mut canonical: Vec<Vec<u32>> = Vec::new();
+    let mut total = 0usize;
+    for p in &set.patterns {
+        offsets.push(total);
+        canonical.push((0..p.size()).map(|i| p.canonical(i) as u32).collect());
+        total += p.size();
+    }
+    let placements = set.placements();
+    let mut features = Vec::with_capacity(samples.len() * placements);
+    let mut table = Vec::with_capacity(samples.len());
+    for (i, s) in samples.iter().enumerate() {
+        let pos: Position<B> = s.position();
+        let empties = rules.empty(&pos).count() as usize;
+        set.for_each_index(&pos, |k, index| {
+            features.push((offsets[k] + canonical[k][index] as usize) as u32);
+        });
+        table.push(Row {
+            phase: phase(empties, set.cells, phases),
+            label: s.label as f32,
+            test: options.held_out > 0 && s.game % options.held_out == 0,
+            exact: s.exact,
+            sample: i,
+        });
+    }
+    let row_features = |r: usize| &features[r * placements..(r + 1) * placements];
+
+    // Phases are independent: fit them on the threads.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let fitted: std::sync::Mutex<Vec<(usize, f32, Vec<f32>)>> = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| loop {
+                let p = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if p >= phases {
+                    break;
+                }
+                let train: Vec<usize> = (0..table.len())
+                    .filter(|&r| !table[r].test && table[r].phase.abs_diff(p) <= 1)
+                    .collect();
+                let (bias, weights) = descend(&train, &table, row_features, total, options);
+                if let Ok(mut f) = fitted.lock() {
+                    f.push((p, bias, weights));
+                }
+            });
+        }
+    });
+    let mut fitted = fitted.into_inner().map_err(|_| "a fitting thread failed")?;
+    fitted.sort_by_key(|f| f.0);
+    // A phase with no positions of its own (the openings the random moves skip) takes the
+    // weights of the nearest phase that has some.
+    let has_rows: Vec<bool> = (0..phases)
+        .map(|p| table.iter().any(|r| !r.test && r.phase == p))
+        .collect();
+    if has_rows.iter().any(|&h| h) {
+        for p in 0..phases {
+            if !has_rows[p] {
+                let nearest = (0..phases)
+                    .filter(|&q| has_rows[q])
+                    .min_by_key(|&q| q.abs_diff(p))
+                    .unwrap_or(p);
+                let (bias, w) = (fitted[nearest].1, fitted[nearest].2.clone());
+                fitted[p] = (p, bias, w);
+            }
+        }
+    }
+
+    let mut weights = Weights::zero(rows, cols, board.variant, phases);
+    let hundredths = |w: f32| {
+        (w * DISC as f32)
+            .round()
+            .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+    };
+    for (p, bias, w) in &fitted {
+        weights.bias[*p] = hundredths(*bias);
+        for (k, pattern_table) in weights.tables[*p].iter_mut().enumerate() {
+            for (index, entry) in pattern_table.iter_mut().enumerate() {
+                *entry = hundredths(w[offsets[k] + canonical[k][index] as usize]);
+            }
+        }
+    }
+
+    let classic = Evaluator::classic(&rules);
+    let mut reports: Vec<PhaseReport> = (0..phases)
+        .map(|p| PhaseReport {
+            phase: p,
+            empties: (usize::MAX, 0),
+            train: 0,
+            test: 0,
+            test_error: 0.0,
+            exact: 0,
+            exact_error: 0.0,
+            classic_error: 0.0,
+        })
+        .collect();
+    for row in &table {
+        let r = &mut reports[row.phase];
+        if !row.test {
+            r.train += 1;
+            continue;
+        }
+        let pos: Position<B> = samples[row.sample].position();
+        let empties = rules.empty(&pos).count() as usize;
+        r.empties = (r.empties.0.min(empties), r.empties.1.max(empties));
+        let error = (weights.evaluate(&pos, empties) as f64 / DISC as f64 - row.label as f64).abs();
+        r.test += 1;
+        r.test_error += error;
+        if row.exact {
+            r.exact += 1;
+            r.exact_error += error;
+            let c = classic.evaluate(&rules, &pos) as f64 / DISC as f64;
+            r.classic_error += (c - row.label as f64).abs();
+        }
+    }
+    for r in &mut reports {
+        if r.test > 0 {
+            r.test_error /= r.test as f64;
+        }
+        if r.exact > 0 {
+            r.exact_error /= r.exact as f64;
+            r.classic_error /= r.exact as f64;
+        }
+        if r.empties.0 == usize::MAX {
+            r.empties = (0, 0);
+        }
+    }
+    Ok((weights, reports))
+}
+
+/// Ridge least squares for one phase over the rows `train`, by conjugate gradients on the
+/// normal equations (CGLS): the bias and the weights.
+fn descend<'a>(
+    train: &[usize],
+    table: &[Row],
+    row_features: impl Fn(usize) -> &'a [u32],
+    total: usize,
+    options: &FitOptions,
+) -> (f32, Vec<f32>) {
+    // Unknowns: the weights, then the bias (a feature every row has).
+    let n = total + 1;
+    let mut x = vec![0f64; n];
+    if train.is_empty() {
+        return (0.0, vec![0.0; total]);
+    }
+    let lambda = options.regularize as f64;
+    // A v: each row's sum of its features' entries of v.
+    let apply = |v: &[f64], out: &mut Vec<f64>| {
+        out.clear();
+        out.extend(
+            train
+                .iter()
+                .map(|&r| v[total] + row_features(r).iter().map(|&f| v[f as usize]).sum::<f64>()),
+        );
+    };
+    // A^T u - lambda x.
+    let gradient = |u: &[f64], x: &[f64], out: &mut Vec<f64>| {
+        out.clear();
+        out.extend(x.iter().map(|xi| -lambda * xi));
+        for (&r, &ui) in train.iter().zip(u) {
+            for &f in row_features(r) {
+                out[f as usize] += ui;
+            }
+            out[total] += ui;
+        }
+    };
+    let mut residual: Vec<f64> = train.iter().map(|&r| table[r].label as f64).collect();
+    let mut s = Vec::new();
+    gradient(&residual, &x, &mut s);
+    let mut p = s.clone();
+    let mut gamma: f64 = s.iter().map(|v| v * v).sum();
+    let mut q = Vec::new();
+    for _ in 0..options.epochs {
+        if gamma < 1e-12 {
+            break;
+        }
+        apply(&p, &mut q);
+        let delta: f64 =
+            q.iter().map(|v| v * v).sum::<f64>() + lambda * p.iter().map(|v| v * v).sum::<f64>();
+        if delta <= 0.0 {
+            break;
+        }
+        let alpha = gamma / delta;
+        for (xi, pi) in x.iter_mut().zip(&p) {
+            *xi += alpha * pi;
+        }
+        for (ri, qi) in residual.iter_mut().zip(&q) {
+            *ri -= alpha * qi;
+        }
+        gradient(&residual, &x, &mut s);
+        let next: f64 = s.iter().map(|v| v * v).sum();
+        let beta = next / gamma;
+        for (pi, si) in p.iter_mut().zip(&s) {
+            *pi = si + beta * *pi;
+        }
+        gamma = next;
+    }
+    let bias = x[total] as f32;
+    (bias, x[..total].iter().map(|&v| v as f32).collect())
+}

@@ -1,0 +1,199 @@
+//! `othello train gen`: games of the engine against itself, every position labelled.
+//!
+//! Game `n` is played from the standard start: `random_moves` uniformly random moves (so the
+//! games spread out), then the engine at `depth` with varied play (its estimates nudged by a
+//! seed drawn from `n`), and from `exact_empties` empty cells on, perfect play found by the
+//! solver. Positions with that many empties or fewer are labelled with their exact value;
+//! earlier ones with the game's value at the first solved position, from their own side (the
+//! result of the game as perfect play would finish it). The positions of the random opening
+//! are not kept. A game depends only on its number and the options, so games are shared out
+//! over threads in any order, and a run that stops is resumed by running it again: the games
+//! already in the file are skipped.
+
+use super::data::{self, Board, Sample};
+use crate::rules::{Bits, Color, Position, Rules, Setup};
+use crate::search::{splitmix, Config, Engine, RootMoves};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// How to make a training file.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    pub setup: Setup,
+    /// Games numbered 0 to `games - 1`.
+    pub games: u32,
+    pub seed: u64,
+    pub random_moves: u32,
+    pub depth: u32,
+    pub exact_empties: u32,
+    pub threads: usize,
+    pub hash_mb: usize,
+}
+
+/// What a run added.
+#[derive(Clone, Debug, Default)]
+pub struct GenReport {
+    pub skipped: usize,
+    pub games: usize,
+    pub positions: u64,
+    pub seconds: f64,
+}
+
+/// Plays the games missing from `path` and adds their positions to it.
+pub fn generate(options: &GenOptions, path: &Path, progress: bool) -> Result<GenReport, String> {
+    crate::with_bits!(options.setup.shape, |B| generate_in::<B>(
+        options, path, progress
+    ))
+}
+
+fn generate_in<B: Bits>(
+    options: &GenOptions,
+    path: &Path,
+    progress: bool,
+) -> Result<GenReport, String> {
+    let setup = &options.setup;
+    let board = Board {
+        shape: setup.shape,
+        variant: setup.variant,
+    };
+    let rules: Rules<B> = Rules::new(setup.shape, setup.variant).map_err(|e| e.to_string())?;
+    let (file, done) = data::open_for_append(path, board)?;
+    let todo: Vec<u32> = (0..options.games)
+        .filter(|g| done.binary_search(g).is_err())
+        .collect();
+    let bar = if progress {
+        ProgressBar::new(todo.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg}, {elapsed} (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    let out = Mutex::new(file);
+    let next = AtomicUsize::new(0);
+    let positions = AtomicU64::new(0);
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let clock = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                let mut solver = Engine::new(
+                    rules.clone(),
+                    Config {
+                        depth: None,
+                        move_time: None,
+                        hash_mb: options.hash_mb,
+                        threads: 1,
+                        ..Config::default()
+                    },
+                );
+                loop {
+                    let i = next.fetch_add(1, Relaxed);
+                    let Some(&game) = todo.get(i) else { break };
+                    if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
+                        break;
+                    }
+                    let samples = play_game(&rules, board, options, game, &mut solver);
+                    let mut bytes = Vec::with_capacity(samples.len() * board.record_len());
+                    for s in &samples {
+                        s.write(&mut bytes);
+                    }
+                    // One write per game, so a stop leaves whole games (or one torn record).
+                    let written = out
+                        .lock()
+                        .map_err(|_| "a writer thread failed".to_string())
+                        .and_then(|mut f| f.write_all(&bytes).map_err(|e| e.to_string()));
+                    if let Err(e) = written {
+                        if let Ok(mut f) = failed.lock() {
+                            *f = Some(format!("{}: {e}", path.display()));
+                        }
+                        break;
+                    }
+                    let total = positions.fetch_add(samples.len() as u64, Relaxed);
+                    bar.set_message(format!("{} positions", total + samples.len() as u64));
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failed.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    Ok(GenReport {
+        skipped: done.len(),
+        games: todo.len(),
+        positions: positions.into_inner(),
+        seconds: clock.elapsed().as_secs_f64(),
+    })
+}
+
+/// Plays game number `game` and labels its positions.
+fn play_game<B: Bits>(
+    rules: &Rules<B>,
+    board: Board,
+    options: &GenOptions,
+    game: u32,
+    solver: &mut Engine<B>,
+) -> Vec<Sample> {
+    let mut state = options.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut player = Engine::new(
+        rules.clone(),
+        Config {
+            depth: Some(options.depth),
+            move_time: None,
+            hash_mb: 4,
+            seed: Some(splitmix(&mut state)),
+            threads: 1,
+            ..Config::default()
+        },
+    );
+    let mut pos = rules.start(options.setup.first, options.setup.top_left);
+    // Positions before the first solve, waiting for its value.
+    let mut pending: Vec<Position<B>> = Vec::new();
+    let mut solved: Option<(Color, i32)> = None;
+    let mut samples = Vec::new();
+    let mut ply = 0;
+    while !rules.is_over(&pos) {
+        let moves = rules.moves(&pos);
+        if moves.is_empty() {
+            pos = rules.pass(&pos);
+            continue;
+        }
+        let empties = rules.empty(&pos).count();
+        let best = if ply < options.random_moves {
+            let k = splitmix(&mut state) as usize % moves.count() as usize;
+            moves.iter().nth(k)
+        } else if empties <= options.exact_empties {
+            let s = solver.solve_root(&pos, RootMoves::Best);
+            solved.get_or_insert((pos.to_move, s.score));
+            samples.push(Sample::new(board, game, &pos, s.score, true));
+            s.best
+        } else {
+            pending.push(pos);
+            player.search(&pos).best
+        };
+        let Some(m) = best.filter(|&m| moves.contains(m)) else {
+            break;
+        };
+        pos = rules.play_unchecked(&pos, m);
+        ply += 1;
+    }
+    // The value that labels the earlier positions: the first solve's, or the game's end.
+    let (color, value) = solved.unwrap_or_else(|| (pos.to_move, rules.margin(&pos, pos.to_move)));
+    let mut early: Vec<Sample> = pending
+        .iter()
+        .map(|p| {
+            let label = if p.to_move == color { value } else { -value };
+            Sample::new(board, game, p, label, false)
+        })
+        .collect();
+    early.extend(samples);
+    early
+}

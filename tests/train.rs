@@ -1,0 +1,67 @@
+//! `othello train gen` and `fit` from the command line, and `--weights` refusing a bad file.
+
+use assert_cmd::Command;
+use std::fs;
+
+fn othello() -> Command {
+    Command::cargo_bin("othello").unwrap()
+}
+
+#[test]
+fn gen_fit_and_play_with_the_weights() {
+    let dir = std::env::temp_dir().join(format!("othello-train-cli-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("6x6.dat");
+    let weights = dir.join("6x6.weights");
+    let gen = othello()
+        .args([
+            "train", "gen", "--rows", "6", "--cols", "6", "--games", "40",
+        ])
+        .args([
+            "--depth",
+            "2",
+            "--exact-empties",
+            "10",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{gen:?}");
+    assert!(String::from_utf8_lossy(&gen.stdout).starts_with("40 games added (0 already there)"));
+    let fit = othello()
+        .args(["train", "fit", "--phases", "4", "--epochs", "20", "--out"])
+        .arg(&weights)
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(fit.status.success(), "{fit:?}");
+    let table = String::from_utf8_lossy(&fit.stdout);
+    assert!(table.starts_with("| phase | empties |"), "{table}");
+    // The engine plays 6x6 with them; the classic evaluation stays selectable.
+    let game = othello()
+        .arg("--weights")
+        .arg(&weights)
+        .args(["selfplay", "--rows", "6", "--cols", "6", "--games", "2"])
+        .args(["--a", "depth=2", "--b", "depth=2,eval=classic"])
+        .output()
+        .unwrap();
+    assert!(game.status.success(), "{game:?}");
+    // A damaged file is an error, never a silent fallback.
+    let mut bytes = fs::read(&weights).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    fs::write(&weights, bytes).unwrap();
+    let bad = othello()
+        .arg("--weights")
+        .arg(&weights)
+        .args(["perft", "--depth", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("corrupt (checksum mismatch)"), "{stderr}");
+    fs::remove_dir_all(&dir).unwrap();
+}
