@@ -141,7 +141,11 @@ impl<B: Bits> Evaluator<B> {
         let empty = g.cells() & !(me | op);
         let empties = empty.count();
         if let Some(learned) = &self.learned {
-            return learned.evaluate(pos, empties as usize);
+            let moves = (
+                rules.moves_for(me, op).count(),
+                rules.moves_for(op, me).count(),
+            );
+            return learned.evaluate(pos, empties as usize, moves);
         }
         // 0 at the start of the game, 64 when the board is full.
         let phase = (64 * (self.cells - empties) / self.cells) as i32;

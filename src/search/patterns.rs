@@ -27,6 +27,8 @@ pub struct Pattern {
     /// Each placement on the board: its cells (as indices) in digit order. Placements that
     /// cover the same cells are kept once.
     pub placements: Vec<Vec<usize>>,
+    /// The board symmetry (by its place in the list of [`symmetries`]) of each placement.
+    pub placed_by: Vec<usize>,
     /// Reorderings of the digits under which the pattern reads the same (the board's
     /// symmetries that map a placement onto its own cells), the identity first.
     pub symmetries: Vec<Vec<usize>>,
@@ -77,13 +79,17 @@ pub fn patterns(rows: usize, cols: usize) -> Vec<Pattern> {
             .collect();
         drawn.extend(turned);
     }
-    for (name, cells) in drawn {
+    for (name, mut cells) in drawn {
+        // Digits in the order of the cells on the board, row by row: a placement read off a
+        // turned copy of the board is then one bit extraction (see [`Fast8x8`]).
+        cells.sort_by_key(|&(r, c)| (r, c));
         if cells.iter().any(|&(r, c)| r >= rows || c >= cols) || cells.len() > MAX_CELLS {
             continue;
         }
         let mut placements: Vec<Vec<usize>> = Vec::new();
+        let mut placed_by = Vec::new();
         let mut symmetries: Vec<Vec<usize>> = Vec::new();
-        for map in &maps {
+        for (s, map) in maps.iter().enumerate() {
             let placed: Vec<usize> = cells
                 .iter()
                 .map(|&(r, c)| {
@@ -108,6 +114,7 @@ pub fn patterns(rows: usize, cols: usize) -> Vec<Pattern> {
                         symmetries.push((0..placed.len()).collect());
                     }
                     placements.push(placed);
+                    placed_by.push(s);
                 }
             }
         }
@@ -119,6 +126,7 @@ pub fn patterns(rows: usize, cols: usize) -> Vec<Pattern> {
                 name,
                 cells,
                 placements,
+                placed_by,
                 symmetries,
             });
         }
@@ -190,13 +198,20 @@ fn same_set<T: Ord + Clone>(a: &[T], b: &[T]) -> bool {
 pub struct PatternSet {
     pub patterns: Vec<Pattern>,
     pub cells: usize,
+    /// The quick reading of an 8x8 board, where the processor has BMI2.
+    fast: Option<Fast8x8>,
 }
 
 impl PatternSet {
     pub fn new(rows: usize, cols: usize) -> PatternSet {
+        let patterns = patterns(rows, cols);
+        let fast = (rows == 8 && cols == 8)
+            .then(|| Fast8x8::new(&patterns))
+            .flatten();
         PatternSet {
-            patterns: patterns(rows, cols),
+            patterns,
             cells: rows * cols,
+            fast,
         }
     }
 
@@ -208,7 +223,17 @@ impl PatternSet {
     /// Calls `f(pattern, index)` for every placement of every pattern, the index read from
     /// the side to move's point of view.
     #[inline]
-    pub fn for_each_index<B: Bits>(&self, pos: &Position<B>, mut f: impl FnMut(usize, usize)) {
+    pub fn for_each_index<B: Bits>(&self, pos: &Position<B>, f: impl FnMut(usize, usize)) {
+        if let (Some(fast), Some(mine), Some(theirs)) =
+            (&self.fast, pos.mover().to_word(), pos.opponent().to_word())
+        {
+            return fast.for_each_index(mine, theirs, f);
+        }
+        self.for_each_index_by_cells(pos, f)
+    }
+
+    /// [`PatternSet::for_each_index`] cell by cell, for every board.
+    fn for_each_index_by_cells<B: Bits>(&self, pos: &Position<B>, mut f: impl FnMut(usize, usize)) {
         let mut state = [EMPTY as u8; 26 * 26];
         for cell in pos.mover().iter() {
             state[cell] = MINE as u8;
@@ -226,6 +251,105 @@ impl PatternSet {
             }
         }
     }
+}
+
+/// The 8x8 board read a pattern at a time: the board is turned by each of its eight
+/// symmetries, and a placement is then its pattern's cells in the turned board, taken in one
+/// bit extraction (`pext`) per colour; a table turns the bits into base-3 digits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Fast8x8 {
+    /// For each placement: the pattern's cells in the top-left frame, the pattern, and the
+    /// symmetry that lays it.
+    reads: Vec<(u64, usize, usize)>,
+    /// Bits to base 3: entry `b` has digit `k` set to bit `k` of `b`.
+    ternary: Vec<u16>,
+}
+
+impl Fast8x8 {
+    fn new(patterns: &[Pattern]) -> Option<Fast8x8> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            let mut reads = Vec::new();
+            for (p, pattern) in patterns.iter().enumerate() {
+                let mask = pattern
+                    .cells
+                    .iter()
+                    .fold(0u64, |m, &(r, c)| m | 1 << (8 * r + c));
+                for &s in &pattern.placed_by {
+                    reads.push((mask, p, s));
+                }
+            }
+            let ternary = (0..1usize << MAX_CELLS)
+                .map(|b| {
+                    (0..MAX_CELLS)
+                        .filter(|k| b >> k & 1 == 1)
+                        .map(|k| 3u16.pow(k as u32))
+                        .sum()
+                })
+                .collect();
+            return Some(Fast8x8 { reads, ternary });
+        }
+        let _ = patterns;
+        None
+    }
+
+    #[inline]
+    fn for_each_index(&self, mine: u64, theirs: u64, f: impl FnMut(usize, usize)) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Fast8x8` exists only where `new` found BMI2.
+        unsafe {
+            self.for_each_index_bmi2(mine, theirs, f)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (mine, theirs, f);
+            unreachable!("no BMI2 off x86-64")
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn for_each_index_bmi2(&self, mine: u64, theirs: u64, mut f: impl FnMut(usize, usize)) {
+        use std::arch::x86_64::_pext_u64;
+        let (m, t) = (turned(mine), turned(theirs));
+        for &(mask, p, s) in &self.reads {
+            let index = self.ternary[_pext_u64(m[s], mask) as usize] as usize
+                + 2 * self.ternary[_pext_u64(t[s], mask) as usize] as usize;
+            f(p, index);
+        }
+    }
+}
+
+/// The board under each symmetry of [`symmetries`], in its order: image `s` holds at cell `x`
+/// what the board holds at `s(x)`, so a pattern drawn at the top-left reads placement `s`.
+#[inline]
+fn turned(b: u64) -> [u64; 8] {
+    // Columns mirrored: the bits of each row (byte) reversed.
+    let mirror = |x: u64| {
+        let x = (x >> 1) & 0x5555_5555_5555_5555 | (x & 0x5555_5555_5555_5555) << 1;
+        let x = (x >> 2) & 0x3333_3333_3333_3333 | (x & 0x3333_3333_3333_3333) << 2;
+        (x >> 4) & 0x0F0F_0F0F_0F0F_0F0F | (x & 0x0F0F_0F0F_0F0F_0F0F) << 4
+    };
+    // Rows and columns exchanged.
+    let transpose = |mut x: u64| {
+        let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
+        x ^= t ^ (t >> 28);
+        let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+        x ^= t ^ (t >> 14);
+        let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+        x ^ t ^ (t >> 7)
+    };
+    let t = transpose(b);
+    [
+        b,
+        mirror(b),
+        b.swap_bytes(),
+        b.reverse_bits(),
+        t,
+        t.swap_bytes(),
+        mirror(t),
+        t.reverse_bits(),
+    ]
 }
 
 /// The game phase of a position with `empties` empty cells, out of `phases`.
@@ -308,6 +432,25 @@ mod tests {
             pos = rules.play_unchecked(&pos, m);
         }
         pos
+    }
+
+    #[test]
+    fn the_quick_8x8_reading_is_the_cell_by_cell_one() {
+        let shape = Shape::new(8, 8).unwrap();
+        let rules: Rules<u64> = Rules::new(shape, Variant::default()).unwrap();
+        let set = PatternSet::new(8, 8);
+        if set.fast.is_none() {
+            eprintln!("no BMI2 here: the quick reading is not used, nothing to compare");
+            return;
+        }
+        let mut seed = 11u64;
+        for _ in 0..300 {
+            let pos = random_position(&rules, &mut seed);
+            let (mut quick, mut slow) = (Vec::new(), Vec::new());
+            set.for_each_index(&pos, |k, i| quick.push((k, i)));
+            set.for_each_index_by_cells(&pos, |k, i| slow.push((k, i)));
+            assert_eq!(quick, slow);
+        }
     }
 
     #[test]

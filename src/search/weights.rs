@@ -4,8 +4,10 @@
 //! The file (little-endian): the magic `OTHELLOW`, the format version (u32), rows, columns, the
 //! rule set (0 full, 1 simple), misère (0/1) and place-anywhere (0/1) as bytes, the number of
 //! phases and of patterns (u16 each); for each pattern its cell count (u8) and cells as
-//! (row, column) byte pairs; then for each phase a bias (i16) and every pattern's table of 3^n
-//! weights (i16); last, the FNV-1a 64-bit hash of everything before it (u64). The patterns are
+//! (row, column) byte pairs; then for each phase a bias (i16), every pattern's table of 3^n
+//! weights (i16) and two mobility tables of [`MOBILITY`] weights (i16: by the number of moves
+//! of the side to move, then of its opponent, the last entry standing for that many or more);
+//! last, the FNV-1a 64-bit hash of everything before it (u64). The patterns are
 //! stored so that a file made for another pattern set is refused rather than misread.
 
 use super::patterns::{phase, PatternSet};
@@ -14,6 +16,8 @@ use std::path::Path;
 use std::sync::{Arc, RwLock};
 
 const MAGIC: &[u8; 8] = b"OTHELLOW";
+/// Entries of each mobility table.
+pub const MOBILITY: usize = 40;
 pub const VERSION: u32 = 1;
 
 /// Weights for one board shape and variant.
@@ -23,7 +27,7 @@ pub struct Weights {
     pub cols: usize,
     pub variant: Variant,
     pub set: PatternSet,
-    /// Per phase: a bias, then each pattern's table.
+    /// Per phase: a bias; each pattern's table, then the two mobility tables.
     pub bias: Vec<i16>,
     pub tables: Vec<Vec<Vec<i16>>>,
 }
@@ -50,7 +54,12 @@ impl Weights {
     pub fn zero(rows: usize, cols: usize, variant: Variant, phases: usize) -> Weights {
         let set = PatternSet::new(rows, cols);
         let tables = (0..phases)
-            .map(|_| set.patterns.iter().map(|p| vec![0; p.size()]).collect())
+            .map(|_| {
+                let patterns = set.patterns.iter().map(|p| vec![0; p.size()]);
+                patterns
+                    .chain([vec![0; MOBILITY], vec![0; MOBILITY]])
+                    .collect()
+            })
             .collect();
         Weights {
             rows,
@@ -66,12 +75,16 @@ impl Weights {
         self.bias.len()
     }
 
-    /// The estimate of `pos` for its side to move, in hundredths of a disc.
+    /// The estimate of `pos` for its side to move, in hundredths of a disc, given its empty
+    /// cells and the number of moves of each side (the mover first).
     #[inline]
-    pub fn evaluate<B: Bits>(&self, pos: &Position<B>, empties: usize) -> i32 {
+    pub fn evaluate<B: Bits>(&self, pos: &Position<B>, empties: usize, moves: (u32, u32)) -> i32 {
         let p = phase(empties, self.set.cells, self.phases());
         let tables = &self.tables[p];
-        let mut sum = self.bias[p] as i32;
+        let n = self.set.patterns.len();
+        let mut sum = self.bias[p] as i32
+            + tables[n][mobility(moves.0)] as i32
+            + tables[n + 1][mobility(moves.1)] as i32;
         self.set
             .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
         sum
@@ -198,6 +211,11 @@ pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> 
         .iter()
         .find(|w| (w.rows, w.cols, w.variant) == (rows, cols, variant))
         .cloned()
+}
+
+/// The mobility table entry of `moves` moves.
+pub fn mobility(moves: u32) -> usize {
+    (moves as usize).min(MOBILITY - 1)
 }
 
 struct Reader<'a> {

@@ -2,8 +2,9 @@
 //!
 //! Each phase is fitted on its own positions and those of the two phases next to it (more data
 //! for each table, and neighbouring phases that agree); a phase with no positions of its own
-//! takes the weights of the nearest one that has some. The model is a bias plus one weight per
-//! pattern configuration; configurations that the board's symmetries make equal share a weight.
+//! takes the weights of the nearest one that has some. The model is a bias, one weight per
+//! pattern configuration (configurations that the board's symmetries make equal share one) and
+//! one per number of moves of each side (mobility).
 //! The fit is ridge least squares (the squared error plus `regularize` times the sum of the
 //! squared weights, so a rarely seen configuration stays near zero), solved by conjugate
 //! gradients. Games whose number is a multiple of `held_out` are kept out of the fit and
@@ -12,7 +13,7 @@
 use super::data::{Board, Sample};
 use crate::rules::{Bits, Position, Rules};
 use crate::search::patterns::{phase, PatternSet};
-use crate::search::weights::Weights;
+use crate::search::weights::{mobility, Weights, MOBILITY};
 use crate::search::{Evaluator, DISC};
 
 /// How to fit.
@@ -80,7 +81,10 @@ fn fit_in<B: Bits>(
         canonical.push((0..p.size()).map(|i| p.canonical(i) as u32).collect());
         total += p.size();
     }
-    let placements = set.placements();
+    // Then the two mobility tables.
+    let mobility_at = total;
+    total += 2 * MOBILITY;
+    let placements = set.placements() + 2;
     let mut features = Vec::with_capacity(samples.len() * placements);
     let mut table = Vec::with_capacity(samples.len());
     for (i, s) in samples.iter().enumerate() {
@@ -89,6 +93,11 @@ fn fit_in<B: Bits>(
         set.for_each_index(&pos, |k, index| {
             features.push((offsets[k] + canonical[k][index] as usize) as u32);
         });
+        let (me, op) = (pos.mover(), pos.opponent());
+        let moves = [rules.moves_for(me, op), rules.moves_for(op, me)];
+        for (side, m) in moves.iter().enumerate() {
+            features.push((mobility_at + side * MOBILITY + mobility(m.count())) as u32);
+        }
         table.push(Row {
             phase: phase(empties, set.cells, phases),
             label: s.label as f32,
@@ -147,9 +156,15 @@ fn fit_in<B: Bits>(
     };
     for (p, bias, w) in &fitted {
         weights.bias[*p] = hundredths(*bias);
-        for (k, pattern_table) in weights.tables[*p].iter_mut().enumerate() {
-            for (index, entry) in pattern_table.iter_mut().enumerate() {
-                *entry = hundredths(w[offsets[k] + canonical[k][index] as usize]);
+        let n = set.patterns.len();
+        for (k, table) in weights.tables[*p].iter_mut().enumerate() {
+            for (index, entry) in table.iter_mut().enumerate() {
+                let at = if k < n {
+                    offsets[k] + canonical[k][index] as usize
+                } else {
+                    mobility_at + (k - n) * MOBILITY + index
+                };
+                *entry = hundredths(w[at]);
             }
         }
     }
@@ -176,7 +191,13 @@ fn fit_in<B: Bits>(
         let pos: Position<B> = samples[row.sample].position();
         let empties = rules.empty(&pos).count() as usize;
         r.empties = (r.empties.0.min(empties), r.empties.1.max(empties));
-        let error = (weights.evaluate(&pos, empties) as f64 / DISC as f64 - row.label as f64).abs();
+        let (me, op) = (pos.mover(), pos.opponent());
+        let moves = (
+            rules.moves_for(me, op).count(),
+            rules.moves_for(op, me).count(),
+        );
+        let estimate = weights.evaluate(&pos, empties, moves) as f64 / DISC as f64;
+        let error = (estimate - row.label as f64).abs();
         r.test += 1;
         r.test_error += error;
         if row.exact {
