@@ -317,8 +317,8 @@ pub struct TrainFitArgs {
     /// Keep every N-th game out of the fit, to measure it (0: none).
     #[arg(long, default_value_t = 10)]
     pub held_out: u32,
-    /// Damping of rarely seen configurations.
-    #[arg(long, default_value_t = 5.0)]
+    /// The ridge penalty: larger keeps the weights of rarely seen configurations smaller.
+    #[arg(long, default_value_t = 20.0)]
     pub regularize: f32,
     /// Phases fitted at once [default: every core].
     #[arg(long)]
