@@ -6,6 +6,7 @@
 # than level 5 ever took here); our engine gets
 # MOVE_TIME, enforced by the referee. Openings: $OPENINGS (default openings/8x8.txt), each
 # played with both colours; JOBS games at a time (default 1; at most the number of free cores).
+# WEIGHTS=FILE plays our engine with those learned weights (`othello --weights FILE engine`).
 set -eu
 cd "$(dirname "$0")/.."
 GAMES=${1:-50}
@@ -24,10 +25,14 @@ if [ ! -x "$RHINO" ]; then
 fi
 cargo build --release --quiet
 OTHELLO=target/release/othello
+ENGINE="$OTHELLO engine"
+if [ -n "${WEIGHTS:-}" ]; then
+    ENGINE="$OTHELLO --weights $WEIGHTS engine"
+fi
 OUT=${GAMES_OUT:-target/rhino-games.txt}
 echo "othello $(git rev-parse --short HEAD 2>/dev/null || echo '?') at $MOVE_TIME vs gtp-rhino -l $LEVEL, $GAMES games"
 "$OTHELLO" match \
-    --a "$OTHELLO engine --move-time $MOVE_TIME" --a-name othello --a-move-time "$MOVE_TIME" \
+    --a "$ENGINE --move-time $MOVE_TIME" --a-name othello --a-move-time "$MOVE_TIME" \
     --b "$RHINO -l $LEVEL" --b-protocol gtp --b-name rhino$LEVEL --b-move-time "${RHINO_TIME:-600s}" \
     --games "$GAMES" --openings "${OPENINGS:-openings/8x8.txt}" --jobs "${JOBS:-1}" --games-out "$OUT"
 echo "games written to $OUT"

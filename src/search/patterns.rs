@@ -360,7 +360,7 @@ pub fn phase(empties: usize, cells: usize, phases: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Color, Rules, Shape, Variant};
+    use crate::rules::{Rules, Shape, Variant};
     use crate::search::splitmix;
 
     #[test]
@@ -415,23 +415,10 @@ mod tests {
             .any(|p| p.name == "edge and X cells, turned"));
     }
 
-    /// A position some random moves from the start.
-    pub fn random_position<B: Bits>(rules: &Rules<B>, seed: &mut u64) -> Position<B> {
-        let mut pos = rules.start(Color::Black, Color::White);
-        for _ in 0..splitmix(seed) % 60 {
-            let moves = rules.moves(&pos);
-            if moves.is_empty() {
-                if rules.is_over(&pos) {
-                    break;
-                }
-                pos = rules.pass(&pos);
-                continue;
-            }
-            let k = splitmix(seed) as usize % moves.count() as usize;
-            let m = moves.iter().nth(k).unwrap_or_default();
-            pos = rules.play_unchecked(&pos, m);
-        }
-        pos
+    /// A position of a random game with up to 60 empty cells.
+    fn random_position(rules: &Rules<u64>, seed: &mut u64) -> Position<u64> {
+        let empties = (splitmix(seed) % 61) as u32;
+        crate::search::tests::random_position(rules, splitmix(seed), empties)
     }
 
     #[test]

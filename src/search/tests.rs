@@ -115,7 +115,7 @@ fn minimax<B: Bits>(rules: &Rules<B>, pos: &Position<B>, scoring: Scoring) -> i3
 /// passes made) once at most `empties` cells are empty. The side to move always has a move. If a
 /// game ends too early, another is played; after many tries, the live position with the fewest
 /// empty cells seen is taken.
-fn random_position<B: Bits>(rules: &Rules<B>, seed: u64, empties: u32) -> Position<B> {
+pub(crate) fn random_position<B: Bits>(rules: &Rules<B>, seed: u64, empties: u32) -> Position<B> {
     let mut rng = seed;
     let colour = |rng: &mut u64| {
         if splitmix(rng) & 1 == 0 {
