@@ -285,6 +285,10 @@ pub struct TrainGenArgs {
     /// Random moves at the start of each game.
     #[arg(long, default_value_t = 8)]
     pub random_moves: u32,
+    /// Percent of the later moves (before the solved end) played at random; the positions
+    /// before each such move are not kept.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub random_rate: u32,
     /// The engine's depth between the opening and the solved end.
     #[arg(long, default_value_t = 4)]
     pub depth: u32,

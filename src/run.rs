@@ -325,6 +325,7 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
                 games: a.games,
                 seed: a.seed,
                 random_moves: a.random_moves,
+                random_rate: a.random_rate,
                 depth: a.depth,
                 exact_empties: a.exact_empties,
                 threads: a.threads.unwrap_or_else(all_cores),

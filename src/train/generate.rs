@@ -5,8 +5,10 @@
 //! seed drawn from `n`), and from `exact_empties` empty cells on, perfect play found by the
 //! solver. Positions with that many empties or fewer are labelled with their exact value;
 //! earlier ones with the game's value at the first solved position, from their own side (the
-//! result of the game as perfect play would finish it). The positions of the random opening
-//! are not kept. A game depends only on its number and the options, so games are shared out
+//! result of the game as perfect play would finish it). With `random_rate`, that percent of
+//! the engine's moves before the solved end are random too, for positions the engine would not
+//! choose; positions before a random move are not kept (their game's result is not theirs), nor
+//! are those of the random opening. A game depends only on its number and the options, so games are shared out
 //! over threads in any order, and a run that stops is resumed by running it again: the games
 //! already in the file are skipped.
 
@@ -28,6 +30,10 @@ pub struct GenOptions {
     pub games: u32,
     pub seed: u64,
     pub random_moves: u32,
+    /// Percent of the later moves (before the solved end) played at random, for positions the
+    /// engine would not choose; the positions before such a move are not kept, so every label
+    /// comes from sensible play.
+    pub random_rate: u32,
     pub depth: u32,
     pub exact_empties: u32,
     pub threads: usize,
@@ -167,7 +173,12 @@ fn play_game<B: Bits>(
             continue;
         }
         let empties = rules.empty(&pos).count();
-        let best = if ply < options.random_moves {
+        let random = ply < options.random_moves
+            || (empties > options.exact_empties
+                && splitmix(&mut state) % 100 < options.random_rate as u64);
+        let best = if random {
+            // What came before no longer leads to this game's result.
+            pending.clear();
             let k = splitmix(&mut state) as usize % moves.count() as usize;
             moves.iter().nth(k)
         } else if empties <= options.exact_empties {

@@ -16,6 +16,7 @@ fn options(rows: usize, cols: usize, games: u32, threads: usize) -> GenOptions {
         games,
         seed: 7,
         random_moves: 2,
+        random_rate: 10,
         depth: 2,
         exact_empties: 8,
         threads,
