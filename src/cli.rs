@@ -32,16 +32,21 @@ pub struct Cli {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Learned evaluation weights (made by `othello train fit`), used for the board and rules
-    /// they were made for; may be given more than once.
+    /// they were made for instead of the built-in ones; may be given more than once.
     #[arg(long, global = true)]
     pub weights: Vec<std::path::PathBuf>,
+    /// The evaluation: learned weights where the board and rules have some (built in for 8x8
+    /// under the full rules, or --weights), the classic hand-weighted one elsewhere; or the
+    /// classic one everywhere.
+    #[arg(long, global = true, value_enum, default_value_t = EvalArg::Learned, conflicts_with = "weights")]
+    pub eval: EvalArg,
 }
 
 /// The line protocol takes a search option (all of [`SearchArgs`] but the table size) only
 /// with `--computer`: the subcommands share the options, but always play a side.
 fn needs_computer(arg: Arg) -> Arg {
     match arg.get_id().as_str() {
-        "depth" | "move_time" | "seed" | "threads" | "eval" => arg.requires("computer"),
+        "depth" | "move_time" | "seed" | "threads" => arg.requires("computer"),
         _ => arg,
     }
 }
@@ -106,13 +111,9 @@ pub struct SearchArgs {
     /// a depth-limited game repeats exactly].
     #[arg(long, value_parser = threads_arg)]
     threads: Option<usize>,
-    /// The evaluation: learned weights where the board has some (see --weights), or the
-    /// classic hand-weighted one.
-    #[arg(long, value_enum, default_value_t = EvalArg::Learned)]
-    eval: EvalArg,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EvalArg {
     Learned,
     Classic,
@@ -138,10 +139,7 @@ impl SearchArgs {
             seed: self.seed,
             scoring: Scoring::Plain,
             threads,
-            eval: match self.eval {
-                EvalArg::Learned => EvalKind::Learned,
-                EvalArg::Classic => EvalKind::Classic,
-            },
+            eval: EvalKind::default(),
         }
     }
 }

@@ -15,8 +15,12 @@ fn main() -> ExitCode {
 /// Runs the command asked for. Every error, and the status it gives, is left to [`error::exit`].
 fn dispatch(cli: cli::Cli) -> Result<Outcome, AppError> {
     let rules = cli.rules;
-    for path in &cli.weights {
-        othello::search::weights::load(path).map_err(AppError::Input)?;
+    // Learned weights, unless the classic evaluation is asked for everywhere.
+    if cli.eval == cli::EvalArg::Learned {
+        othello::search::weights::register_built_in().map_err(AppError::Failed)?;
+        for path in &cli.weights {
+            othello::search::weights::load(path).map_err(AppError::Input)?;
+        }
     }
     match cli.command {
         None => return run::play(rules, cli.computer, &cli.search),

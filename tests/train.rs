@@ -65,3 +65,51 @@ fn gen_fit_and_play_with_the_weights() {
     assert!(stderr.contains("corrupt (checksum mismatch)"), "{stderr}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_default_evaluation_on_8x8_is_the_built_in_learned_one() {
+    let games = |args: &[&str]| {
+        let out = othello()
+            .args([
+                "selfplay", "--games", "4", "--a", "depth=3", "--b", "depth=3",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        games_of(&out.stdout)
+    };
+    let learned = games(&[]);
+    let classic = games(&["--eval", "classic"]);
+    assert_ne!(learned, classic);
+    // Player specs choose per player within one run; the classic one matches --eval classic.
+    let by_spec = othello()
+        .args(["selfplay", "--games", "4"])
+        .args(["--a", "depth=3,eval=classic", "--b", "depth=3,eval=classic"])
+        .output()
+        .unwrap();
+    assert_eq!(games_of(&by_spec.stdout), classic);
+    // --weights and --eval classic contradict each other.
+    let both = othello()
+        .args([
+            "--eval",
+            "classic",
+            "--weights",
+            "w",
+            "perft",
+            "--depth",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+}
+
+/// The game lines of a selfplay report (not its header or timings).
+fn games_of(stdout: &[u8]) -> String {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

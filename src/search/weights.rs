@@ -191,6 +191,20 @@ impl Weights {
 /// The weights the program knows, loaded once: at most one set per board shape and variant.
 static KNOWN: RwLock<Vec<Arc<Weights>>> = RwLock::new(Vec::new());
 
+/// The weights that ship with the program (`weights/` in the source; its README says how they
+/// were made).
+const BUILT_IN: &[(&str, &[u8])] = &[("8x8", include_bytes!("../../weights/8x8.weights"))];
+
+/// Registers the weights that ship with the program. An error means a damaged build.
+pub fn register_built_in() -> Result<(), String> {
+    for (name, bytes) in BUILT_IN {
+        let weights =
+            Weights::from_bytes(bytes).map_err(|e| format!("built-in {name} weights: {e}"))?;
+        register(weights);
+    }
+    Ok(())
+}
+
 /// Makes `weights` the learned evaluation of their board and variant (replacing any before).
 pub fn register(weights: Weights) {
     if let Ok(mut known) = KNOWN.write() {
@@ -315,6 +329,22 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_weights_load() {
+        register_built_in().unwrap();
+        let w = find(8, 8, Variant::default()).unwrap();
+        assert_eq!(w.set, PatternSet::new(8, 8));
+        assert!(find(
+            8,
+            8,
+            Variant {
+                misere: true,
+                ..Variant::default()
+            }
+        )
+        .is_none());
+    }
 
     #[test]
     fn a_file_reads_back_and_damage_is_refused() {

@@ -10,12 +10,12 @@ import subprocess
 OTHELLO = "target/release/othello"
 # name: (arguments of the engine under test, depth of its opponent)
 CASES = {
-    "engine_8x8_white": ("--color W --depth 3", 1),
-    "engine_8x8_black": ("--color B --depth 3", 1),
-    "engine_4x4_passes": ("--color B --depth 4 --rows 4 --cols 4", 1),
-    "engine_6x6_misere": ("--color W --depth 2 --rows 6 --cols 6 --misere", 1),
-    "engine_8x8_opening": ("--color B --depth 2 --opening f5d6c3", 1),
-    "engine_8x8_own_pass": ("--color B --depth 1 --opening c4c3", 5),
+    "engine_8x8_white": ("--color W --depth 3 --eval classic", 1),
+    "engine_8x8_black": ("--color B --depth 3 --eval classic", 1),
+    "engine_4x4_passes": ("--color B --depth 4 --rows 4 --cols 4 --eval classic", 1),
+    "engine_6x6_misere": ("--color W --depth 2 --rows 6 --cols 6 --misere --eval classic", 1),
+    "engine_8x8_opening": ("--color B --depth 2 --opening f5d6c3 --eval classic", 1),
+    "engine_8x8_own_pass": ("--color B --depth 1 --opening c4c3 --eval classic", 5),
 }
 
 
@@ -27,7 +27,9 @@ def relay(args, opponent_depth):
     for flag in ("--rows", "--cols"):
         if flag in argv:
             size += [flag, argv[argv.index(flag) + 1]]
-    extra = [a for a in ("--misere",) if a in argv]
+    # The opponent evaluates as the engine under test does (--eval classic keeps these games
+    # the same when the built-in weights are retrained).
+    extra = [a for a in ("--misere",) if a in argv] + ["--eval", argv[argv.index("--eval") + 1]]
     if "--opening" in argv:
         extra += ["--opening", argv[argv.index("--opening") + 1]]
     me = subprocess.Popen([OTHELLO, "engine"] + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
