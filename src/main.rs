@@ -17,7 +17,7 @@ fn dispatch(cli: cli::Cli) -> Result<Outcome, AppError> {
     let rules = cli.rules;
     // Learned weights, unless the classic evaluation is asked for everywhere.
     if cli.eval == cli::EvalArg::Learned {
-        othello::search::weights::register_built_in().map_err(AppError::Failed)?;
+        othello::search::weights::use_built_in(true);
         for path in &cli.weights {
             othello::search::weights::load(path).map_err(AppError::Input)?;
         }

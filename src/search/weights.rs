@@ -18,7 +18,8 @@
 use super::patterns::{phase, PatternSet};
 use crate::rules::{Bits, Position, RuleSet, Variant};
 use std::path::Path;
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock, RwLock};
 
 const MAGIC: &[u8; 8] = b"OTHELLOW";
 /// Entries of each mobility table.
@@ -192,17 +193,35 @@ impl Weights {
 static KNOWN: RwLock<Vec<Arc<Weights>>> = RwLock::new(Vec::new());
 
 /// The weights that ship with the program (`weights/` in the source; its README says how they
-/// were made).
+/// were made), as file bytes.
 const BUILT_IN: &[(&str, &[u8])] = &[("8x8", include_bytes!("../../weights/8x8.weights"))];
 
-/// Registers the weights that ship with the program. An error means a damaged build.
-pub fn register_built_in() -> Result<(), String> {
-    for (name, bytes) in BUILT_IN {
-        let weights =
-            Weights::from_bytes(bytes).map_err(|e| format!("built-in {name} weights: {e}"))?;
-        register(weights);
-    }
-    Ok(())
+/// Whether the built-in weights are used: the program turns them on (`--eval classic` leaves
+/// them off); a library user who wants them calls [`use_built_in`].
+static BUILT_IN_ON: AtomicBool = AtomicBool::new(false);
+
+/// The built-in weights, read on first use, so a run that never evaluates does not pay for them.
+static BUILT_IN_READ: OnceLock<Vec<Arc<Weights>>> = OnceLock::new();
+
+/// Turns the built-in weights on or off.
+pub fn use_built_in(on: bool) {
+    BUILT_IN_ON.store(on, Relaxed);
+}
+
+fn built_in() -> &'static [Arc<Weights>] {
+    BUILT_IN_READ.get_or_init(|| {
+        BUILT_IN
+            .iter()
+            .filter_map(|(name, bytes)| match Weights::from_bytes(bytes) {
+                Ok(w) => Some(Arc::new(w)),
+                Err(e) => {
+                    // The bytes are compiled in and tested: only a damaged binary gets here.
+                    eprintln!("othello: the built-in {name} weights are damaged ({e}); the classic evaluation is used");
+                    None
+                }
+            })
+            .collect()
+    })
 }
 
 /// Makes `weights` the learned evaluation of their board and variant (replacing any before).
@@ -225,11 +244,15 @@ pub fn load(path: &Path) -> Result<(), String> {
 
 /// The learned weights for a board and variant, if any are known.
 pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> {
-    let known = KNOWN.read().ok()?;
-    known
-        .iter()
-        .find(|w| (w.rows, w.cols, w.variant) == (rows, cols, variant))
-        .cloned()
+    let fits = |w: &&Arc<Weights>| (w.rows, w.cols, w.variant) == (rows, cols, variant);
+    // Weights registered (from --weights) come before the built-in ones.
+    let known = KNOWN.read().ok()?.iter().find(fits).cloned();
+    known.or_else(|| {
+        BUILT_IN_ON
+            .load(Relaxed)
+            .then(|| built_in().iter().find(fits).cloned())
+            .flatten()
+    })
 }
 
 /// The mobility table entry of `moves` moves.
@@ -332,18 +355,12 @@ mod tests {
 
     #[test]
     fn the_built_in_weights_load() {
-        register_built_in().unwrap();
-        let w = find(8, 8, Variant::default()).unwrap();
+        // Read directly: turning them on here would change the other tests' engines.
+        let read = built_in();
+        assert_eq!(read.len(), BUILT_IN.len());
+        let w = &read[0];
+        assert_eq!((w.rows, w.cols, w.variant), (8, 8, Variant::default()));
         assert_eq!(w.set, PatternSet::new(8, 8));
-        assert!(find(
-            8,
-            8,
-            Variant {
-                misere: true,
-                ..Variant::default()
-            }
-        )
-        .is_none());
     }
 
     #[test]
