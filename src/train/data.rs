@@ -164,6 +164,20 @@ pub struct DataFile {
 
 /// Reads a training file, record by record.
 pub fn read(path: &Path) -> Result<DataFile, String> {
+    let mut samples = Vec::new();
+    let (board, torn) = for_each_record(path, |board, record| {
+        samples.push(Sample::read(board, record));
+    })?;
+    Ok(DataFile {
+        board,
+        samples,
+        torn,
+    })
+}
+
+/// Calls `f` with each whole record of a training file; returns the file's board and the
+/// bytes of a torn last record.
+fn for_each_record(path: &Path, mut f: impl FnMut(Board, &[u8])) -> Result<(Board, usize), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut input = BufReader::new(file);
     let mut header = [0u8; HEADER];
@@ -172,8 +186,7 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
         .map_err(|_| format!("{}: not a training file (too short)", path.display()))?;
     let board = Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut record = vec![0u8; board.record_len()];
-    let mut samples = Vec::new();
-    let torn = loop {
+    loop {
         let mut filled = 0;
         while filled < record.len() {
             match input.read(&mut record[filled..]) {
@@ -184,23 +197,27 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
             }
         }
         if filled < record.len() {
-            break filled;
+            return Ok((board, filled));
         }
-        samples.push(Sample::read(board, &record));
-    };
-    Ok(DataFile {
-        board,
-        samples,
-        torn,
-    })
+        f(board, &record);
+    }
 }
 
 /// Opens `path` for adding records: a new file gets the header; an existing one must be for
 /// `board`, and loses a torn last record. Returns the file and the games it already holds.
 pub fn open_for_append(path: &Path, board: Board) -> Result<(File, Vec<u32>), String> {
     if path.exists() {
-        let data = read(path)?;
-        if data.board != board {
+        // Only the games are kept, so a large file is scanned in little memory.
+        let mut games: Vec<u32> = Vec::new();
+        let mut records = 0u64;
+        let (found, _) = for_each_record(path, |_, record| {
+            let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
+            if games.last() != Some(&game) {
+                games.push(game);
+            }
+            records += 1;
+        })?;
+        if found != board {
             return Err(format!(
                 "{} holds positions of another board or rule set",
                 path.display()
@@ -210,10 +227,9 @@ pub fn open_for_append(path: &Path, board: Board) -> Result<(File, Vec<u32>), St
             .write(true)
             .open(path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let whole = (HEADER + data.samples.len() * board.record_len()) as u64;
+        let whole = HEADER as u64 + records * board.record_len() as u64;
         file.set_len(whole)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut games: Vec<u32> = data.samples.iter().map(|s| s.game).collect();
         games.sort_unstable();
         games.dedup();
         let file = std::fs::OpenOptions::new()
