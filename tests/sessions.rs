@@ -7,6 +7,8 @@
 //!
 //! To see a session: `cargo run -- $(cat tests/sessions/NAME.args) < tests/sessions/NAME.in`.
 
+mod golden;
+
 use assert_cmd::Command;
 use std::fs;
 use std::path::Path;
@@ -76,14 +78,7 @@ fn check(input: &Path) -> Vec<String> {
 
 #[test]
 fn sessions_replay_exactly() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sessions");
-    let mut inputs: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "in"))
-        .collect();
-    inputs.sort();
-    assert!(inputs.len() >= 8, "the sessions are missing");
+    let inputs = golden::cases("sessions", "in", 8);
     let problems: Vec<String> = inputs.iter().flat_map(|p| check(p)).collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -3,74 +3,17 @@
 //! equal `NAME.out` exactly, its stderr `NAME.err` (empty if absent) and its exit status
 //! `NAME.status` (0 if absent). `tests/show/README.md` says what each case shows.
 
-use assert_cmd::Command;
-use std::fs;
+mod golden;
+
+use golden::read;
 use std::path::Path;
 use std::time::Duration;
 
-fn read(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn optional(path: &Path) -> Option<String> {
-    path.exists().then(|| read(path))
-}
-
-/// Runs one case; returns what differs.
-fn check(args_file: &Path) -> Vec<String> {
-    let args: Vec<String> = read(args_file).lines().map(String::from).collect();
-    let output = Command::cargo_bin("othello")
-        .unwrap()
-        .arg("show")
-        .args(&args)
-        .timeout(Duration::from_secs(20))
-        .output()
-        .unwrap();
-    let expected_out = read(&args_file.with_extension("out"));
-    let expected_err = optional(&args_file.with_extension("err")).unwrap_or_default();
-    let expected_status: i32 = optional(&args_file.with_extension("status")).map_or(0, |s| {
-        s.trim().parse().expect("a status file holds a number")
-    });
-    let mut problems = Vec::new();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if stdout != expected_out {
-        problems.push(format!("stdout:\n{stdout}\nexpected:\n{expected_out}"));
-    }
-    if stderr != expected_err {
-        problems.push(format!("stderr: {stderr:?}, expected {expected_err:?}"));
-    }
-    if output.status.code() != Some(expected_status) {
-        problems.push(format!(
-            "status {:?}, expected {expected_status}",
-            output.status.code()
-        ));
-    }
-    problems
-}
-
 #[test]
 fn show_transcripts() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/show");
-    let mut cases: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "args"))
-        .collect();
-    cases.sort();
-    assert!(
-        cases.len() >= 10,
-        "only {} cases in {}",
-        cases.len(),
-        dir.display()
-    );
-    let mut failures = Vec::new();
-    for case in &cases {
-        for problem in check(case) {
-            failures.push(format!("{}: {problem}", case.display()));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    golden::check_all(&golden::cases("show", "args", 10), |case| {
+        golden::check_args_case("show", case, None, Duration::from_secs(20))
+    });
 }
 
 /// The sample game of seed 000 as the seed tells it, step by step, with black's pass and the

@@ -6,6 +6,8 @@
 //! - `NAME.status`: the exit status (default: 0);
 //! - `NAME.err`: the exact standard error (default: empty).
 
+mod golden;
+
 use assert_cmd::Command;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -124,18 +126,7 @@ fn first_difference(expected: &[u8], got: &[u8]) -> Option<String> {
 
 #[test]
 fn transcripts_match_the_binary() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
-    let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.expect("a readable directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "in"))
-        .collect();
-    inputs.sort();
-    assert!(
-        !inputs.is_empty(),
-        "no transcripts (*.in) in {}",
-        dir.display()
-    );
+    let inputs = golden::cases("transcripts", "in", 1);
 
     let mut failures = Vec::new();
     let mut failed = 0;
