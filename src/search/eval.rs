@@ -46,11 +46,6 @@ impl<B: Bits> Evaluator<B> {
         eval
     }
 
-    /// Whether learned weights evaluate.
-    pub fn is_learned(&self) -> bool {
-        self.learned.is_some()
-    }
-
     /// The hand-weighted evaluation.
     pub fn classic(rules: &Rules<B>) -> Self {
         let g = &rules.geometry;
@@ -136,17 +131,13 @@ impl<B: Bits> Evaluator<B> {
     }
 
     pub fn evaluate(&self, rules: &Rules<B>, pos: &Position<B>) -> i32 {
+        if let Some(learned) = &self.learned {
+            return learned.evaluate(rules, pos);
+        }
         let g = &rules.geometry;
         let (me, op) = (pos.mover(), pos.opponent());
         let empty = g.cells() & !(me | op);
         let empties = empty.count();
-        if let Some(learned) = &self.learned {
-            let moves = (
-                rules.moves_for(me, op).count(),
-                rules.moves_for(op, me).count(),
-            );
-            return learned.evaluate(pos, empties as usize, moves);
-        }
         // 0 at the start of the game, 64 when the board is full.
         let phase = (64 * (self.cells - empties) / self.cells) as i32;
 

@@ -16,7 +16,7 @@
 //! (The classic 8x8 set has 167,345 weights a phase: 335 kB unpacked.)
 
 use super::patterns::{phase, PatternSet};
-use crate::rules::{Bits, Position, RuleSet, Variant};
+use crate::rules::{Bits, Position, RuleSet, Rules, Variant};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -81,16 +81,15 @@ impl Weights {
         self.bias.len()
     }
 
-    /// The estimate of `pos` for its side to move, in hundredths of a disc, given its empty
-    /// cells and the number of moves of each side (the mover first).
+    /// The estimate of `pos` for its side to move, in hundredths of a disc.
     #[inline]
-    pub fn evaluate<B: Bits>(&self, pos: &Position<B>, empties: usize, moves: (u32, u32)) -> i32 {
+    pub fn evaluate<B: Bits>(&self, rules: &Rules<B>, pos: &Position<B>) -> i32 {
+        let empties = rules.empty(pos).count() as usize;
         let p = phase(empties, self.set.cells, self.phases());
         let tables = &self.tables[p];
         let n = self.set.patterns.len();
-        let mut sum = self.bias[p] as i32
-            + tables[n][mobility(moves.0)] as i32
-            + tables[n + 1][mobility(moves.1)] as i32;
+        let [mine, theirs] = mobility(rules, pos);
+        let mut sum = self.bias[p] as i32 + tables[n][mine] as i32 + tables[n + 1][theirs] as i32;
         self.set
             .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
         sum
@@ -255,9 +254,15 @@ pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> 
     })
 }
 
-/// The mobility table entry of `moves` moves.
-pub fn mobility(moves: u32) -> usize {
-    (moves as usize).min(MOBILITY - 1)
+/// The mobility tables' entries for `pos`: by the number of moves of the side to move, then of
+/// its opponent.
+pub fn mobility<B: Bits>(rules: &Rules<B>, pos: &Position<B>) -> [usize; 2] {
+    let (me, op) = (pos.mover(), pos.opponent());
+    let entry = |moves: B| (moves.count() as usize).min(MOBILITY - 1);
+    [
+        entry(rules.moves_for(me, op)),
+        entry(rules.moves_for(op, me)),
+    ]
 }
 
 /// Appends `table` packed (see the module's documentation).

@@ -93,10 +93,8 @@ fn fit_in<B: Bits>(
         set.for_each_index(&pos, |k, index| {
             features.push((offsets[k] + canonical[k][index] as usize) as u32);
         });
-        let (me, op) = (pos.mover(), pos.opponent());
-        let moves = [rules.moves_for(me, op), rules.moves_for(op, me)];
-        for (side, m) in moves.iter().enumerate() {
-            features.push((mobility_at + side * MOBILITY + mobility(m.count())) as u32);
+        for (side, entry) in mobility(&rules, &pos).into_iter().enumerate() {
+            features.push((mobility_at + side * MOBILITY + entry) as u32);
         }
         table.push(Row {
             phase: phase(empties, set.cells, phases),
@@ -191,12 +189,7 @@ fn fit_in<B: Bits>(
         let pos: Position<B> = samples[row.sample].position();
         let empties = rules.empty(&pos).count() as usize;
         r.empties = (r.empties.0.min(empties), r.empties.1.max(empties));
-        let (me, op) = (pos.mover(), pos.opponent());
-        let moves = (
-            rules.moves_for(me, op).count(),
-            rules.moves_for(op, me).count(),
-        );
-        let estimate = weights.evaluate(&pos, empties, moves) as f64 / DISC as f64;
+        let estimate = weights.evaluate(&rules, &pos) as f64 / DISC as f64;
         let error = (estimate - row.label as f64).abs();
         r.test += 1;
         r.test_error += error;
