@@ -11,7 +11,9 @@ use crate::notation::{MoveList, PositionString};
 use crate::protocols::line::Sides;
 use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
-use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Square};
+use crate::rules::{
+    Bits, Color, Erased, Family, Game, Geometry, IllegalMove, Move, Passes, Square,
+};
 use crate::search::{Config, Engine, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -120,7 +122,7 @@ impl Session {
     fn check_interrupted(&mut self, out: &mut Vec<String>) {
         if crate::on_erased!(&self.table, |t| t.interrupted) {
             out.push("Interrupted.".to_string());
-            out.push(format!("Moves: {}", self.moves_text()));
+            out.push(self.moves_line());
             self.over = true;
         }
     }
@@ -135,6 +137,11 @@ impl Session {
         crate::on_erased!(&self.table, |t| moves_text(&t.game))
     }
 
+    /// `Moves: ` and the game so far: how a sitting ends, so nothing is lost.
+    pub fn moves_line(&self) -> String {
+        crate::on_erased!(&self.table, |t| moves_line(&t.game))
+    }
+
     /// Carries out one typed line; returns the lines to print.
     pub fn handle(&mut self, line: &str) -> Vec<String> {
         let mut out = Vec::new();
@@ -144,7 +151,7 @@ impl Session {
             (None, _) => crate::on_erased!(&self.table, |t| t.show(&mut out)),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
             (Some("quit" | "exit"), _) => {
-                out.push(format!("Moves: {}", self.moves_text()));
+                out.push(self.moves_line());
                 self.over = true;
             }
             (Some("resign"), _) => {
@@ -153,7 +160,7 @@ impl Session {
                     None => "The game is already over.".to_string(),
                 });
                 out.push(text);
-                out.push(format!("Moves: {}", self.moves_text()));
+                out.push(self.moves_line());
                 self.over = true;
             }
             (Some("new"), _) => {
@@ -262,7 +269,7 @@ impl<B: Bits> Table<B> {
             "undo" => self.undo(out),
             "redo" => self.redo(out),
             "hint" => self.hint(out),
-            "moves" => out.push(format!("Moves: {}", moves_text(&self.game))),
+            "moves" => out.push(moves_line(&self.game)),
             "swap" => {
                 self.computer = match self.computer {
                     None | Some(Sides::White) => Some(Sides::Black),
@@ -385,7 +392,7 @@ impl<B: Bits> Table<B> {
                 // The first moves of the expected line: enough to read, short enough for a row.
                 let shown = report.pv.len().min(8);
                 let more = if report.pv.len() > shown { " ..." } else { "" };
-                let line = self.line(&report.pv[..shown]);
+                let line = squares_text(&self.game.rules().geometry, &report.pv[..shown]);
                 let secs = report.elapsed.as_secs_f64();
                 out.push(format!("  ({value}, {secs:.1} s; expects {line}{more})"));
             }
@@ -411,17 +418,13 @@ impl<B: Bits> Table<B> {
         let stop = Arc::clone(&halt);
         self.engine.observe(Some(Box::new(move |p: &Progress| {
             if let (Some(bar), Some((_, score))) = (&shown, p.best) {
-                let line: Vec<String> =
-                    p.pv.iter()
-                        .map(|&m| geometry.square(m).to_string())
-                        .collect();
                 bar.set_message(format!(
                     "{} thinks: depth {}, {:+.2} discs, {} nodes: {}",
                     name(color),
                     p.depth,
                     score as f64 / DISC as f64,
                     p.nodes,
-                    line.join(" ")
+                    squares_text(&geometry, &p.pv)
                 ));
             }
             if stop.load(Relaxed) {
@@ -460,13 +463,6 @@ impl<B: Bits> Table<B> {
                 report.depth
             )
         }
-    }
-
-    /// Cells as squares, space-separated.
-    fn line(&self, cells: &[usize]) -> String {
-        let g = &self.game.rules().geometry;
-        let squares: Vec<String> = cells.iter().map(|&m| g.square(m).to_string()).collect();
-        squares.join(" ")
     }
 
     /// Takes back to the person's previous turn: their last move and the program's replies.
@@ -637,6 +633,17 @@ fn moves_text<B: Bits>(game: &Game<B>) -> String {
     }
 }
 
+/// `Moves: ` and the game so far.
+fn moves_line<B: Bits>(game: &Game<B>) -> String {
+    format!("Moves: {}", moves_text(game))
+}
+
+/// Cells as squares, space-separated.
+fn squares_text<B: Bits>(g: &Geometry<B>, cells: &[usize]) -> String {
+    let squares: Vec<String> = cells.iter().map(|&m| g.square(m).to_string()).collect();
+    squares.join(" ")
+}
+
 /// What `save` writes: the start position string, then the moves.
 fn save_text<B: Bits>(game: &Game<B>) -> String {
     let start = PositionString::from_position(&game.rules().geometry, game.start());
@@ -760,7 +767,7 @@ pub fn run(
             Typed::Line(text) => session.handle(&text),
             Typed::Unreadable(unreadable) => vec![format!("Ignored {unreadable}.")],
             Typed::End | Typed::Interrupted => {
-                writeln!(output, "Moves: {}", session.moves_text())?;
+                writeln!(output, "{}", session.moves_line())?;
                 break;
             }
         };
