@@ -339,27 +339,13 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
             );
         }
         TrainStep::Fit(a) => {
-            let mut board = None;
-            let mut samples = Vec::new();
-            for path in &a.data {
-                let file = data::read(path).map_err(AppError::Input)?;
-                if board.is_some_and(|b| b != file.board) {
-                    return Err(AppError::Input(format!(
-                        "{}: another board or rule set than the files before it",
-                        path.display()
-                    )));
-                }
-                if file.torn > 0 {
-                    eprintln!(
-                        "othello: {}: {} bytes of a torn last record left out",
-                        path.display(),
-                        file.torn
-                    );
-                }
-                board = Some(file.board);
-                samples.extend(file.samples);
-            }
-            let board = board.ok_or_else(|| AppError::Usage("no training file".into()))?;
+            let records = data::read_all(&a.data, |path, torn| {
+                eprintln!(
+                    "othello: {}: {torn} bytes of a torn last record left out",
+                    path.display()
+                )
+            })
+            .map_err(AppError::Input)?;
             let options = fit::FitOptions {
                 phases: a.phases,
                 epochs: a.epochs,
@@ -367,8 +353,7 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
                 regularize: a.regularize,
                 threads: a.threads.unwrap_or_else(all_cores),
             };
-            let (weights, reports) =
-                fit::fit(board, &samples, &options).map_err(AppError::Input)?;
+            let (weights, reports) = fit::fit(&records, &options).map_err(AppError::Input)?;
             std::fs::write(&a.out, weights.to_bytes())
                 .with_context(|| format!("cannot write {}", a.out.display()))?;
             let mut out = io::stdout().lock();

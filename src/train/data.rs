@@ -109,17 +109,6 @@ impl Sample {
     }
 
     pub fn position<B: Bits>(&self) -> Position<B> {
-        let unpack = |bytes: &[u8]| {
-            let mut set = B::ZERO;
-            for (i, &byte) in bytes.iter().enumerate() {
-                for bit in 0..8 {
-                    if byte >> bit & 1 == 1 {
-                        set |= B::bit(8 * i + bit);
-                    }
-                }
-            }
-            set
-        };
         Position {
             black: unpack(&self.black),
             white: unpack(&self.white),
@@ -135,44 +124,177 @@ impl Sample {
         out.extend_from_slice(&self.label.to_le_bytes());
         out.push(u8::from(self.exact));
     }
+}
 
-    fn read(board: Board, bytes: &[u8]) -> Sample {
-        let n = board.bytes_per_side();
-        let at = 4 + 2 * n;
-        Sample {
-            game: u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
-            black: bytes[4..4 + n].to_vec(),
-            white: bytes[4 + n..at].to_vec(),
-            to_move: if bytes[at] == 1 {
-                Color::White
-            } else {
-                Color::Black
-            },
-            label: i16::from_le_bytes([bytes[at + 1], bytes[at + 2]]),
-            exact: bytes[at + 3] == 1,
+/// A bit set from `ceil(cells / 8)` bytes, cell `i` in bit `i % 8` of byte `i / 8`.
+fn unpack<B: Bits>(bytes: &[u8]) -> B {
+    let mut set = B::ZERO;
+    for (i, &byte) in bytes.iter().enumerate() {
+        for bit in 0..8 {
+            if byte >> bit & 1 == 1 {
+                set |= B::bit(8 * i + bit);
+            }
         }
+    }
+    set
+}
+
+/// One record of a [`Records`], read in place.
+#[derive(Clone, Copy, Debug)]
+pub struct Record<'a> {
+    board: Board,
+    bytes: &'a [u8],
+}
+
+impl Record<'_> {
+    fn side(&self) -> usize {
+        self.board.bytes_per_side()
+    }
+
+    pub fn game(&self) -> u32 {
+        u32::from_le_bytes([self.bytes[0], self.bytes[1], self.bytes[2], self.bytes[3]])
+    }
+
+    pub fn to_move(&self) -> Color {
+        if self.bytes[4 + 2 * self.side()] == 1 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    pub fn label(&self) -> i16 {
+        let at = 5 + 2 * self.side();
+        i16::from_le_bytes([self.bytes[at], self.bytes[at + 1]])
+    }
+
+    pub fn exact(&self) -> bool {
+        self.bytes[7 + 2 * self.side()] == 1
+    }
+
+    pub fn position<B: Bits>(&self) -> Position<B> {
+        let n = self.side();
+        Position {
+            black: unpack(&self.bytes[4..4 + n]),
+            white: unpack(&self.bytes[4 + n..4 + 2 * n]),
+            to_move: self.to_move(),
+        }
+    }
+
+    pub fn to_sample(&self) -> Sample {
+        let n = self.side();
+        Sample {
+            game: self.game(),
+            black: self.bytes[4..4 + n].to_vec(),
+            white: self.bytes[4 + n..4 + 2 * n].to_vec(),
+            to_move: self.to_move(),
+            label: self.label(),
+            exact: self.exact(),
+        }
+    }
+}
+
+/// Positions of one board kept as their records, end to end in one buffer (24 bytes a
+/// position on 8x8), so that millions of them fit in memory.
+#[derive(Clone, Debug)]
+pub struct Records {
+    board: Board,
+    bytes: Vec<u8>,
+}
+
+impl Records {
+    pub fn new(board: Board) -> Records {
+        Records {
+            board,
+            bytes: Vec::new(),
+        }
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len() / self.board.record_len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    pub fn push(&mut self, sample: &Sample) {
+        sample.write(&mut self.bytes);
+    }
+
+    pub fn get(&self, i: usize) -> Record<'_> {
+        let len = self.board.record_len();
+        Record {
+            board: self.board,
+            bytes: &self.bytes[i * len..(i + 1) * len],
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Record<'_>> + '_ {
+        self.bytes
+            .chunks_exact(self.board.record_len())
+            .map(|bytes| Record {
+                board: self.board,
+                bytes,
+            })
     }
 }
 
 /// A training file read whole.
 pub struct DataFile {
-    pub board: Board,
-    pub samples: Vec<Sample>,
+    pub records: Records,
     /// Bytes after the last whole record (a write cut short), left out.
     pub torn: usize,
 }
 
-/// Reads a training file, record by record.
+/// Reads a training file.
 pub fn read(path: &Path) -> Result<DataFile, String> {
-    let mut samples = Vec::new();
-    let (board, torn) = for_each_record(path, |board, record| {
-        samples.push(Sample::read(board, record));
-    })?;
-    Ok(DataFile {
-        board,
-        samples,
-        torn,
-    })
+    let mut torn = 0;
+    let records = read_all(&[path], |_, cut| torn = cut)?;
+    Ok(DataFile { records, torn })
+}
+
+/// Reads training files of one board into one [`Records`]; `torn` hears of each file's torn
+/// last record.
+pub fn read_all(
+    paths: &[impl AsRef<Path>],
+    mut torn: impl FnMut(&Path, usize),
+) -> Result<Records, String> {
+    let mut all: Option<Records> = None;
+    for path in paths {
+        let path = path.as_ref();
+        let board = header_of(path)?;
+        let records = all.get_or_insert_with(|| Records::new(board));
+        if records.board != board {
+            return Err(format!(
+                "{}: another board or rule set than the files before it",
+                path.display()
+            ));
+        }
+        let (_, cut) = for_each_record(path, |_, record| records.bytes.extend_from_slice(record))?;
+        if cut > 0 {
+            torn(path, cut);
+        }
+    }
+    all.ok_or_else(|| "no training file".to_string())
+}
+
+/// The board of a training file, from its header.
+fn header_of(path: &Path) -> Result<Board, String> {
+    let mut header = [0u8; HEADER];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => {
+                format!("{}: not a training file (too short)", path.display())
+            }
+            _ => format!("{}: {e}", path.display()),
+        })?;
+    Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Calls `f` with each whole record of a training file; returns the file's board and the

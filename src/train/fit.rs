@@ -10,7 +10,7 @@
 //! gradients. Games whose number is a multiple of `held_out` are kept out of the fit and
 //! measure it.
 
-use super::data::{Board, Sample};
+use super::data::{Board, Records};
 use crate::rules::{Bits, Position, Rules};
 use crate::search::patterns::{phase, PatternSet};
 use crate::search::weights::{mobility, Weights, MOBILITY};
@@ -45,66 +45,74 @@ pub struct PhaseReport {
     pub classic_error: f64,
 }
 
-/// One position ready to fit: its phase, label and pattern configurations (as weight numbers).
+/// What the fit needs of one position besides its features (the record of the same number).
 struct Row {
-    phase: usize,
-    label: f32,
+    phase: u8,
     test: bool,
     exact: bool,
-    sample: usize,
+    label: f32,
 }
 
-/// Fits weights for `board` to `samples`.
-pub fn fit(
-    board: Board,
-    samples: &[Sample],
-    options: &FitOptions,
-) -> Result<(Weights, Vec<PhaseReport>), String> {
-    crate::with_bits!(board.shape, |B| fit_in::<B>(board, samples, options))
+/// Fits weights for the board of `records` to them.
+pub fn fit(records: &Records, options: &FitOptions) -> Result<(Weights, Vec<PhaseReport>), String> {
+    crate::with_bits!(records.board().shape, |B| fit_in::<B>(records, options))
 }
 
 fn fit_in<B: Bits>(
-    board: Board,
-    samples: &[Sample],
+    records: &Records,
     options: &FitOptions,
 ) -> Result<(Weights, Vec<PhaseReport>), String> {
+    let board: Board = records.board();
     let (rows, cols) = (board.shape.rows(), board.shape.cols());
     let rules: Rules<B> = Rules::new(board.shape, board.variant).map_err(|e| e.to_string())?;
     let set = PatternSet::new(rows, cols);
     let phases = options.phases.max(1);
-    // Weight numbers: each pattern's configurations from its offset, symmetric ones folded.
+    // Weight numbers: each pattern's configurations from its offset, symmetric ones folded,
+    // then the two mobility tables.
     let mut offsets = Vec::new();
-    let mut canonical: Vec<Vec<u32>> = Vec::new();
+    let mut canonical: Vec<Vec<u16>> = Vec::new();
     let mut total = 0usize;
     for p in &set.patterns {
+        if p.size() > 1 << 16 {
+            return Err(format!("pattern {} is too large to fit", p.name));
+        }
         offsets.push(total);
-        canonical.push((0..p.size()).map(|i| p.canonical(i) as u32).collect());
+        canonical.push((0..p.size()).map(|i| p.canonical(i) as u16).collect());
         total += p.size();
     }
-    // Then the two mobility tables.
     let mobility_at = total;
     total += 2 * MOBILITY;
-    let placements = set.placements() + 2;
-    let mut features = Vec::with_capacity(samples.len() * placements);
-    let mut table = Vec::with_capacity(samples.len());
-    for (i, s) in samples.iter().enumerate() {
-        let pos: Position<B> = s.position();
-        let empties = rules.empty(&pos).count() as usize;
-        set.for_each_index(&pos, |k, index| {
-            features.push((offsets[k] + canonical[k][index] as usize) as u32);
-        });
-        for (side, entry) in mobility(&rules, &pos).into_iter().enumerate() {
-            features.push((mobility_at + side * MOBILITY + entry) as u32);
-        }
-        table.push(Row {
-            phase: phase(empties, set.cells, phases),
-            label: s.label as f32,
-            test: options.held_out > 0 && s.game % options.held_out == 0,
-            exact: s.exact,
-            sample: i,
+    // A position's features: per slot (each placement in the set's reading order, then the two
+    // mobility counts) the entry within its table, two bytes each; `slot_offset` adds the
+    // table's offset back.
+    let mut slot_offset: Vec<u32> = Vec::new();
+    if let Some(first) = records.iter().next() {
+        set.for_each_index(&first.position::<B>(), |k, _| {
+            slot_offset.push(offsets[k] as u32)
         });
     }
-    let row_features = |r: usize| &features[r * placements..(r + 1) * placements];
+    slot_offset.extend([mobility_at as u32, (mobility_at + MOBILITY) as u32]);
+    let slots = slot_offset.len();
+    let mut features: Vec<u16> = Vec::with_capacity(records.len() * slots);
+    let mut table = Vec::with_capacity(records.len());
+    for record in records.iter() {
+        let pos: Position<B> = record.position();
+        let empties = rules.empty(&pos).count() as usize;
+        set.for_each_index(&pos, |k, index| features.push(canonical[k][index]));
+        features.extend(mobility(&rules, &pos).map(|m| m as u16));
+        table.push(Row {
+            phase: phase(empties, set.cells, phases) as u8,
+            label: record.label() as f32,
+            test: options.held_out > 0 && record.game() % options.held_out == 0,
+            exact: record.exact(),
+        });
+    }
+    let row_features = |r: usize| {
+        features[r * slots..(r + 1) * slots]
+            .iter()
+            .zip(&slot_offset)
+            .map(|(&entry, &offset)| (offset + entry as u32) as usize)
+    };
 
     // Phases are independent: fit them on the threads.
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -117,7 +125,7 @@ fn fit_in<B: Bits>(
                     break;
                 }
                 let train: Vec<usize> = (0..table.len())
-                    .filter(|&r| !table[r].test && table[r].phase.abs_diff(p) <= 1)
+                    .filter(|&r| !table[r].test && (table[r].phase as usize).abs_diff(p) <= 1)
                     .collect();
                 let (bias, weights) = descend(&train, &table, row_features, total, options);
                 if let Ok(mut f) = fitted.lock() {
@@ -131,7 +139,7 @@ fn fit_in<B: Bits>(
     // A phase with no positions of its own (the openings the random moves skip) takes the
     // weights of the nearest phase that has some.
     let has_rows: Vec<bool> = (0..phases)
-        .map(|p| table.iter().any(|r| !r.test && r.phase == p))
+        .map(|p| table.iter().any(|r| !r.test && r.phase as usize == p))
         .collect();
     if has_rows.iter().any(|&h| h) {
         for p in 0..phases {
@@ -180,13 +188,13 @@ fn fit_in<B: Bits>(
             classic_error: 0.0,
         })
         .collect();
-    for row in &table {
-        let r = &mut reports[row.phase];
+    for (i, row) in table.iter().enumerate() {
+        let r = &mut reports[row.phase as usize];
         if !row.test {
             r.train += 1;
             continue;
         }
-        let pos: Position<B> = samples[row.sample].position();
+        let pos: Position<B> = records.get(i).position();
         let empties = rules.empty(&pos).count() as usize;
         r.empties = (r.empties.0.min(empties), r.empties.1.max(empties));
         let estimate = weights.evaluate(&rules, &pos) as f64 / DISC as f64;
@@ -217,10 +225,10 @@ fn fit_in<B: Bits>(
 
 /// Ridge least squares for one phase over the rows `train`, by conjugate gradients on the
 /// normal equations (CGLS): the bias and the weights.
-fn descend<'a>(
+fn descend<I: Iterator<Item = usize>>(
     train: &[usize],
     table: &[Row],
-    row_features: impl Fn(usize) -> &'a [u32],
+    row_features: impl Fn(usize) -> I,
     total: usize,
     options: &FitOptions,
 ) -> (f32, Vec<f32>) {
@@ -237,7 +245,7 @@ fn descend<'a>(
         out.extend(
             train
                 .iter()
-                .map(|&r| v[total] + row_features(r).iter().map(|&f| v[f as usize]).sum::<f64>()),
+                .map(|&r| v[total] + row_features(r).map(|f| v[f]).sum::<f64>()),
         );
     };
     // A^T u - lambda x.
@@ -245,8 +253,8 @@ fn descend<'a>(
         out.clear();
         out.extend(x.iter().map(|xi| -lambda * xi));
         for (&r, &ui) in train.iter().zip(u) {
-            for &f in row_features(r) {
-                out[f as usize] += ui;
+            for f in row_features(r) {
+                out[f] += ui;
             }
             out[total] += ui;
         }

@@ -25,7 +25,12 @@ fn options(rows: usize, cols: usize, games: u32, threads: usize) -> GenOptions {
 }
 
 fn sorted(path: &std::path::Path) -> Vec<Sample> {
-    let mut samples = data::read(path).unwrap().samples;
+    let mut samples: Vec<Sample> = data::read(path)
+        .unwrap()
+        .records
+        .iter()
+        .map(|r| r.to_sample())
+        .collect();
     samples.sort_by(|a, b| (a.game, &a.black, &a.white).cmp(&(b.game, &b.black, &b.white)));
     samples
 }
@@ -45,7 +50,7 @@ fn games_are_the_same_on_any_threads_and_a_stopped_run_resumes() {
     let file = std::fs::OpenOptions::new().append(true).open(&one).unwrap();
     file.set_len(len - 5).unwrap();
     let torn = data::read(&one).unwrap();
-    assert_eq!(torn.torn, torn.board.record_len() - 5);
+    assert_eq!(torn.torn, torn.records.board().record_len() - 5);
     let report = generate(&options(5, 6, 12, 1), &one, false).unwrap();
     // The torn game's other records remain, so the game counts as present.
     assert_eq!(report.games, 0);
@@ -60,7 +65,7 @@ fn labels_are_exact_near_the_end_and_from_the_movers_side() {
     let path = scratch("labels");
     generate(&options(4, 5, 6, 1), &path, false).unwrap();
     let file = data::read(&path).unwrap();
-    let board = file.board;
+    let board = file.records.board();
     assert_eq!(
         board,
         Board {
@@ -72,7 +77,7 @@ fn labels_are_exact_near_the_end_and_from_the_movers_side() {
         let rules = crate::rules::Rules::<B>::new(board.shape, board.variant).unwrap();
         let mut engine =
             crate::search::Engine::new(rules.clone(), crate::search::Config::default());
-        for s in &file.samples {
+        for s in file.records.iter().map(|r| r.to_sample()) {
             let pos = s.position::<B>();
             let empties = rules.empty(&pos).count();
             assert_eq!(s.exact, empties <= 8, "{s:?}");
@@ -99,15 +104,19 @@ fn a_fit_beats_knowing_nothing_on_held_out_games() {
         regularize: 1.0,
         threads: 2,
     };
-    let (weights, reports) = fit(file.board, &file.samples, &fit_options).unwrap();
+    let (weights, reports) = fit(&file.records, &fit_options).unwrap();
     // The weights file reads back.
     let back = crate::search::weights::Weights::from_bytes(&weights.to_bytes()).unwrap();
     assert_eq!(back, weights);
     // Better than always guessing zero on the exactly labelled held-out positions.
     let mut guess_zero = 0.0;
     let mut count = 0;
-    for s in file.samples.iter().filter(|s| s.game % 5 == 0 && s.exact) {
-        guess_zero += (s.label as f64).abs();
+    for r in file
+        .records
+        .iter()
+        .filter(|r| r.game() % 5 == 0 && r.exact())
+    {
+        guess_zero += (r.label() as f64).abs();
         count += 1;
     }
     let error: f64 = reports
