@@ -105,6 +105,8 @@ pub fn selfplay(args: SelfplayArgs, rules: GameRules) -> Result<(), AppError> {
 /// One side of a tournament game. A game that cannot be set up (the board, the
 /// opening) is the command line's fault; a bad line from the opponent is a failure.
 pub fn engine(args: EngineArgs, rules: GameRules) -> Result<(), AppError> {
+    // A referee's clock for a first move runs from the start, through reading the weights.
+    let started = std::time::Instant::now();
     let setup = args.board.setup(rules);
     // Seed 001's colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
@@ -114,7 +116,7 @@ pub fn engine(args: EngineArgs, rules: GameRules) -> Result<(), AppError> {
         let game =
             Game::<B>::new(&setup, Passes::Explicit).map_err(|e| AppError::Usage(e.to_string()))?;
         let player = PlayerSpec::Engine(config).build(game.rules().clone(), 0);
-        let session = triples::EngineSession::new(game, me, player, &args.opening.0)
+        let session = triples::EngineSession::new(game, me, player, &args.opening.0, started)
             .map_err(|e| AppError::Usage(e.to_string()))?;
         engine_result(triples::run(
             session,

@@ -8,6 +8,7 @@ use crate::search::{Config, Engine};
 pub struct EnginePlayer<B> {
     engine: Engine<B>,
     settled: bool,
+    owed_since: Option<std::time::Instant>,
 }
 
 impl<B: Bits> EnginePlayer<B> {
@@ -15,6 +16,7 @@ impl<B: Bits> EnginePlayer<B> {
         EnginePlayer {
             engine: Engine::new(rules, config),
             settled: false,
+            owed_since: None,
         }
     }
 }
@@ -27,7 +29,8 @@ impl<B: Bits> Player<B> for EnginePlayer<B> {
             return Some(Move::Pass);
         }
         let pos = game.position();
-        let report = self.engine.search(pos);
+        let clock = self.owed_since.take().unwrap_or_else(std::time::Instant::now);
+        let report = self.engine.search_since(pos, clock);
         self.settled = report.exact || game.legal_moves().count() <= 1;
         Some(Move::Play(
             self.engine.rules().geometry.square(report.best?),
@@ -36,5 +39,9 @@ impl<B: Bits> Player<B> for EnginePlayer<B> {
 
     fn settled(&self) -> bool {
         self.settled
+    }
+
+    fn owed_since(&mut self, clock: std::time::Instant) {
+        self.owed_since = Some(clock);
     }
 }

@@ -25,6 +25,9 @@ pub trait Player<B>: Send {
     fn settled(&self) -> bool {
         false
     }
+    /// The next move is owed since `clock`, before `choose` is called: a referee's clock for
+    /// the first move runs from the program's start. Only timed players care.
+    fn owed_since(&mut self, _clock: std::time::Instant) {}
 }
 
 /// Which player, with its settings: `random`, `greedy`, `weights`, or the engine as

@@ -165,3 +165,26 @@ fn the_engine_beats_the_random_player() {
     }
     assert!(wins >= 7, "{wins} wins in 8 games");
 }
+
+#[test]
+fn a_move_owed_since_long_ago_comes_back_at_once() {
+    // A referee's clock that ran out before the first `choose` (the process start, reading the
+    // weights): the engine still answers with a legal move, and does not take a new budget.
+    let setup = setup(8, 8, RuleSet::Full, false, false);
+    let game = Game::<u64>::new(&setup, Passes::Explicit).unwrap();
+    let budget = Duration::from_secs(10);
+    let mut engine = PlayerSpec::Engine(crate::search::Config {
+        move_time: Some(budget),
+        hash_mb: 1,
+        ..Default::default()
+    })
+    .build(game.rules().clone(), 0);
+    let Some(long_ago) = std::time::Instant::now().checked_sub(budget) else {
+        return; // a clock too young to go back 10 s: nothing to check
+    };
+    engine.owed_since(long_ago);
+    let asked = std::time::Instant::now();
+    let played = engine.choose(&game).expect("a move");
+    assert!(game.check(played).is_ok(), "{played} is illegal");
+    assert!(asked.elapsed() < budget / 2, "took {:?}", asked.elapsed());
+}

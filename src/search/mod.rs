@@ -354,7 +354,11 @@ impl<B: Bits> Engine<B> {
 
     /// Searches `pos` within the configured limits and returns the best move found.
     pub fn search(&mut self, pos: &Position<B>) -> Report {
-        let clock = Instant::now();
+        self.search_since(pos, Instant::now())
+    }
+
+    /// [`Engine::search`] for a move owed since `clock`: the move time counts from then.
+    pub fn search_since(&mut self, pos: &Position<B>, clock: Instant) -> Report {
         self.begin(clock, self.config.move_time);
         let mut report = self.with_helpers(|e| e.search_main(pos, clock), |h| h.help_search(pos));
         report.nodes = self.nodes;

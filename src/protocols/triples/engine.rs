@@ -50,16 +50,21 @@ pub struct EngineSession<B> {
 
 impl<B: Bits> EngineSession<B> {
     /// A session from the game's current position (explicit passes); `opening` moves are played
-    /// first, by whichever side is to move, passes included in the list or implied.
+    /// first, by whichever side is to move, passes included in the list or implied. `started`
+    /// is when the program started: a referee times a first move from then.
     pub fn new(
         mut game: Game<B>,
         me: Color,
-        player: Box<dyn Player<B>>,
+        mut player: Box<dyn Player<B>>,
         opening: &[Move],
+        started: std::time::Instant,
     ) -> Result<Self, EngineError> {
         for (i, &played) in opening.iter().enumerate() {
             game.play_listed(played)
                 .map_err(|e| EngineError::Opening(format!("move {}: {}", i + 1, why(e))))?;
+        }
+        if game.to_move() == Some(me) {
+            player.owed_since(started);
         }
         Ok(EngineSession {
             game,
