@@ -9,11 +9,14 @@ use error::{AppError, Outcome};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    error::exit(cli::parse().and_then(dispatch))
+    // A tournament referee times a first move from the program's start: parsing and reading
+    // weights count.
+    let started = std::time::Instant::now();
+    error::exit(cli::parse().and_then(|cli| dispatch(cli, started)))
 }
 
 /// Runs the command asked for. Every error, and the status it gives, is left to [`error::exit`].
-fn dispatch(cli: cli::Cli) -> Result<Outcome, AppError> {
+fn dispatch(cli: cli::Cli, started: std::time::Instant) -> Result<Outcome, AppError> {
     let rules = cli.rules;
     // Learned weights, unless the classic evaluation is asked for everywhere.
     if cli.eval == cli::EvalArg::Learned {
@@ -29,7 +32,7 @@ fn dispatch(cli: cli::Cli) -> Result<Outcome, AppError> {
         Some(Command::Show(args)) => run::show(args, rules),
         Some(Command::Play(args)) => run::play_game(args, rules),
         Some(Command::Selfplay(args)) => run::selfplay(args, rules),
-        Some(Command::Engine(args)) => run::engine(args, rules),
+        Some(Command::Engine(args)) => run::engine(args, rules, started),
         Some(Command::Match(args)) => run::referee_match(args, rules),
         Some(Command::Gtp(search)) => run::gtp(search, rules),
         Some(Command::Nboard(search)) => run::nboard(search, rules),

@@ -103,10 +103,13 @@ pub fn selfplay(args: SelfplayArgs, rules: GameRules) -> Result<(), AppError> {
 }
 
 /// One side of a tournament game. A game that cannot be set up (the board, the
-/// opening) is the command line's fault; a bad line from the opponent is a failure.
-pub fn engine(args: EngineArgs, rules: GameRules) -> Result<(), AppError> {
-    // A referee's clock for a first move runs from the start, through reading the weights.
-    let started = std::time::Instant::now();
+/// opening) is the command line's fault; a bad line from the opponent is a failure. `started`
+/// is when the program started: a first move owed at once is timed from then.
+pub fn engine(
+    args: EngineArgs,
+    rules: GameRules,
+    started: std::time::Instant,
+) -> Result<(), AppError> {
     let setup = args.board.setup(rules);
     // Seed 001's colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
