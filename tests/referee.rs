@@ -264,8 +264,26 @@ fn the_engine_plays_the_same_games_through_every_protocol() {
         }
         records.push((protocol, o.games));
     }
-    for (protocol, games) in &records[1..] {
-        assert_eq!(games, &records[0].1, "{protocol} against triples");
+    let triples = &records[0].1;
+    assert_eq!(&records[1].1, triples, "gtp against triples");
+    // NBoard counts the empty cells for the winner, as tournament results do, so from the
+    // solved end of a game that leaves cells empty its moves may part from the others (moves
+    // equal in its count, not on the board). Games that fill the board are the same, and
+    // every game has the same winner.
+    for (nboard, triples) in records[2].1.iter().zip(triples) {
+        let discs = |line: &str| -> (u32, u32) {
+            let (x, y) = line.rsplit(' ').next().unwrap().split_once('-').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        };
+        let ((a, b), (c, d)) = (discs(nboard), discs(triples));
+        if c + d == 64 {
+            assert_eq!(nboard, triples, "nboard against triples");
+        }
+        assert_eq!(
+            a.cmp(&b),
+            c.cmp(&d),
+            "nboard against triples: {nboard} / {triples}"
+        );
     }
 }
 

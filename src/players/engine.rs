@@ -29,7 +29,10 @@ impl<B: Bits> Player<B> for EnginePlayer<B> {
             return Some(Move::Pass);
         }
         let pos = game.position();
-        let clock = self.owed_since.take().unwrap_or_else(std::time::Instant::now);
+        let clock = self
+            .owed_since
+            .take()
+            .unwrap_or_else(std::time::Instant::now);
         let report = self.engine.search_since(pos, clock);
         self.settled = report.exact || game.legal_moves().count() <= 1;
         Some(Move::Play(
