@@ -36,8 +36,8 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub weights: Vec<std::path::PathBuf>,
     /// The evaluation: learned weights where the board and rules have some (built in for 8x8
-    /// under the full rules, or --weights), the classic hand-weighted one elsewhere; or the
-    /// classic one everywhere.
+    /// and 6x6, see weights/README.md, or --weights), the classic hand-weighted one elsewhere;
+    /// or the classic one everywhere.
     #[arg(long, global = true, value_enum, default_value_t = EvalArg::Learned, conflicts_with = "weights")]
     pub eval: EvalArg,
 }

@@ -193,7 +193,15 @@ static KNOWN: RwLock<Vec<Arc<Weights>>> = RwLock::new(Vec::new());
 
 /// The weights that ship with the program (`weights/` in the source; its README says how they
 /// were made), as file bytes.
-const BUILT_IN: &[(&str, &[u8])] = &[("8x8", include_bytes!("../../weights/8x8.weights"))];
+/// Each is named by its board and what differs from the full rules with the normal goal.
+const BUILT_IN: &[(&str, &[u8])] = &[
+    ("8x8", include_bytes!("../../weights/8x8.weights")),
+    ("6x6", include_bytes!("../../weights/6x6.weights")),
+    (
+        "6x6-misere",
+        include_bytes!("../../weights/6x6-misere.weights"),
+    ),
+];
 
 /// Whether the built-in weights are used: the program turns them on (`--eval classic` leaves
 /// them off); a library user who wants them calls [`use_built_in`].
@@ -363,9 +371,24 @@ mod tests {
         // Read directly: turning them on here would change the other tests' engines.
         let read = built_in();
         assert_eq!(read.len(), BUILT_IN.len());
-        let w = &read[0];
-        assert_eq!((w.rows, w.cols, w.variant), (8, 8, Variant::default()));
-        assert_eq!(w.set, PatternSet::new(8, 8));
+        for ((name, _), w) in BUILT_IN.iter().zip(read) {
+            // The name says the board and the variant: "6x6-simple-misere".
+            let mut parts = name.split('-');
+            let (rows, cols) = parts.next().unwrap().split_once('x').unwrap();
+            let mut variant = Variant::default();
+            for part in parts {
+                match part {
+                    "simple" => variant.rule_set = RuleSet::Simple,
+                    "misere" => variant.misere = true,
+                    _ => panic!("{name}: unknown part {part}"),
+                }
+            }
+            let board = (rows.parse().unwrap(), cols.parse().unwrap(), variant);
+            assert_eq!((w.rows, w.cols, w.variant), board, "{name}");
+            assert_eq!(w.set, PatternSet::new(w.rows, w.cols), "{name}");
+            let same = read.iter().filter(|v| (v.rows, v.cols, v.variant) == board);
+            assert_eq!(same.count(), 1, "{name} is built in once");
+        }
     }
 
     #[test]
