@@ -191,17 +191,17 @@ impl Weights {
 /// The weights the program knows, loaded once: at most one set per board shape and variant.
 static KNOWN: RwLock<Vec<Arc<Weights>>> = RwLock::new(Vec::new());
 
+/// `(name, bytes)` of `weights/NAME.weights` for each name.
+macro_rules! built_in {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_bytes!(concat!("../../weights/", $name, ".weights")))),*]
+    };
+}
+
 /// The weights that ship with the program (`weights/` in the source; its README says how they
-/// were made), as file bytes.
-/// Each is named by its board and what differs from the full rules with the normal goal.
-const BUILT_IN: &[(&str, &[u8])] = &[
-    ("8x8", include_bytes!("../../weights/8x8.weights")),
-    ("6x6", include_bytes!("../../weights/6x6.weights")),
-    (
-        "6x6-misere",
-        include_bytes!("../../weights/6x6-misere.weights"),
-    ),
-];
+/// were made), as file bytes. Each is named by its board and what differs from the full rules
+/// with the normal goal, and is the file `weights/NAME.weights`.
+const BUILT_IN: &[(&str, &[u8])] = built_in!["8x8", "6x6", "6x6-misere", "6x6-simple"];
 
 /// Whether the built-in weights are used: the program turns them on (`--eval classic` leaves
 /// them off); a library user who wants them calls [`use_built_in`].
