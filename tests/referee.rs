@@ -28,12 +28,14 @@ fn referee(args: &[&str], out_name: &str) -> Outcome {
 /// Two games (one per colour) of `bad` against the engine: both lost by `bad` for `reason`.
 fn loses_for(bad: &str, reason: &str, extra: &[&str]) -> Outcome {
     let engine = format!("{} engine --depth 1", othello());
+    // The games file is named by the player: several players lose for the same reason.
+    let out_name = bad.trim_end_matches(".sh").to_string();
     let bad = player(bad);
     let mut args = vec![
         "--a", &engine, "--b", &bad, "--a-name", "good", "--b-name", "bad", "--games", "2",
     ];
     args.extend_from_slice(extra);
-    let outcome = referee(&args, reason);
+    let outcome = referee(&args, &out_name);
     assert_eq!(outcome.games.len(), 2, "{}", outcome.stdout);
     for line in &outcome.games {
         assert!(

@@ -144,17 +144,7 @@ impl Weights {
             bytes: &bytes[..body],
             at: r.at,
         };
-        let [rows, cols, simple, misere, anywhere] = r.array()?;
-        let (rows, cols) = (rows as usize, cols as usize);
-        let variant = Variant {
-            rule_set: if simple == 1 {
-                RuleSet::Simple
-            } else {
-                RuleSet::Full
-            },
-            misere: misere == 1,
-            place_anywhere: anywhere == 1,
-        };
+        let (rows, cols, variant) = board_of(r.take(5)?);
         let phases = u16::from_le_bytes(r.array()?) as usize;
         let count = u16::from_le_bytes(r.array()?) as usize;
         if !(3..=26).contains(&rows) || !(3..=26).contains(&cols) || phases == 0 {
@@ -201,34 +191,56 @@ macro_rules! built_in {
 /// The weights that ship with the program (`weights/` in the source; its README says how they
 /// were made), as file bytes. Each is named by its board and what differs from the full rules
 /// with the normal goal, and is the file `weights/NAME.weights`.
-const BUILT_IN: &[(&str, &[u8])] = built_in!["8x8", "6x6", "6x6-misere", "6x6-simple"];
+const BUILT_IN: &[(&str, &[u8])] =
+    built_in!["8x8", "8x8-misere", "6x6", "6x6-misere", "6x6-simple"];
 
 /// Whether the built-in weights are used: the program turns them on (`--eval classic` leaves
 /// them off); a library user who wants them calls [`use_built_in`].
 static BUILT_IN_ON: AtomicBool = AtomicBool::new(false);
 
-/// The built-in weights, read on first use, so a run that never evaluates does not pay for them.
-static BUILT_IN_READ: OnceLock<Vec<Arc<Weights>>> = OnceLock::new();
+/// The built-in weights, each read on its first use, so a run pays only for the board it plays
+/// (and one that never evaluates for none).
+static BUILT_IN_READ: [OnceLock<Option<Arc<Weights>>>; BUILT_IN.len()] =
+    [const { OnceLock::new() }; BUILT_IN.len()];
 
 /// Turns the built-in weights on or off.
 pub fn use_built_in(on: bool) {
     BUILT_IN_ON.store(on, Relaxed);
 }
 
-fn built_in() -> &'static [Arc<Weights>] {
-    BUILT_IN_READ.get_or_init(|| {
-        BUILT_IN
-            .iter()
-            .filter_map(|(name, bytes)| match Weights::from_bytes(bytes) {
-                Ok(w) => Some(Arc::new(w)),
-                Err(e) => {
-                    // The bytes are compiled in and tested: only a damaged binary gets here.
-                    eprintln!("othello: the built-in {name} weights are damaged ({e}); the classic evaluation is used");
-                    None
-                }
-            })
-            .collect()
-    })
+/// The built-in weights for a board and variant, read the first time they are asked for.
+fn built_in(board: (usize, usize, Variant)) -> Option<Arc<Weights>> {
+    let i =
+        (BUILT_IN.iter()).position(|(_, bytes)| bytes.get(12..17).map(board_of) == Some(board))?;
+    BUILT_IN_READ[i].get_or_init(|| read_built_in(i)).clone()
+}
+
+fn read_built_in(i: usize) -> Option<Arc<Weights>> {
+    let (name, bytes) = BUILT_IN[i];
+    match Weights::from_bytes(bytes) {
+        Ok(w) => Some(Arc::new(w)),
+        Err(e) => {
+            // The bytes are compiled in and tested: only a damaged binary gets here.
+            eprintln!("othello: the built-in {name} weights are damaged ({e}); the classic evaluation is used");
+            None
+        }
+    }
+}
+
+/// The board and variant of a weights file's header: rows, columns, rule set (1 simple),
+/// misère and place-anywhere, one byte each.
+fn board_of(header: &[u8]) -> (usize, usize, Variant) {
+    let byte = |i: usize| header.get(i).copied().unwrap_or(0);
+    let variant = Variant {
+        rule_set: if byte(2) == 1 {
+            RuleSet::Simple
+        } else {
+            RuleSet::Full
+        },
+        misere: byte(3) == 1,
+        place_anywhere: byte(4) == 1,
+    };
+    (byte(0).into(), byte(1).into(), variant)
 }
 
 /// Makes `weights` the learned evaluation of their board and variant (replacing any before).
@@ -257,7 +269,7 @@ pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> 
     known.or_else(|| {
         BUILT_IN_ON
             .load(Relaxed)
-            .then(|| built_in().iter().find(fits).cloned())
+            .then(|| built_in((rows, cols, variant)))
             .flatten()
     })
 }
@@ -369,9 +381,9 @@ mod tests {
     #[test]
     fn the_built_in_weights_load() {
         // Read directly: turning them on here would change the other tests' engines.
-        let read = built_in();
-        assert_eq!(read.len(), BUILT_IN.len());
-        for ((name, _), w) in BUILT_IN.iter().zip(read) {
+        let mut boards = Vec::new();
+        for (i, (name, _)) in BUILT_IN.iter().enumerate() {
+            let w = read_built_in(i).unwrap_or_else(|| panic!("{name} is damaged"));
             // The name says the board and the variant: "6x6-simple-misere".
             let mut parts = name.split('-');
             let (rows, cols) = parts.next().unwrap().split_once('x').unwrap();
@@ -386,9 +398,13 @@ mod tests {
             let board = (rows.parse().unwrap(), cols.parse().unwrap(), variant);
             assert_eq!((w.rows, w.cols, w.variant), board, "{name}");
             assert_eq!(w.set, PatternSet::new(w.rows, w.cols), "{name}");
-            let same = read.iter().filter(|v| (v.rows, v.cols, v.variant) == board);
-            assert_eq!(same.count(), 1, "{name} is built in once");
+            assert!(!boards.contains(&board), "{name} is built in twice");
+            boards.push(board);
+            let found = built_in(board).unwrap();
+            assert_eq!((found.rows, found.cols, found.variant), board, "{name}");
         }
+        let none = built_in((7, 7, Variant::default()));
+        assert!(none.is_none(), "no 7x7 weights are built in");
     }
 
     #[test]
