@@ -204,8 +204,7 @@ fn the_engine_against_itself_plays_whole_games() {
             let opening_len = 2 * 6;
             assert_eq!(moves[..opening_len], first[..opening_len]);
         }
-        let (x, y) = score.split_once('-').unwrap();
-        let (x, y): (u32, u32) = (x.parse().unwrap(), y.parse().unwrap());
+        let (x, y) = score_discs(score);
         let first_is_a = i % 2 == 0;
         discs[if first_is_a { 0 } else { 1 }] += x;
         discs[if first_is_a { 1 } else { 0 }] += y;
@@ -217,6 +216,12 @@ fn the_engine_against_itself_plays_whole_games() {
     let a_line = o.stdout.lines().find(|l| l.starts_with("A ")).unwrap();
     let a_discs: u32 = a_line.split_whitespace().nth(5).unwrap().parse().unwrap();
     assert_eq!(a_discs, discs[0], "{}", o.stdout);
+}
+
+/// The discs of a games-file score, `35-29`: the first mover's, then the second's.
+fn score_discs(score: &str) -> (u32, u32) {
+    let (x, y) = score.split_once('-').unwrap();
+    (x.parse().unwrap(), y.parse().unwrap())
 }
 
 /// Plays a record (`f5d6...pa...`) on a standard 8x8 board; the final disc counts of the
@@ -273,11 +278,8 @@ fn the_engine_plays_the_same_games_through_every_protocol() {
     // equal in its count, not on the board). Games that fill the board are the same, and
     // every game has the same winner.
     for (nboard, triples) in records[2].1.iter().zip(triples) {
-        let discs = |line: &str| -> (u32, u32) {
-            let (x, y) = line.rsplit(' ').next().unwrap().split_once('-').unwrap();
-            (x.parse().unwrap(), y.parse().unwrap())
-        };
-        let ((a, b), (c, d)) = (discs(nboard), discs(triples));
+        let last = |line: &str| line.rsplit(' ').next().unwrap().to_string();
+        let ((a, b), (c, d)) = (score_discs(&last(nboard)), score_discs(&last(triples)));
         if c + d == 64 {
             assert_eq!(nboard, triples, "nboard against triples");
         }

@@ -144,7 +144,8 @@ impl Weights {
             bytes: &bytes[..body],
             at: r.at,
         };
-        let (rows, cols, variant) = board_of(r.take(5)?);
+        debug_assert_eq!(r.at, BOARD_BYTES.start);
+        let (rows, cols, variant) = board_of(r.take(BOARD_BYTES.len())?);
         let phases = u16::from_le_bytes(r.array()?) as usize;
         let count = u16::from_le_bytes(r.array()?) as usize;
         if !(3..=26).contains(&rows) || !(3..=26).contains(&cols) || phases == 0 {
@@ -210,8 +211,9 @@ pub fn use_built_in(on: bool) {
 
 /// The built-in weights for a board and variant, read the first time they are asked for.
 fn built_in(board: (usize, usize, Variant)) -> Option<Arc<Weights>> {
-    let i =
-        (BUILT_IN.iter()).position(|(_, bytes)| bytes.get(12..17).map(board_of) == Some(board))?;
+    let i = BUILT_IN
+        .iter()
+        .position(|(_, bytes)| bytes.get(BOARD_BYTES).map(board_of) == Some(board))?;
     BUILT_IN_READ[i].get_or_init(|| read_built_in(i)).clone()
 }
 
@@ -226,6 +228,9 @@ fn read_built_in(i: usize) -> Option<Arc<Weights>> {
         }
     }
 }
+
+/// Where a weights file's header says its board, after the magic and the version.
+const BOARD_BYTES: std::ops::Range<usize> = 12..17;
 
 /// The board and variant of a weights file's header: rows, columns, rule set (1 simple),
 /// misère and place-anywhere, one byte each.

@@ -222,10 +222,6 @@ impl Records {
         self.bytes.is_empty()
     }
 
-    pub fn push(&mut self, sample: &Sample) {
-        sample.write(&mut self.bytes);
-    }
-
     pub fn get(&self, i: usize) -> Record<'_> {
         let len = self.board.record_len();
         Record {
@@ -267,7 +263,7 @@ pub fn read_all(
     let mut all: Option<Records> = None;
     for path in paths {
         let path = path.as_ref();
-        let board = header_of(path)?;
+        let (board, input) = open(path)?;
         let records = all.get_or_insert_with(|| Records::new(board));
         if records.board != board {
             return Err(format!(
@@ -275,7 +271,9 @@ pub fn read_all(
                 path.display()
             ));
         }
-        let (_, cut) = for_each_record(path, |_, record| records.bytes.extend_from_slice(record))?;
+        let cut = each_record(path, board, input, |record| {
+            records.bytes.extend_from_slice(record)
+        })?;
         if cut > 0 {
             torn(path, cut);
         }
@@ -283,30 +281,29 @@ pub fn read_all(
     all.ok_or_else(|| "no training file".to_string())
 }
 
-/// The board of a training file, from its header.
-fn header_of(path: &Path) -> Result<Board, String> {
-    let mut header = [0u8; HEADER];
-    File::open(path)
-        .and_then(|mut f| f.read_exact(&mut header))
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => {
-                format!("{}: not a training file (too short)", path.display())
-            }
-            _ => format!("{}: {e}", path.display()),
-        })?;
-    Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// Calls `f` with each whole record of a training file; returns the file's board and the
-/// bytes of a torn last record.
-fn for_each_record(path: &Path, mut f: impl FnMut(Board, &[u8])) -> Result<(Board, usize), String> {
+/// Opens a training file and reads its header: the board, and the file at its first record.
+fn open(path: &Path) -> Result<(Board, BufReader<File>), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut input = BufReader::new(file);
     let mut header = [0u8; HEADER];
-    input
-        .read_exact(&mut header)
-        .map_err(|_| format!("{}: not a training file (too short)", path.display()))?;
+    input.read_exact(&mut header).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => {
+            format!("{}: not a training file (too short)", path.display())
+        }
+        _ => format!("{}: {e}", path.display()),
+    })?;
     let board = Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((board, input))
+}
+
+/// Calls `f` with each whole record of `input`, a file of `board` past its header; returns the
+/// bytes of a torn last record.
+fn each_record(
+    path: &Path,
+    board: Board,
+    mut input: impl Read,
+    mut f: impl FnMut(&[u8]),
+) -> Result<usize, String> {
     let mut record = vec![0u8; board.record_len()];
     loop {
         let mut filled = 0;
@@ -319,9 +316,9 @@ fn for_each_record(path: &Path, mut f: impl FnMut(Board, &[u8])) -> Result<(Boar
             }
         }
         if filled < record.len() {
-            return Ok((board, filled));
+            return Ok(filled);
         }
-        f(board, &record);
+        f(&record);
     }
 }
 
@@ -332,19 +329,20 @@ pub fn open_for_append(path: &Path, board: Board) -> Result<(File, Vec<u32>), St
         // Only the games are kept, so a large file is scanned in little memory.
         let mut games: Vec<u32> = Vec::new();
         let mut records = 0u64;
-        let (found, _) = for_each_record(path, |_, record| {
-            let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
-            if games.last() != Some(&game) {
-                games.push(game);
-            }
-            records += 1;
-        })?;
+        let (found, input) = open(path)?;
         if found != board {
             return Err(format!(
                 "{} holds positions of another board or rule set",
                 path.display()
             ));
         }
+        each_record(path, board, input, |record| {
+            let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
+            if games.last() != Some(&game) {
+                games.push(game);
+            }
+            records += 1;
+        })?;
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
