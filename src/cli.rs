@@ -552,6 +552,10 @@ pub struct PerfectPlayArgs {
     /// Add each finished entry to this file, and take entries found earlier from it.
     #[arg(long)]
     pub cache: Option<PathBuf>,
+    /// Solve nothing: list the entries the --cache holds (an unsolved one whatever limit it was
+    /// tried with) and mark the others not tried yet.
+    #[arg(long, requires = "cache")]
+    pub from_cache: bool,
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
     pub hash_mb: usize,

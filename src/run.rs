@@ -240,6 +240,7 @@ pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
         hash_mb: args.hash_mb,
         threads: args.threads.unwrap_or_else(all_cores),
         cache: args.cache,
+        from_cache: args.from_cache,
         command_line: command_line(),
     };
     let (mut out, mut log) = (io::stdout().lock(), io::stderr());

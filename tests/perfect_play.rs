@@ -239,6 +239,7 @@ fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
         hash_mb: 16,
         threads: 1,
         cache: None,
+        from_cache: false,
         command_line: "test".to_string(),
     }
 }
@@ -619,6 +620,49 @@ fn unsolved_entries_are_tried_again_only_with_more_time() {
 }
 
 #[test]
+fn from_cache_lists_what_the_cache_holds_and_solves_nothing() {
+    let cache = temp_file("perfect-play-from-cache.txt");
+    let path = cache.to_str().unwrap();
+    let cached = "3x3 full normal anywhere unsolved limit=2s nodes=5 seconds=2.000\n";
+    std::fs::write(&cache, cached).unwrap();
+    let args = [
+        "--boards",
+        "3x3,3x4",
+        "--rule-sets",
+        "full",
+        "--goals",
+        "normal",
+        "--placements",
+        "anywhere",
+        "--place-anywhere-limit",
+        "1h",
+        "--cache",
+        path,
+        "--from-cache",
+    ];
+    let (text, log) = perfect_play_command(&args);
+    assert!(!log.contains("solving"), "{log}");
+    let table = rows(&text);
+    // Unsolved in 2 s, listed as such though this run's limit is longer.
+    assert_eq!(table[0][4], "not solved in 2s", "{text}");
+    assert_eq!(table[1][4], "not tried yet", "{text}");
+    assert!(text.contains("from the cache of earlier runs"), "{text}");
+    assert!(text.contains("Totals: 0 solved, 1 not solved in their time, 1 not tried; "));
+    // The file is only read.
+    assert_eq!(std::fs::read_to_string(&cache).unwrap(), cached);
+
+    // A cache that is not there is an error, not an empty table.
+    let missing = temp_file("perfect-play-no-such-cache.txt");
+    othello()
+        .args(["perfect-play", "--boards", "3x3", "--from-cache", "--cache"])
+        .arg(&missing)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("cannot read"));
+    assert!(!missing.exists());
+}
+
+#[test]
 fn a_line_cut_short_at_the_end_of_the_cache_is_removed() {
     let cache = temp_file("perfect-play-cut.txt");
     let path = cache.to_str().unwrap();
@@ -739,4 +783,22 @@ fn limits_and_board_lists() {
         boards.join(" "),
         "3x3 3x4 3x5 4x4 3x6 4x5 3x7 3x8 4x6 5x5 3x9 4x7 3x10 5x6 4x8 3x11 5x7 3x12 4x9 6x6"
     );
+}
+
+#[test]
+fn the_published_table_is_the_cache_listed() {
+    // docs/perfect-play.md is a hand-written preface, then what this command prints; every
+    // solved line of the cache is replayed as it is read.
+    let cache = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/perfect-play-cache.txt");
+    let doc = include_str!("../docs/perfect-play.md");
+    let table = &doc[doc.find("# Perfect play on small boards").unwrap()..];
+    let output = othello()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["perfect-play", "--max-cells", "36", "--cache"])
+        .arg("docs/perfect-play-cache.txt")
+        .arg("--from-cache")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{cache}: {output:?}");
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), table);
 }

@@ -65,6 +65,8 @@ pub struct PerfectPlayOptions {
     /// Threads solving each entry together.
     pub threads: usize,
     pub cache: Option<PathBuf>,
+    /// Solve nothing: list what the cache holds, whatever limit an entry was tried with.
+    pub from_cache: bool,
     /// The command line, shown in the document.
     pub command_line: String,
 }
@@ -134,6 +136,8 @@ pub enum Found {
         inside: Shape,
         limit: Duration,
     },
+    /// Not in the cache, listed with `from_cache`: no run has tried it yet.
+    NotYetTried,
 }
 
 impl TableEntry {
@@ -154,7 +158,7 @@ pub fn perfect_play(
     log: &mut dyn Write,
 ) -> anyhow::Result<Vec<TableEntry>> {
     let mut cache = match &options.cache {
-        Some(path) => Some(Cache::open(path.clone(), log)?),
+        Some(path) => Some(Cache::open(path.clone(), options.from_cache, log)?),
         None => None,
     };
     let mut table: Vec<TableEntry> = Vec::new();
@@ -167,14 +171,24 @@ pub fn perfect_play(
             .filter(|f| match f {
                 Found::Solved(_) => true,
                 // Tried before: worth trying again only with more time.
-                Found::OutOfTime { limit: tried, .. } => limit.is_some_and(|l| l <= *tried),
-                Found::NotTried { .. } => false,
+                Found::OutOfTime { limit: tried, .. } => {
+                    options.from_cache || limit.is_some_and(|l| l <= *tried)
+                }
+                Found::NotTried { .. } | Found::NotYetTried => false,
             });
         let entry = if let Some(found) = known {
             TableEntry {
                 setup,
                 found: found.clone(),
                 cached: true,
+            }
+        } else if options.from_cache {
+            // Not in the cache: say why a run would pass it over, whatever its limit, if so.
+            let found = not_worth_trying(&table, &setup, Some(Duration::ZERO));
+            TableEntry {
+                setup,
+                found: found.unwrap_or(Found::NotYetTried),
+                cached: false,
             }
         } else if let Some(found) = not_worth_trying(&table, &setup, limit) {
             TableEntry {
@@ -331,6 +345,7 @@ fn summary(found: &Found) -> String {
             "not tried: {inside} was not solved in {}",
             duration_text(*limit)
         ),
+        Found::NotYetTried => "not in the cache".to_string(),
     }
 }
 
@@ -388,13 +403,24 @@ fn write_document(
 ) -> anyhow::Result<()> {
     writeln!(out, "# Perfect play on small boards")?;
     writeln!(out)?;
-    writeln!(
-        out,
-        "Made by `{}` (othello {}) on {}.",
-        options.command_line,
-        env!("CARGO_PKG_VERSION"),
-        machine()
-    )?;
+    if options.from_cache {
+        writeln!(
+            out,
+            "Listed by `{}` (othello {}) from the cache of earlier runs: each entry's nodes and \
+             seconds are those of the run that made it, whose machine, threads and time limit \
+             may differ from another's.",
+            options.command_line,
+            env!("CARGO_PKG_VERSION"),
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Made by `{}` (othello {}) on {}.",
+            options.command_line,
+            env!("CARGO_PKG_VERSION"),
+            machine()
+        )?;
+    }
     writeln!(out)?;
     write!(out, "{}", EXPLANATION)?;
     writeln!(out)?;
@@ -445,6 +471,16 @@ fn write_document(
                         "not tried ({inside} not solved in {})",
                         duration_text(*limit)
                     ),
+                    "-".to_string(),
+                    "-".to_string(),
+                    "-".to_string(),
+                    "-".to_string(),
+                ]
+            }
+            Found::NotYetTried => {
+                untried += 1;
+                [
+                    "not tried yet".to_string(),
                     "-".to_string(),
                     "-".to_string(),
                     "-".to_string(),
@@ -524,17 +560,19 @@ when a board that fits inside it was not solved within the same time under the s
 /// The cache file: what earlier runs found, and where this run's entries are added.
 struct Cache {
     path: PathBuf,
-    file: std::fs::File,
+    /// Open for adding entries; `None` when the run only reads (`from_cache`).
+    file: Option<std::fs::File>,
     known: Vec<(Setup, Found)>,
 }
 
 impl Cache {
-    /// Reads `path` if it exists. A last line cut short (the run was stopped as it wrote) is
-    /// removed, with a word on `log`.
-    fn open(path: PathBuf, log: &mut dyn Write) -> anyhow::Result<Cache> {
+    /// Reads `path` if it exists, and opens it for adding entries unless `read_only` (then it
+    /// must exist). A last line cut short (the run was stopped as it wrote) is removed, with a
+    /// word on `log`; read only, it is passed over.
+    fn open(path: PathBuf, read_only: bool, log: &mut dyn Write) -> anyhow::Result<Cache> {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !read_only => String::new(),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
         // Whole lines end in a newline; anything after the last one was cut short.
@@ -542,8 +580,9 @@ impl Cache {
         if whole < text.len() {
             writeln!(
                 log,
-                "perfect-play: {}: the last line is cut short and is removed: {}",
+                "perfect-play: {}: the last line is cut short and is {}: {}",
                 path.display(),
+                if read_only { "passed over" } else { "removed" },
                 &text[whole..]
             )?;
         }
@@ -556,6 +595,13 @@ impl Cache {
             let entry = parse_cache_line(line)
                 .with_context(|| format!("{}: line {}", path.display(), n + 1))?;
             known.push(entry);
+        }
+        if read_only {
+            return Ok(Cache {
+                path,
+                file: None,
+                known,
+            });
         }
         // Opened now, so that a file that cannot be written stops the run before any work.
         let cannot_write = || format!("cannot write {}", path.display());
@@ -571,7 +617,11 @@ impl Cache {
             file.write_all(CACHE_HEADER.as_bytes())
                 .with_context(cannot_write)?;
         }
-        Ok(Cache { path, file, known })
+        Ok(Cache {
+            path,
+            file: Some(file),
+            known,
+        })
     }
 
     /// What the file last says of `setup`.
@@ -588,8 +638,10 @@ impl Cache {
         let Some(line) = cache_line(setup, found) else {
             return Ok(());
         };
-        self.file
-            .write_all(format!("{line}\n").as_bytes())
+        let Some(file) = &mut self.file else {
+            bail!("{}: opened only to read", self.path.display())
+        };
+        file.write_all(format!("{line}\n").as_bytes())
             .with_context(|| format!("cannot write {}", self.path.display()))?;
         self.known.push((*setup, found.clone()));
         Ok(())
@@ -640,7 +692,7 @@ fn cache_line(setup: &Setup, found: &Found) -> Option<String> {
             duration_text(*limit),
             elapsed.as_secs_f64()
         ),
-        Found::NotTried { .. } => return None,
+        Found::NotTried { .. } | Found::NotYetTried => return None,
     })
 }
 

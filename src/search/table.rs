@@ -212,23 +212,6 @@ impl Table {
         self.words[2 * index + 1].store(data, Relaxed);
     }
 
-    /// Asks the memory system for the bucket of `key` ahead of a probe.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.words[2 * self.bucket(key)..].as_ptr();
-            // SAFETY: a prefetch is only a hint; the address is inside the table.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    p as *const i8,
-                )
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
         let slot = [self.slot(b), self.slot(b + 1)]
