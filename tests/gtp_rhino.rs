@@ -109,13 +109,15 @@ fn play_game(rhino_path: &PathBuf, ours_plays: Color) -> String {
         moves += 1;
     }
     let (b, w) = (game.score().black, game.score().white);
-    let expected = match game.winner().unwrap() {
-        Winner::Black => format!("B+{}", b - w),
-        Winner::White => format!("W+{}", w - b),
-        Winner::Tie => "0".to_string(),
+    // Ours counts discs only; gtp-rhino gives the cells left empty to the winner.
+    let empty = 64 - b - w;
+    let (expected, rhino_expected) = match game.winner().unwrap() {
+        Winner::Black => (format!("B+{}", b - w), format!("B+{}", b - w + empty)),
+        Winner::White => (format!("W+{}", w - b), format!("W+{}", w - b + empty)),
+        Winner::Tie => ("0".to_string(), "0".to_string()),
     };
     assert_eq!(ours.ask("final_score"), expected);
-    assert_eq!(rhino.ask("final_score"), expected);
+    assert_eq!(rhino.ask("final_score"), rhino_expected);
     println!("othello as {}: {moves} moves, {expected}", word(ours_plays));
     expected
 }

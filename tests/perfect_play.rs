@@ -623,11 +623,11 @@ fn unsolved_entries_are_tried_again_only_with_more_time() {
 fn from_cache_lists_what_the_cache_holds_and_solves_nothing() {
     let cache = temp_file("perfect-play-from-cache.txt");
     let path = cache.to_str().unwrap();
-    let cached = "3x3 full normal anywhere unsolved limit=2s nodes=5 seconds=2.000\n";
+    let cached = "3x4 full normal anywhere unsolved limit=2s nodes=5 seconds=2.000\n";
     std::fs::write(&cache, cached).unwrap();
     let args = [
         "--boards",
-        "3x3,3x4",
+        "3x3,3x4,3x5",
         "--rule-sets",
         "full",
         "--goals",
@@ -643,11 +643,13 @@ fn from_cache_lists_what_the_cache_holds_and_solves_nothing() {
     let (text, log) = perfect_play_command(&args);
     assert!(!log.contains("solving"), "{log}");
     let table = rows(&text);
-    // Unsolved in 2 s, listed as such though this run's limit is longer.
-    assert_eq!(table[0][4], "not solved in 2s", "{text}");
-    assert_eq!(table[1][4], "not tried yet", "{text}");
+    // Not in the file; unsolved in 2 s, listed as such though this run's limit is longer; and
+    // a board that holds the unsolved one, which a run would pass over.
+    assert_eq!(table[0][4], "not tried yet", "{text}");
+    assert_eq!(table[1][4], "not solved in 2s", "{text}");
+    assert_eq!(table[2][4], "not tried (3x4 not solved in 2s)", "{text}");
     assert!(text.contains("from the cache of earlier runs"), "{text}");
-    assert!(text.contains("Totals: 0 solved, 1 not solved in their time, 1 not tried; "));
+    assert!(text.contains("Totals: 0 solved, 1 not solved in their time, 2 not tried; "));
     // The file is only read.
     assert_eq!(std::fs::read_to_string(&cache).unwrap(), cached);
 
