@@ -572,6 +572,25 @@ fn a_run_resumes_from_its_cache() {
     assert_eq!(without_seconds(&again), without_seconds(&fresh));
 }
 
+/// The arguments for the full-rules, normal-goal, place-anywhere entries of `boards`, each
+/// within `limit`, with the cache file `cache`.
+fn anywhere_entries<'a>(boards: &'a str, limit: &'a str, cache: &'a str) -> Vec<&'a str> {
+    vec![
+        "--boards",
+        boards,
+        "--rule-sets",
+        "full",
+        "--goals",
+        "normal",
+        "--placements",
+        "anywhere",
+        "--place-anywhere-limit",
+        limit,
+        "--cache",
+        cache,
+    ]
+}
+
 #[test]
 fn unsolved_entries_are_tried_again_only_with_more_time() {
     let cache = temp_file("perfect-play-unsolved.txt");
@@ -581,22 +600,7 @@ fn unsolved_entries_are_tried_again_only_with_more_time() {
         "3x3 full normal anywhere unsolved limit=2s nodes=5 seconds=2.000\n",
     )
     .unwrap();
-    let args = |limit: &'static str| {
-        vec![
-            "--boards",
-            "3x3,3x4,4x3",
-            "--rule-sets",
-            "full",
-            "--goals",
-            "normal",
-            "--placements",
-            "anywhere",
-            "--place-anywhere-limit",
-            limit,
-            "--cache",
-            path,
-        ]
-    };
+    let args = |limit| anywhere_entries("3x3,3x4,4x3", limit, path);
     // As much time as before, or less: still unsolved, and the boards around it not tried.
     for limit in ["2s", "1s"] {
         let (text, log) = perfect_play_command(&args(limit));
@@ -625,21 +629,8 @@ fn from_cache_lists_what_the_cache_holds_and_solves_nothing() {
     let path = cache.to_str().unwrap();
     let cached = "3x4 full normal anywhere unsolved limit=2s nodes=5 seconds=2.000\n";
     std::fs::write(&cache, cached).unwrap();
-    let args = [
-        "--boards",
-        "3x3,3x4,3x5",
-        "--rule-sets",
-        "full",
-        "--goals",
-        "normal",
-        "--placements",
-        "anywhere",
-        "--place-anywhere-limit",
-        "1h",
-        "--cache",
-        path,
-        "--from-cache",
-    ];
+    let mut args = anywhere_entries("3x3,3x4,3x5", "1h", path);
+    args.push("--from-cache");
     let (text, log) = perfect_play_command(&args);
     assert!(!log.contains("solving"), "{log}");
     let table = rows(&text);

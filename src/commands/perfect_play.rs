@@ -403,24 +403,20 @@ fn write_document(
 ) -> anyhow::Result<()> {
     writeln!(out, "# Perfect play on small boards")?;
     writeln!(out)?;
-    if options.from_cache {
-        writeln!(
-            out,
-            "Listed by `{}` (othello {}) from the cache of earlier runs: each entry's nodes and \
-             seconds are those of the run that made it, whose machine, threads and time limit \
-             may differ from another's.",
-            options.command_line,
-            env!("CARGO_PKG_VERSION"),
-        )?;
+    let (made, origin) = if options.from_cache {
+        let origin = "from the cache of earlier runs: each entry's nodes and seconds are those \
+                      of the run that made it, whose machine, threads and time limit may differ \
+                      from another's";
+        ("Listed", origin.to_string())
     } else {
-        writeln!(
-            out,
-            "Made by `{}` (othello {}) on {}.",
-            options.command_line,
-            env!("CARGO_PKG_VERSION"),
-            machine()
-        )?;
-    }
+        ("Made", format!("on {}", machine()))
+    };
+    writeln!(
+        out,
+        "{made} by `{}` (othello {}) {origin}.",
+        options.command_line,
+        env!("CARGO_PKG_VERSION"),
+    )?;
     writeln!(out)?;
     write!(out, "{}", EXPLANATION)?;
     writeln!(out)?;
@@ -431,6 +427,7 @@ fn write_document(
     )?;
     let (mut nodes, mut seconds) = (0u64, 0f64);
     let (mut solved, mut unsolved, mut untried, mut cached) = (0, 0, 0, 0);
+    let not_tried = |why: String| [why, "-".into(), "-".into(), "-".into(), "-".into()];
     for entry in table {
         let s = &entry.setup;
         let v = s.variant;
@@ -466,26 +463,14 @@ fn write_document(
             }
             Found::NotTried { inside, limit } => {
                 untried += 1;
-                [
-                    format!(
-                        "not tried ({inside} not solved in {})",
-                        duration_text(*limit)
-                    ),
-                    "-".to_string(),
-                    "-".to_string(),
-                    "-".to_string(),
-                    "-".to_string(),
-                ]
+                not_tried(format!(
+                    "not tried ({inside} not solved in {})",
+                    duration_text(*limit)
+                ))
             }
             Found::NotYetTried => {
                 untried += 1;
-                [
-                    "not tried yet".to_string(),
-                    "-".to_string(),
-                    "-".to_string(),
-                    "-".to_string(),
-                    "-".to_string(),
-                ]
+                not_tried("not tried yet".to_string())
             }
         };
         cached += usize::from(entry.cached);
