@@ -79,3 +79,61 @@ fn ctrl_c_while_the_computer_thinks_keeps_the_game() {
     assert!(end.contains("Interrupted."), "{end:?}");
     p.expect(Eof).expect("the program ends");
 }
+
+/// A Ctrl-C that comes as a signal while no line is being read (the terminal turns it into
+/// SIGINT outside line editing, as between a reply and the next prompt) ends the sitting at the
+/// next read, with the moves printed: it is not swallowed because an earlier search had caught
+/// SIGINT. Input piped, so the moment is exact: the signal comes after the computer's reply.
+#[test]
+fn a_ctrl_c_between_prompts_ends_the_sitting_with_the_moves() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["play", "--computer", "white", "--level", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("othello runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let (sender, lines) = mpsc::channel();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        while stdout.read_line(&mut line).is_ok_and(|n| n > 0) {
+            let _ = sender.send(std::mem::take(&mut line));
+        }
+        let mut rest = String::new();
+        let _ = stdout.read_to_string(&mut rest);
+    });
+    let wait_for = |needle: &str| loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|e| panic!("waiting for {needle:?}: {e}"));
+        if line.contains(needle) {
+            return line;
+        }
+    };
+    writeln!(stdin, "f5").unwrap();
+    wait_for("White (computer) plays ");
+    wait_for("Black to move.");
+    // SAFETY: kill has no memory effects; the pid is our live child's.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    // One more line, which wakes a sitting that is waiting for input: it ends (answering the
+    // line or not, as the signal comes before or after its check) without waiting for the end
+    // of input.
+    writeln!(stdin, "help").unwrap();
+    let end = wait_for("Moves: ");
+    assert!(end.starts_with("Moves: f5"), "{end:?}");
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait());
+    });
+    let status = finished
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the sitting ends while its input is still open");
+    assert!(status.is_ok());
+    drop(stdin);
+}

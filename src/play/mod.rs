@@ -57,6 +57,8 @@ struct Table<B> {
     thinking: bool,
     /// Set when Ctrl-C stopped the program's thinking: the sitting ends.
     interrupted: bool,
+    /// Raised by Ctrl-C (SIGINT) at any moment of the sitting.
+    ctrl_c: Arc<AtomicBool>,
 }
 
 struct TableOf;
@@ -70,6 +72,19 @@ pub struct Session {
     options: Options,
     table: Erased<TableOf>,
     over: bool,
+    /// One SIGINT flag for the whole sitting: a Ctrl-C stops a search, and one that comes at
+    /// any other moment (outside a search, or with input piped) ends the sitting at the next
+    /// read instead of being lost.
+    ctrl_c: Arc<AtomicBool>,
+    hook: Option<signal_hook::SigId>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(id) = self.hook.take() {
+            signal_hook::low_level::unregister(id);
+        }
+    }
 }
 
 /// The commands, as `help` prints them.
@@ -95,12 +110,27 @@ const MAX_FILE: u64 = 64 * 1024;
 impl Session {
     /// A sitting from `options`; fails if the start or its moves are not a legal game.
     pub fn new(options: Options) -> Result<Session, String> {
-        let table = new_table(&options.start, &options.moves, options.computer, &options)?;
+        let ctrl_c = Arc::new(AtomicBool::new(false));
+        let table = new_table(
+            &options.start,
+            &options.moves,
+            options.computer,
+            &options,
+            &ctrl_c,
+        )?;
+        let hook = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&ctrl_c));
         Ok(Session {
             options,
             table,
             over: false,
+            ctrl_c,
+            hook: hook.ok(),
         })
+    }
+
+    /// Whether Ctrl-C came since the sitting began (the sitting then ends at the next read).
+    pub fn ctrl_c_pressed(&self) -> bool {
+        self.ctrl_c.load(Relaxed)
     }
 
     /// The first screen: the board, and the program's moves if it opens.
@@ -220,7 +250,7 @@ impl Session {
     /// Starts again from `start` and `moves`, keeping the program's sides and settings.
     fn restart(&mut self, start: &Start, moves: &MoveList) -> Result<(), String> {
         let computer = crate::on_erased!(&self.table, |t| t.computer);
-        self.table = new_table(start, moves, computer, &self.options)?;
+        self.table = new_table(start, moves, computer, &self.options, &self.ctrl_c)?;
         self.options.start = start.clone();
         Ok(())
     }
@@ -232,6 +262,7 @@ fn new_table(
     moves: &MoveList,
     computer: Option<Sides>,
     options: &Options,
+    ctrl_c: &Arc<AtomicBool>,
 ) -> Result<Erased<TableOf>, String> {
     let (config, colour) = (options.config, options.colour);
     let mut table: Erased<TableOf> = crate::erase!(start.shape(), |B| {
@@ -245,6 +276,7 @@ fn new_table(
             colour,
             thinking: options.thinking,
             interrupted: false,
+            ctrl_c: Arc::clone(ctrl_c),
         }
     });
     crate::on_erased!(&mut table, |t| {
@@ -402,9 +434,8 @@ impl<B: Bits> Table<B> {
     /// The engine's search for `color`, shown as it goes when `thinking` is on. `None` when
     /// Ctrl-C stopped it.
     fn think(&mut self, color: Color) -> Option<Report> {
-        let halt = Arc::new(AtomicBool::new(false));
         // Ctrl-C stops the search rather than the program, so the game can be printed.
-        let hook = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&halt));
+        let halt = &self.ctrl_c;
         let spinner = self.thinking.then(|| {
             let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", name(color)));
             if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}") {
@@ -415,7 +446,7 @@ impl<B: Bits> Table<B> {
         });
         let shown = spinner.clone();
         let geometry = self.game.rules().geometry.clone();
-        let stop = Arc::clone(&halt);
+        let stop = Arc::clone(halt);
         self.engine.observe(Some(Box::new(move |p: &Progress| {
             if let (Some(bar), Some((_, score))) = (&shown, p.best) {
                 bar.set_message(format!(
@@ -435,13 +466,10 @@ impl<B: Bits> Table<B> {
         })));
         let report = self.engine.search(self.game.position());
         self.engine.observe(None);
-        if let Ok(id) = hook {
-            signal_hook::low_level::unregister(id);
-        }
         if let Some(bar) = spinner {
             bar.finish_and_clear();
         }
-        self.interrupted = halt.load(Relaxed);
+        self.interrupted = self.ctrl_c.load(Relaxed);
         (!self.interrupted).then_some(report)
     }
 
@@ -707,6 +735,11 @@ pub enum Typed {
 pub trait Keyboard {
     /// The next line, after showing `prompt` where the keyboard shows one.
     fn read(&mut self, prompt: &str) -> io::Result<Typed>;
+
+    /// Runs `work`, the program's turn between two reads (a reply, perhaps a search).
+    fn busy<T>(&mut self, work: impl FnOnce() -> T) -> T {
+        work()
+    }
 }
 
 /// Piped input: plain bounded lines, no prompt.
@@ -721,24 +754,56 @@ impl<R: BufRead> Keyboard for LineReader<R> {
 }
 
 /// A terminal: line editing and history.
-pub struct Terminal(rustyline::DefaultEditor);
+///
+/// Ctrl-C is a signal (SIGINT) only while the program is busy, where it stops a search; at all
+/// other times the terminal passes it on as a key, so one typed between a reply and the next
+/// prompt waits in the input for the line editor, which ends the sitting, instead of coming as a
+/// signal that nothing is waiting for.
+pub struct Terminal {
+    editor: rustyline::DefaultEditor,
+    /// The terminal's settings as found, restored at the end; `None` when stdin has none.
+    found: Option<libc::termios>,
+}
 
 impl Terminal {
     pub fn new() -> io::Result<Terminal> {
-        rustyline::DefaultEditor::new()
-            .map(Terminal)
-            .map_err(io::Error::other)
+        let editor = rustyline::DefaultEditor::new().map_err(io::Error::other)?;
+        let mut found = std::mem::MaybeUninit::<libc::termios>::uninit();
+        // SAFETY: tcgetattr fills the termios it is given when it returns 0.
+        let found = (unsafe { libc::tcgetattr(libc::STDIN_FILENO, found.as_mut_ptr()) } == 0)
+            .then(|| unsafe { found.assume_init() });
+        let terminal = Terminal { editor, found };
+        terminal.ctrl_c_signals(false);
+        Ok(terminal)
+    }
+
+    /// Whether the terminal turns Ctrl-C (and Ctrl-\, Ctrl-Z) into signals.
+    fn ctrl_c_signals(&self, on: bool) {
+        if let Some(mut settings) = self.found {
+            if !on {
+                settings.c_lflag &= !libc::ISIG;
+            }
+            // SAFETY: settings is a valid termios read from this terminal. A failure leaves the
+            // terminal as it was, where Ctrl-C still stops a search.
+            unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &settings) };
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        self.ctrl_c_signals(true);
     }
 }
 
 impl Keyboard for Terminal {
     fn read(&mut self, prompt: &str) -> io::Result<Typed> {
         use rustyline::error::ReadlineError;
-        match self.0.readline(prompt) {
+        match self.editor.readline(prompt) {
             Ok(text) if text.len() > MAX_LINE => Ok(Typed::Unreadable(Unreadable::TooLong)),
             Ok(text) => {
                 if !text.trim().is_empty() {
-                    let _ = self.0.add_history_entry(text.as_str());
+                    let _ = self.editor.add_history_entry(text.as_str());
                 }
                 Ok(Typed::Line(text))
             }
@@ -747,6 +812,13 @@ impl Keyboard for Terminal {
             Err(ReadlineError::Io(e)) => Err(e),
             Err(e) => Err(io::Error::other(e)),
         }
+    }
+
+    fn busy<T>(&mut self, work: impl FnOnce() -> T) -> T {
+        self.ctrl_c_signals(true);
+        let done = work();
+        self.ctrl_c_signals(false);
+        done
     }
 }
 
@@ -758,13 +830,18 @@ pub fn run(
     mut output: impl Write,
 ) -> io::Result<()> {
     writeln!(output, "{}.", rules_text(&session.options.start))?;
-    for line in session.greeting() {
+    for line in keyboard.busy(|| session.greeting()) {
         writeln!(output, "{line}")?;
     }
     while !session.is_over() {
         output.flush()?;
-        let replies = match keyboard.read("> ")? {
-            Typed::Line(text) => session.handle(&text),
+        let typed = if session.ctrl_c_pressed() {
+            Typed::Interrupted
+        } else {
+            keyboard.read("> ")?
+        };
+        let replies = match typed {
+            Typed::Line(text) => keyboard.busy(|| session.handle(&text)),
             Typed::Unreadable(unreadable) => vec![format!("Ignored {unreadable}.")],
             Typed::End | Typed::Interrupted => {
                 writeln!(output, "{}", session.moves_line())?;
