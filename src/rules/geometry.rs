@@ -158,7 +158,7 @@ impl<B: Bits> Geometry<B> {
             geometry.lanes = Lanes::detect(
                 std::array::from_fn(|i| u64::from(steps[order[i]].amount)),
                 std::array::from_fn(|i| word(steps[order[i]].land)),
-                geometry.rounds,
+                longest,
                 || {
                     let lanes = |ray: &[B; 8]| std::array::from_fn(|i| word(ray[order[i]]));
                     rays.iter().map(lanes).collect()

@@ -9,32 +9,44 @@
 use std::arch::x86_64::*;
 use std::sync::Arc;
 
+/// The most doubling rounds a one-word board needs: 3x21 has lines of 19 discs.
+const MAX_ROUNDS: usize = 5;
+
 /// Per-lane shift amounts and landing masks of the eight directions, in the order of
 /// `geometry::UP` then `geometry::DOWN`.
 #[derive(Clone, Debug)]
 pub(super) struct Lanes {
     amount: [u64; 8],
     land: [u64; 8],
-    /// Doubling rounds of the fill: `2^rounds` cells of reach.
+    /// Doubling rounds that reach along the longest line of discs between two others.
     rounds: u32,
+    /// The shift amounts of the four lower directions times 1, 2, 4, ...: round `k` of a fill
+    /// towards lower indices shifts by `reach[k]`.
+    reach: [[u64; 4]; MAX_ROUNDS],
+    /// Steps of two cells that a line of discs needs after its first two cells.
+    pair_steps: u32,
     /// For each cell, the cells from it to the edge in each direction.
     rays: Arc<[[u64; 8]]>,
 }
 
 impl Lanes {
-    /// The lanes, if this processor runs the kernels.
+    /// The lanes, if this processor runs the kernels; `longest` is the most discs that can lie
+    /// in a line between two others.
     pub fn detect(
         amount: [u64; 8],
         land: [u64; 8],
-        rounds: u32,
+        longest: usize,
         rays: impl FnOnce() -> Vec<[u64; 8]>,
     ) -> Option<Lanes> {
+        let rounds = longest.next_power_of_two().trailing_zeros();
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if std::arch::is_x86_feature_detected!("avx2") && rounds as usize <= MAX_ROUNDS {
             return Some(Lanes {
                 amount,
                 land,
                 rounds,
+                reach: std::array::from_fn(|k| std::array::from_fn(|i| amount[4 + i] << k)),
+                pair_steps: (longest.max(2) as u32 - 1) / 2,
                 rays: rays().into(),
             });
         }
@@ -67,7 +79,7 @@ impl Lanes {
     pub fn flips(&self, index: usize, mine: u64, theirs: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Lanes` exists only where `detect` found AVX2.
-        return unsafe { flips_avx2(&self.rays[index], mine, theirs) };
+        return unsafe { flips_avx2(self, &self.rays[index], mine, theirs) };
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!("no SIMD lanes off x86-64")
     }
@@ -94,15 +106,15 @@ unsafe fn moves_avx2(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
                 _mm256_srlv_epi64(set, by)
             }
         };
-        let mut through = _mm256_and_si256(theirs, land);
+        // Lines of `theirs` from `mine`: one step, a second, then two at a time through the
+        // discs of `theirs` that follow one of `theirs`.
+        let through = _mm256_and_si256(theirs, land);
         let mut line = _mm256_and_si256(through, shift(mine, amount));
-        let mut reach = amount;
-        for round in 1..=lanes.rounds {
-            line = _mm256_or_si256(line, _mm256_and_si256(through, shift(line, reach)));
-            if round < lanes.rounds {
-                through = _mm256_and_si256(through, shift(through, reach));
-                reach = _mm256_add_epi64(reach, reach);
-            }
+        line = _mm256_or_si256(line, _mm256_and_si256(through, shift(line, amount)));
+        let pairs = _mm256_and_si256(through, shift(through, amount));
+        let twice = _mm256_add_epi64(amount, amount);
+        for _ in 0..lanes.pair_steps {
+            line = _mm256_or_si256(line, _mm256_and_si256(pairs, shift(line, twice)));
         }
         moves = _mm256_or_si256(moves, _mm256_and_si256(shift(line, amount), land));
     }
@@ -139,38 +151,30 @@ fn fold(set: __m256i) -> u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn flips_avx2(rays: &[u64; 8], mine: u64, theirs: u64) -> u64 {
-    // SAFETY: the loads read the two 4-lane halves of an 8-element array.
-    let (up, down) = unsafe {
-        let p = rays.as_ptr() as *const __m256i;
-        (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)))
-    };
+unsafe fn flips_avx2(lanes: &Lanes, rays: &[u64; 8], mine: u64, theirs: u64) -> u64 {
+    // SAFETY: the loads read the two 4-lane halves of 8-element arrays, and 4-lane rows.
+    let load = |p: *const u64| unsafe { _mm256_loadu_si256(p as *const __m256i) };
+    let (up, down) = (load(rays.as_ptr()), unsafe { load(rays.as_ptr().add(4)) });
     let mine = _mm256_set1_epi64x(mine as i64);
     let theirs = _mm256_set1_epi64x(theirs as i64);
     let zero = _mm256_setzero_si256();
     // Along each ray the first cell that is not `theirs` must be `mine`. Towards higher indices
     // that cell is the ray's lowest such bit...
     let stop = _mm256_andnot_si256(theirs, up);
-    let end = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
-    let between = _mm256_and_si256(up, _mm256_sub_epi64(end, _mm256_set1_epi64x(1)));
-    let missed = _mm256_cmpeq_epi64(_mm256_and_si256(end, mine), zero);
-    let mut flips = _mm256_andnot_si256(missed, between);
-    // ... and towards lower ones its highest: smear it down to find it.
-    let stop = _mm256_andnot_si256(theirs, down);
-    let mut smear = stop;
-    for by in [1, 2, 4, 8, 16, 32] {
-        smear = _mm256_or_si256(smear, srl_all(smear, by));
+    let outflank = _mm256_and_si256(_mm256_and_si256(stop, _mm256_sub_epi64(zero, stop)), mine);
+    // Every bit when there is no such cell, else those from it up: not flipped.
+    let kept = _mm256_sub_epi64(_mm256_cmpeq_epi64(outflank, zero), outflank);
+    let flips = _mm256_andnot_si256(kept, up);
+    // ... and towards lower ones its highest. Each disc of `mine` on the ray, moved one step
+    // back towards the new disc, is erased when it lands on or below a stop, which leaves one
+    // bit exactly when the first stop is `mine`: the cell above it, where the flips end.
+    let mut erased = _mm256_andnot_si256(theirs, down);
+    for k in 0..lanes.rounds as usize {
+        let by = load(lanes.reach[k].as_ptr());
+        erased = _mm256_or_si256(erased, _mm256_srlv_epi64(erased, by));
     }
-    let end = _mm256_andnot_si256(_mm256_srli_epi64::<1>(smear), smear);
-    let between = _mm256_andnot_si256(smear, down);
-    let missed = _mm256_cmpeq_epi64(_mm256_and_si256(end, mine), zero);
-    flips = _mm256_or_si256(flips, _mm256_andnot_si256(missed, between));
-    fold(flips)
-}
-
-/// A right shift of every lane by the same variable amount.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn srl_all(set: __m256i, by: i64) -> __m256i {
-    _mm256_srl_epi64(set, _mm_cvtsi64_si128(by))
+    let back = _mm256_sllv_epi64(_mm256_and_si256(mine, down), load(lanes.reach[0].as_ptr()));
+    let outflank = _mm256_andnot_si256(erased, back);
+    let between = _mm256_and_si256(down, _mm256_sub_epi64(zero, outflank));
+    fold(_mm256_or_si256(flips, between))
 }
