@@ -1,7 +1,7 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
-use super::{Bound, Engine, Entry, Outcome, INFINITY, SOLVED};
+use super::{Bound, Candidate, Engine, Entry, Outcome, INFINITY, SOLVED};
 use crate::rules::{Bits, Position};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
@@ -137,7 +137,7 @@ impl<B: Bits> Engine<B> {
     /// then it takes root moves that no other thread has taken and searches each as the main
     /// thread would, and once all are taken it joins one whose value is still unknown. What it
     /// learns reaches the main thread through the table.
-    fn help_solve(&mut self, pos: &Position<B>, which: RootMoves, list: &[(usize, i32)]) {
+    fn help_solve(&mut self, pos: &Position<B>, which: RootMoves, list: &[Candidate<B>]) {
         self.nodes = 0;
         let key = self.zobrist.key(pos);
         let limit = self.rules.geometry.cell_count() as i32 + 1;
@@ -145,13 +145,13 @@ impl<B: Bits> Engine<B> {
             self.solve(pos, key, -limit, limit, 0);
             return;
         }
-        let child = |e: &Self, m: usize| {
-            let flips = e.rules.flips(pos, m);
-            let child_key = e.zobrist.after_move(key, pos.to_move, m, flips);
-            (e.rules.play_flips(pos, m, flips), child_key)
+        let child = |e: &Self, c: &Candidate<B>| {
+            let flips = c.flips(&e.rules, pos);
+            let child_key = e.zobrist.after_move(key, pos.to_move, c.cell, flips);
+            (e.rules.play_flips(pos, c.cell, flips), child_key)
         };
         if !self.shared.first_done.load(Relaxed) {
-            let (first, first_key) = child(self, list[0].0);
+            let (first, first_key) = child(self, &list[0]);
             self.solve(&first, first_key, -limit, limit, 1);
         }
         let n = list.len();
@@ -165,7 +165,7 @@ impl<B: Bits> Engine<B> {
                     None => return,
                 }
             }
-            let (next, next_key) = child(self, list[i].0);
+            let (next, next_key) = child(self, &list[i]);
             if i == 0 {
                 self.solve(&next, next_key, -limit, limit, 1);
             } else {
@@ -193,7 +193,7 @@ impl<B: Bits> Engine<B> {
         pos: &Position<B>,
         which: RootMoves,
         clock: Instant,
-        list: &[(usize, i32)],
+        list: &[Candidate<B>],
     ) -> Solved {
         let key = self.zobrist.key(pos);
         let limit = self.rules.geometry.cell_count() as i32 + 1;
@@ -239,7 +239,7 @@ impl<B: Bits> Engine<B> {
                     break;
                 }
             };
-            let m = list[i].0;
+            let m = list[i].cell;
             if let Some(&(_, twin)) = known.iter().find(|&&(k, _)| twins[i] == Some(k)) {
                 if let RootValue::Exact(score) = twin {
                     if which != RootMoves::Best {
@@ -301,7 +301,7 @@ impl<B: Bits> Engine<B> {
         }
         // Among equal values the first in the list comes first, however the threads shared
         // the moves out.
-        let place = |m: usize| list.iter().position(|&(k, _)| k == m);
+        let place = |m: usize| list.iter().position(|c| c.cell == m);
         values.sort_by_key(|&(m, s)| (std::cmp::Reverse(s), place(m)));
         let Some(&(best, score)) = values.first() else {
             // Stopped before the first move was solved: nothing is known.
@@ -340,7 +340,7 @@ impl<B: Bits> Engine<B> {
 
     /// For each move of `list`, the earlier move of `list` that a symmetry of the board
     /// fixing `pos` maps it to, if any.
-    fn root_twins(&self, pos: &Position<B>, list: &[(usize, i32)]) -> Vec<Option<usize>> {
+    fn root_twins(&self, pos: &Position<B>, list: &[Candidate<B>]) -> Vec<Option<usize>> {
         let g = &self.rules.geometry;
         let (rows, cols) = (g.rows(), g.cols());
         let mut maps: Vec<Vec<usize>> = Vec::new();
@@ -373,10 +373,10 @@ impl<B: Bits> Engine<B> {
         maps.retain(|map| image(map, pos.black) == pos.black && image(map, pos.white) == pos.white);
         list.iter()
             .enumerate()
-            .map(|(i, &(m, _))| {
+            .map(|(i, &Candidate { cell: m, .. })| {
                 list[..i]
                     .iter()
-                    .map(|&(k, _)| k)
+                    .map(|c| c.cell)
                     .find(|&k| maps.iter().any(|map| map[m] == k))
             })
             .collect()
@@ -410,7 +410,7 @@ impl<B: Bits> Engine<B> {
             // whatever searches filled the table (and however many threads).
             self.order(&pos, moves, None, true, &mut list);
             let mut next = None;
-            for &(m, _) in &list {
+            for &Candidate { cell: m, .. } in &list {
                 let flips = self.rules.flips(&pos, m);
                 let child = self.rules.play_flips(&pos, m, flips);
                 let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
@@ -564,22 +564,21 @@ impl<B: Bits> Engine<B> {
         &mut self,
         pos: &Position<B>,
         key: u64,
-        list: &mut [(usize, i32)],
+        list: &mut [Candidate<B>],
         depth: i32,
         ply: usize,
     ) {
         for item in list.iter_mut() {
-            let (m, weight) = *item;
-            if weight == INFINITY {
+            if item.weight == INFINITY {
                 continue;
             }
-            let flips = self.rules.flips(pos, m);
+            let (m, flips) = (item.cell, item.flips(&self.rules, pos));
             let child = self.rules.play_flips(pos, m, flips);
             let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
             let score = -self.pvs(&child, child_key, depth - 1, -INFINITY, INFINITY, ply + 1);
-            item.1 = score.clamp(-INFINITY + 1, INFINITY - 1);
+            item.weight = score.clamp(-INFINITY + 1, INFINITY - 1);
         }
-        list.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        list.sort_by_key(|c| std::cmp::Reverse(c.weight));
     }
 
     /// The quarters (one bit each) that hold an odd number of the cells of `empty`.

@@ -198,6 +198,23 @@ const INFINITY: i32 = i32::MAX / 4;
 /// How often (in nodes, minus one) the clock is read: some microseconds.
 const CLOCK_EVERY: u64 = 255;
 
+/// A move in a search's list: its cell, the discs it turns when the ordering had to find them
+/// (so they are found once), and its weight in the order, larger first.
+#[derive(Clone, Copy, Debug)]
+struct Candidate<B> {
+    cell: usize,
+    flips: Option<B>,
+    weight: i32,
+}
+
+impl<B: Bits> Candidate<B> {
+    /// The discs the move turns in `pos`.
+    #[inline]
+    fn flips(&self, rules: &Rules<B>, pos: &Position<B>) -> B {
+        self.flips.unwrap_or_else(|| rules.flips(pos, self.cell))
+    }
+}
+
 /// A search engine for one board shape and variant. It keeps its table between moves.
 pub struct Engine<B> {
     rules: Rules<B>,
@@ -215,7 +232,7 @@ pub struct Engine<B> {
     quarter_of: Vec<u8>,
     quarter_cells: [B; 16],
     /// One reusable move list per ply, so the search does not allocate as it goes.
-    lists: Vec<Vec<(usize, i32)>>,
+    lists: Vec<Vec<Candidate<B>>>,
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
@@ -614,7 +631,7 @@ impl<B: Bits> Engine<B> {
         &mut self,
         pos: &Position<B>,
         key: u64,
-        list: &[(usize, i32)],
+        list: &[Candidate<B>],
         mut alpha: i32,
         beta: i32,
         share: bool,
@@ -625,11 +642,11 @@ impl<B: Bits> Engine<B> {
         // Moves put off, by place in the list.
         let mut later = 0u64;
         for pass in 0..2 {
-            for (i, &(m, _)) in list.iter().enumerate() {
+            for (i, c) in list.iter().enumerate() {
                 if pass == 1 && later & (1 << i) == 0 {
                     continue;
                 }
-                let flips = self.rules.flips(pos, m);
+                let (m, flips) = (c.cell, c.flips(&self.rules, pos));
                 let child = self.rules.play_flips(pos, m, flips);
                 let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
                 if share {
@@ -673,7 +690,7 @@ impl<B: Bits> Engine<B> {
         (best_score, best_move)
     }
 
-    fn take_list(&mut self, ply: usize) -> Vec<(usize, i32)> {
+    fn take_list(&mut self, ply: usize) -> Vec<Candidate<B>> {
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, Vec::new);
         }
@@ -688,18 +705,21 @@ impl<B: Bits> Engine<B> {
         moves: B,
         table_move: Option<usize>,
         look_ahead: bool,
-        list: &mut Vec<(usize, i32)>,
+        list: &mut Vec<Candidate<B>>,
     ) {
         list.clear();
         let count = moves.count();
         // Counting replies costs a move generation per move: worth it on small move lists.
         let look_ahead = look_ahead && count <= 48;
         for m in moves.iter() {
+            let mut flips = None;
             let mut score = self.square_weight[m];
             if Some(m) == table_move {
                 score = INFINITY;
             } else if look_ahead {
-                let child = self.rules.play_unchecked(pos, m);
+                let turned = self.rules.flips(pos, m);
+                flips = Some(turned);
+                let child = self.rules.play_flips(pos, m, turned);
                 let replies = self.rules.moves(&child);
                 let corner_replies = (replies & self.eval.corners()).count() as i32;
                 // Empty cells next to the mover's discs: the opponent's future replies.
@@ -708,9 +728,13 @@ impl<B: Bits> Engine<B> {
                     + 200 * corner_replies
                     + 20 * (exposed & self.rules.geometry.cells()).count() as i32;
             }
-            list.push((m, score));
+            list.push(Candidate {
+                cell: m,
+                flips,
+                weight: score,
+            });
         }
-        list.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+        list.sort_unstable_by_key(|c| std::cmp::Reverse(c.weight));
     }
 
     /// The static estimate, with the seed's adjustment when varied play is asked for.
