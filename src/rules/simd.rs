@@ -12,21 +12,53 @@ use std::sync::Arc;
 /// The most doubling rounds a one-word board needs: 3x21 has lines of 19 discs.
 const MAX_ROUNDS: usize = 5;
 
+/// Eight lanes, one per direction, aligned so that each half is one 256-bit load (and the rays
+/// of a cell are one cache line).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Octet([u64; 8]);
+
+/// Four lanes, aligned for one 256-bit load.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Quad([u64; 4]);
+
+#[cfg(target_arch = "x86_64")]
+impl Octet {
+    /// Lanes 0-3 (`half` 0) or 4-7 (`half` 1).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn half(&self, half: usize) -> __m256i {
+        // SAFETY: the block is 64-byte aligned, and `half & 1` picks one of its 32-byte halves.
+        unsafe { _mm256_load_si256(self.0.as_ptr().add(4 * (half & 1)) as *const __m256i) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Quad {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lanes(&self) -> __m256i {
+        // SAFETY: the block is 32-byte aligned.
+        unsafe { _mm256_load_si256(self.0.as_ptr() as *const __m256i) }
+    }
+}
+
 /// Per-lane shift amounts and landing masks of the eight directions, in the order of
 /// `geometry::UP` then `geometry::DOWN`.
 #[derive(Clone, Debug)]
 pub(super) struct Lanes {
-    amount: [u64; 8],
-    land: [u64; 8],
+    amount: Octet,
+    land: Octet,
     /// Doubling rounds that reach along the longest line of discs between two others.
     rounds: u32,
     /// The shift amounts of the four lower directions times 1, 2, 4, ...: round `k` of a fill
     /// towards lower indices shifts by `reach[k]`.
-    reach: [[u64; 4]; MAX_ROUNDS],
+    reach: [Quad; MAX_ROUNDS],
     /// Steps of two cells that a line of discs needs after its first two cells.
     pair_steps: u32,
     /// For each cell, the cells from it to the edge in each direction.
-    rays: Arc<[[u64; 8]]>,
+    rays: Arc<[Octet]>,
 }
 
 impl Lanes {
@@ -42,12 +74,12 @@ impl Lanes {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && rounds as usize <= MAX_ROUNDS {
             return Some(Lanes {
-                amount,
-                land,
+                amount: Octet(amount),
+                land: Octet(land),
                 rounds,
-                reach: std::array::from_fn(|k| std::array::from_fn(|i| amount[4 + i] << k)),
+                reach: std::array::from_fn(|k| Quad(std::array::from_fn(|i| amount[4 + i] << k))),
                 pair_steps: (longest.max(2) as u32 - 1) / 2,
-                rays: rays().into(),
+                rays: rays().into_iter().map(Octet).collect(),
             });
         }
         let _ = (amount, land, rounds, rays);
@@ -88,16 +120,12 @@ impl Lanes {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn moves_avx2(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
-    // SAFETY: the loads read the 4-lane halves of two 8-element arrays.
-    let load = |a: &[u64; 8], half: usize| unsafe {
-        _mm256_loadu_si256(a.as_ptr().add(4 * half) as *const __m256i)
-    };
     let mine = _mm256_set1_epi64x(mine as i64);
     let theirs = _mm256_set1_epi64x(theirs as i64);
     let mut moves = _mm256_setzero_si256();
     for half in 0..2 {
-        let amount = load(&lanes.amount, half);
-        let land = load(&lanes.land, half);
+        let amount = lanes.amount.half(half);
+        let land = lanes.land.half(half);
         // Shifts of 64 or more give zero, which is what a step off the word means.
         let shift = |set: __m256i, by: __m256i| {
             if half == 0 {
@@ -124,16 +152,12 @@ unsafe fn moves_avx2(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn neighbours_avx2(lanes: &Lanes, set: u64) -> u64 {
-    // SAFETY: the loads read the 4-lane halves of two 8-element arrays.
-    let load = |a: &[u64; 8], half: usize| unsafe {
-        _mm256_loadu_si256(a.as_ptr().add(4 * half) as *const __m256i)
-    };
     let set = _mm256_set1_epi64x(set as i64);
-    let up = _mm256_sllv_epi64(set, load(&lanes.amount, 0));
-    let down = _mm256_srlv_epi64(set, load(&lanes.amount, 1));
+    let up = _mm256_sllv_epi64(set, lanes.amount.half(0));
+    let down = _mm256_srlv_epi64(set, lanes.amount.half(1));
     let near = _mm256_or_si256(
-        _mm256_and_si256(up, load(&lanes.land, 0)),
-        _mm256_and_si256(down, load(&lanes.land, 1)),
+        _mm256_and_si256(up, lanes.land.half(0)),
+        _mm256_and_si256(down, lanes.land.half(1)),
     );
     fold(near)
 }
@@ -151,10 +175,8 @@ fn fold(set: __m256i) -> u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn flips_avx2(lanes: &Lanes, rays: &[u64; 8], mine: u64, theirs: u64) -> u64 {
-    // SAFETY: the loads read the two 4-lane halves of 8-element arrays, and 4-lane rows.
-    let load = |p: *const u64| unsafe { _mm256_loadu_si256(p as *const __m256i) };
-    let (up, down) = (load(rays.as_ptr()), unsafe { load(rays.as_ptr().add(4)) });
+unsafe fn flips_avx2(lanes: &Lanes, rays: &Octet, mine: u64, theirs: u64) -> u64 {
+    let (up, down) = (rays.half(0), rays.half(1));
     let mine = _mm256_set1_epi64x(mine as i64);
     let theirs = _mm256_set1_epi64x(theirs as i64);
     let zero = _mm256_setzero_si256();
@@ -170,10 +192,10 @@ unsafe fn flips_avx2(lanes: &Lanes, rays: &[u64; 8], mine: u64, theirs: u64) -> 
     // bit exactly when the first stop is `mine`: the cell above it, where the flips end.
     let mut erased = _mm256_andnot_si256(theirs, down);
     for k in 0..lanes.rounds as usize {
-        let by = load(lanes.reach[k].as_ptr());
+        let by = lanes.reach[k].lanes();
         erased = _mm256_or_si256(erased, _mm256_srlv_epi64(erased, by));
     }
-    let back = _mm256_sllv_epi64(_mm256_and_si256(mine, down), load(lanes.reach[0].as_ptr()));
+    let back = _mm256_sllv_epi64(_mm256_and_si256(mine, down), lanes.reach[0].lanes());
     let outflank = _mm256_andnot_si256(erased, back);
     let between = _mm256_and_si256(down, _mm256_sub_epi64(zero, outflank));
     fold(_mm256_or_si256(flips, between))
