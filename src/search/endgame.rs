@@ -456,6 +456,7 @@ impl<B: Bits> Engine<B> {
         if empties <= SHALLOW {
             return self.solve_shallow(pos.mover(), pos.opponent(), alpha, beta);
         }
+        self.table.prefetch(key);
         if self.count_node() {
             return 0;
         }
@@ -468,6 +469,16 @@ impl<B: Bits> Engine<B> {
             let key = self.zobrist.after_pass(key);
             return -self.solve(&passed, key, -beta, -alpha, ply + 1);
         }
+        if let Some(score) = self.stability_cut(pos, alpha) {
+            return score;
+        }
+        if let (Some(m), true) = (moves.lowest(), moves.count() == 1) {
+            // A forced move: nothing to order, and not worth a table entry.
+            let flips = self.rules.flips(pos, m);
+            let child = self.rules.play_flips(pos, m, flips);
+            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            return -self.solve(&child, child_key, -beta, -alpha, ply + 1);
+        }
         let mut table_move = None;
         if let Some(e) = self.table.probe(key) {
             table_move = e.best.filter(|&m| moves.contains(m));
@@ -478,9 +489,6 @@ impl<B: Bits> Engine<B> {
                     return score;
                 }
             }
-        }
-        if let Some(score) = self.stability_cut(pos, alpha) {
-            return score;
         }
         if empties >= TRANSPOSITION_CUTS {
             if let Some(score) = self.transposition_cut(pos, key, moves, beta) {
