@@ -11,6 +11,8 @@ use std::sync::Arc;
 
 /// The most doubling rounds a one-word board needs: 3x21 has lines of 19 discs.
 const MAX_ROUNDS: usize = 5;
+/// The most steps of two cells a line of discs needs after its first two (19 discs on 3x21).
+const MAX_PAIR_STEPS: usize = 9;
 
 /// Eight lanes, one per direction, aligned so that each half is one 256-bit load (and the rays
 /// of a cell are one cache line).
@@ -56,7 +58,7 @@ pub(super) struct Lanes {
     /// towards lower indices shifts by `reach[k]`.
     reach: [Quad; MAX_ROUNDS],
     /// Steps of two cells that a line of discs needs after its first two cells.
-    pair_steps: u32,
+    pair_steps: usize,
     /// For each cell, the cells from it to the edge in each direction.
     rays: Arc<[Octet]>,
 }
@@ -72,13 +74,17 @@ impl Lanes {
     ) -> Option<Lanes> {
         let rounds = longest.next_power_of_two().trailing_zeros();
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") && rounds as usize <= MAX_ROUNDS {
+        let pair_steps = (longest.max(2) - 1) / 2;
+        if std::arch::is_x86_feature_detected!("avx2")
+            && rounds as usize <= MAX_ROUNDS
+            && pair_steps <= MAX_PAIR_STEPS
+        {
             return Some(Lanes {
                 amount: Octet(amount),
                 land: Octet(land),
                 rounds,
                 reach: std::array::from_fn(|k| Quad(std::array::from_fn(|i| amount[4 + i] << k))),
-                pair_steps: (longest.max(2) as u32 - 1) / 2,
+                pair_steps,
                 rays: rays().into_iter().map(Octet).collect(),
             });
         }
@@ -91,7 +97,15 @@ impl Lanes {
     pub fn moves(&self, mine: u64, theirs: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Lanes` exists only where `detect` found AVX2.
-        return unsafe { moves_avx2(self, mine, theirs) };
+        return unsafe {
+            // Fixed numbers of steps unroll the fill; more than a board needs change nothing,
+            // so boards up to 8 cells a side share the 8x8 kernel.
+            match self.pair_steps {
+                0..=2 => moves_avx2::<2>(self, mine, theirs),
+                3..=4 => moves_avx2::<4>(self, mine, theirs),
+                _ => moves_avx2::<MAX_PAIR_STEPS>(self, mine, theirs),
+            }
+        };
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!("no SIMD lanes off x86-64")
     }
@@ -111,7 +125,15 @@ impl Lanes {
     pub fn flips(&self, index: usize, mine: u64, theirs: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Lanes` exists only where `detect` found AVX2.
-        return unsafe { flips_avx2(self, &self.rays[index], mine, theirs) };
+        return unsafe {
+            // A fixed number of rounds unrolls the erasing; more than a board needs change
+            // nothing, so boards up to 10 cells a side share the 8x8 kernel.
+            if self.rounds <= 3 {
+                flips_avx2::<3>(self, &self.rays[index], mine, theirs)
+            } else {
+                flips_avx2::<MAX_ROUNDS>(self, &self.rays[index], mine, theirs)
+            }
+        };
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!("no SIMD lanes off x86-64")
     }
@@ -119,7 +141,7 @@ impl Lanes {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn moves_avx2(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
+unsafe fn moves_avx2<const PAIR_STEPS: usize>(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
     let mine = _mm256_set1_epi64x(mine as i64);
     let theirs = _mm256_set1_epi64x(theirs as i64);
     let mut moves = _mm256_setzero_si256();
@@ -141,7 +163,7 @@ unsafe fn moves_avx2(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
         line = _mm256_or_si256(line, _mm256_and_si256(through, shift(line, amount)));
         let pairs = _mm256_and_si256(through, shift(through, amount));
         let twice = _mm256_add_epi64(amount, amount);
-        for _ in 0..lanes.pair_steps {
+        for _ in 0..PAIR_STEPS {
             line = _mm256_or_si256(line, _mm256_and_si256(pairs, shift(line, twice)));
         }
         moves = _mm256_or_si256(moves, _mm256_and_si256(shift(line, amount), land));
@@ -175,7 +197,12 @@ fn fold(set: __m256i) -> u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn flips_avx2(lanes: &Lanes, rays: &Octet, mine: u64, theirs: u64) -> u64 {
+unsafe fn flips_avx2<const ROUNDS: usize>(
+    lanes: &Lanes,
+    rays: &Octet,
+    mine: u64,
+    theirs: u64,
+) -> u64 {
     let (up, down) = (rays.half(0), rays.half(1));
     let mine = _mm256_set1_epi64x(mine as i64);
     let theirs = _mm256_set1_epi64x(theirs as i64);
@@ -191,8 +218,8 @@ unsafe fn flips_avx2(lanes: &Lanes, rays: &Octet, mine: u64, theirs: u64) -> u64
     // back towards the new disc, is erased when it lands on or below a stop, which leaves one
     // bit exactly when the first stop is `mine`: the cell above it, where the flips end.
     let mut erased = _mm256_andnot_si256(theirs, down);
-    for k in 0..lanes.rounds as usize {
-        let by = lanes.reach[k].lanes();
+    for reach in &lanes.reach[..ROUNDS] {
+        let by = reach.lanes();
         erased = _mm256_or_si256(erased, _mm256_srlv_epi64(erased, by));
     }
     let back = _mm256_sllv_epi64(_mm256_and_si256(mine, down), lanes.reach[0].lanes());
