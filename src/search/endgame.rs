@@ -410,8 +410,8 @@ impl<B: Bits> Engine<B> {
             // whatever searches filled the table (and however many threads).
             self.order(&pos, moves, None, true, &mut list);
             let mut next = None;
-            for &Candidate { cell: m, .. } in &list {
-                let flips = self.rules.flips(&pos, m);
+            for c in &list {
+                let (m, flips) = (c.cell, c.flips(&self.rules, &pos));
                 let child = self.rules.play_flips(&pos, m, flips);
                 let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
                 // Within (-score - 1, -score + 1) only the exact value -score lies inside.
@@ -628,7 +628,8 @@ impl<B: Bits> Engine<B> {
         if !passed && self.count_node() {
             return 0;
         }
-        match empty.count() {
+        let count = empty.count();
+        match count {
             1 => return self.last_empty(mine, theirs, empty, passed),
             2 => return self.last_two(mine, theirs, empty, alpha, beta, passed),
             _ => {}
@@ -646,15 +647,24 @@ impl<B: Bits> Engine<B> {
                 return 0;
             }
             let bit = B::bit(cell);
-            let score = -self.solve_empties(
-                theirs & !flips,
-                mine | flips | bit,
-                empty ^ bit,
-                odd ^ (1 << self.quarter_of[cell]),
-                -beta,
-                -alpha,
-                false,
-            );
+            let (next_mine, next_theirs) = (theirs & !flips, mine | flips | bit);
+            let score = -if count == 3 {
+                // Straight to the last two, its node counted here as `solve_empties` would.
+                if self.count_node() {
+                    return 0;
+                }
+                self.last_two(next_mine, next_theirs, empty ^ bit, -beta, -alpha, false)
+            } else {
+                self.solve_empties(
+                    next_mine,
+                    next_theirs,
+                    empty ^ bit,
+                    odd ^ (1 << self.quarter_of[cell]),
+                    -beta,
+                    -alpha,
+                    false,
+                )
+            };
             if raise(&mut best, &mut alpha, score, beta) {
                 break;
             }
