@@ -73,8 +73,8 @@ impl Lanes {
         rays: impl FnOnce() -> Vec<[u64; 8]>,
     ) -> Option<Lanes> {
         let rounds = longest.next_power_of_two().trailing_zeros();
-        #[cfg(target_arch = "x86_64")]
         let pair_steps = (longest.max(2) - 1) / 2;
+        #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2")
             && rounds as usize <= MAX_ROUNDS
             && pair_steps <= MAX_PAIR_STEPS
@@ -88,7 +88,7 @@ impl Lanes {
                 rays: rays().into_iter().map(Octet).collect(),
             });
         }
-        let _ = (amount, land, rounds, rays);
+        let _ = (amount, land, rounds, pair_steps, rays);
         None
     }
 

@@ -602,7 +602,7 @@ impl<B: Bits> Engine<B> {
     fn solve_shallow(&mut self, mine: B, theirs: B, alpha: i32, beta: i32) -> i32 {
         let empty = self.rules.geometry.cells() & !(mine | theirs);
         let odd = self.odd_quarters(empty);
-        let score = self.solve_empties(mine, theirs, empty, odd, alpha, beta, false);
+        let score = self.solve_empties::<false>(mine, theirs, empty, odd, alpha, beta);
         if score == NO_MOVE {
             // Neither side can move.
             return self.final_score_of(mine, theirs);
@@ -611,10 +611,10 @@ impl<B: Bits> Engine<B> {
     }
 
     /// [`Engine::solve_shallow`] with the empty cells known, and the quarters that hold an odd
-    /// number of them (`odd`, one bit each). After a pass (`passed`), returns [`NO_MOVE`] when
+    /// number of them (`odd`, one bit each). After a pass (`PASSED`), returns [`NO_MOVE`] when
     /// this side cannot move either, so the caller scores the game.
     #[allow(clippy::too_many_arguments)]
-    fn solve_empties(
+    fn solve_empties<const PASSED: bool>(
         &mut self,
         mine: B,
         theirs: B,
@@ -622,16 +622,15 @@ impl<B: Bits> Engine<B> {
         odd: usize,
         mut alpha: i32,
         beta: i32,
-        passed: bool,
     ) -> i32 {
         // A pass is counted as a node only when the side passed to can move, as elsewhere.
-        if !passed && self.count_node() {
+        if !PASSED && self.count_node() {
             return 0;
         }
         let count = empty.count();
         match count {
-            1 => return self.last_empty(mine, theirs, empty, passed),
-            2 => return self.last_two(mine, theirs, empty, alpha, beta, passed),
+            1 => return self.last_empty::<PASSED>(mine, theirs, empty),
+            2 => return self.last_two::<PASSED>(mine, theirs, empty, alpha, beta),
             _ => {}
         }
         // Parity: cells in quarters of the board with an odd number of empty cells first, so
@@ -643,7 +642,7 @@ impl<B: Bits> Engine<B> {
             let Some(flips) = self.shallow_move(anywhere, cell, mine, theirs) else {
                 continue;
             };
-            if passed && best == NO_MOVE && self.count_node() {
+            if PASSED && best == NO_MOVE && self.count_node() {
                 return 0;
             }
             let bit = B::bit(cell);
@@ -653,24 +652,23 @@ impl<B: Bits> Engine<B> {
                 if self.count_node() {
                     return 0;
                 }
-                self.last_two(next_mine, next_theirs, empty ^ bit, -beta, -alpha, false)
+                self.last_two::<false>(next_mine, next_theirs, empty ^ bit, -beta, -alpha)
             } else {
-                self.solve_empties(
+                self.solve_empties::<false>(
                     next_mine,
                     next_theirs,
                     empty ^ bit,
                     odd ^ (1 << self.quarter_of[cell]),
                     -beta,
                     -alpha,
-                    false,
                 )
             };
             if raise(&mut best, &mut alpha, score, beta) {
                 break;
             }
         }
-        self.settle(best, passed, mine, theirs, |e| {
-            e.solve_empties(theirs, mine, empty, odd, -beta, -alpha, true)
+        self.settle(best, PASSED, mine, theirs, |e| {
+            e.solve_empties::<true>(theirs, mine, empty, odd, -beta, -alpha)
         })
     }
 
@@ -713,7 +711,7 @@ impl<B: Bits> Engine<B> {
 
     /// [`Engine::solve_empties`] at the last empty cell, its node counted.
     #[inline(always)]
-    fn last_empty(&mut self, mine: B, theirs: B, empty: B, passed: bool) -> i32 {
+    fn last_empty<const PASSED: bool>(&mut self, mine: B, theirs: B, empty: B) -> i32 {
         let Some(cell) = empty.lowest() else {
             unreachable!("one empty cell")
         };
@@ -721,7 +719,7 @@ impl<B: Bits> Engine<B> {
         if self.rules.variant.place_anywhere || !flips.is_empty() {
             return self.full_board_score(mine.count() + flips.count() + 1);
         }
-        if passed {
+        if PASSED {
             return NO_MOVE;
         }
         let flips = self.rules.flips_for(cell, theirs, mine);
@@ -745,14 +743,13 @@ impl<B: Bits> Engine<B> {
 
     /// [`Engine::solve_empties`] at the last two empty cells, its node counted: each move
     /// leads straight to [`Engine::last_empty`], without the general loop.
-    fn last_two(
+    fn last_two<const PASSED: bool>(
         &mut self,
         mine: B,
         theirs: B,
         empty: B,
         mut alpha: i32,
         beta: i32,
-        passed: bool,
     ) -> i32 {
         let (Some(x), Some(y)) = (empty.lowest(), (empty & !empty.lowest_bit()).lowest()) else {
             unreachable!("two empty cells")
@@ -763,25 +760,24 @@ impl<B: Bits> Engine<B> {
             let Some(flips) = self.shallow_move(anywhere, cell, mine, theirs) else {
                 continue;
             };
-            if passed && best == NO_MOVE && self.count_node() {
+            if PASSED && best == NO_MOVE && self.count_node() {
                 return 0;
             }
             // The child's node, as `solve_empties` would count it.
             if self.count_node() {
                 return 0;
             }
-            let score = -self.last_empty(
+            let score = -self.last_empty::<false>(
                 theirs & !flips,
                 mine | flips | B::bit(cell),
                 B::bit(last),
-                false,
             );
             if raise(&mut best, &mut alpha, score, beta) {
                 break;
             }
         }
-        self.settle(best, passed, mine, theirs, |e| {
-            e.last_two(theirs, mine, empty, -beta, -alpha, true)
+        self.settle(best, PASSED, mine, theirs, |e| {
+            e.last_two::<true>(theirs, mine, empty, -beta, -alpha)
         })
     }
 }
