@@ -435,7 +435,6 @@ impl<B: Bits> Table<B> {
     /// Ctrl-C stopped it.
     fn think(&mut self, color: Color) -> Option<Report> {
         // Ctrl-C stops the search rather than the program, so the game can be printed.
-        let halt = &self.ctrl_c;
         let spinner = self.thinking.then(|| {
             let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", name(color)));
             if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}") {
@@ -446,7 +445,7 @@ impl<B: Bits> Table<B> {
         });
         let shown = spinner.clone();
         let geometry = self.game.rules().geometry.clone();
-        let stop = Arc::clone(halt);
+        let stop = Arc::clone(&self.ctrl_c);
         self.engine.observe(Some(Box::new(move |p: &Progress| {
             if let (Some(bar), Some((_, score))) = (&shown, p.best) {
                 bar.set_message(format!(

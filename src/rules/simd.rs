@@ -222,7 +222,7 @@ unsafe fn flips_avx2<const ROUNDS: usize>(
         let by = reach.lanes();
         erased = _mm256_or_si256(erased, _mm256_srlv_epi64(erased, by));
     }
-    let back = _mm256_sllv_epi64(_mm256_and_si256(mine, down), lanes.reach[0].lanes());
+    let back = _mm256_sllv_epi64(_mm256_and_si256(mine, down), lanes.amount.half(1));
     let outflank = _mm256_andnot_si256(erased, back);
     let between = _mm256_and_si256(down, _mm256_sub_epi64(zero, outflank));
     fold(_mm256_or_si256(flips, between))

@@ -145,11 +145,7 @@ impl<B: Bits> Engine<B> {
             self.solve(pos, key, -limit, limit, 0);
             return;
         }
-        let child = |e: &Self, c: &Candidate<B>| {
-            let flips = c.flips(&e.rules, pos);
-            let child_key = e.zobrist.after_move(key, pos.to_move, c.cell, flips);
-            (e.rules.play_flips(pos, c.cell, flips), child_key)
-        };
+        let child = |e: &Self, c: &Candidate<B>| e.after(pos, key, c.cell, c.flips(&e.rules, pos));
         if !self.shared.first_done.load(Relaxed) {
             let (first, first_key) = child(self, &list[0]);
             self.solve(&first, first_key, -limit, limit, 1);
@@ -255,9 +251,7 @@ impl<B: Bits> Engine<B> {
             }
             self.progress.current = Some(m);
             self.notify();
-            let flips = self.rules.flips(pos, m);
-            let child = self.rules.play_flips(pos, m, flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let (child, child_key) = self.after(pos, key, m, self.rules.flips(pos, m));
             let value = |e: &mut Self, a: i32, b: i32| -e.solve(&child, child_key, -b, -a, 1);
             let result = if first || which == RootMoves::All {
                 RootValue::Exact(value(self, -limit, limit))
@@ -411,9 +405,8 @@ impl<B: Bits> Engine<B> {
             self.order(&pos, moves, None, true, &mut list);
             let mut next = None;
             for c in &list {
-                let (m, flips) = (c.cell, c.flips(&self.rules, &pos));
-                let child = self.rules.play_flips(&pos, m, flips);
-                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+                let m = c.cell;
+                let (child, child_key) = self.after(&pos, key, m, c.flips(&self.rules, &pos));
                 // Within (-score - 1, -score + 1) only the exact value -score lies inside.
                 if self.solve(&child, child_key, -score - 1, -score + 1, 1) == -score {
                     next = Some((m, child, child_key));
@@ -474,9 +467,7 @@ impl<B: Bits> Engine<B> {
         }
         if let (Some(m), true) = (moves.lowest(), moves.count() == 1) {
             // A forced move: nothing to order, and not worth a table entry.
-            let flips = self.rules.flips(pos, m);
-            let child = self.rules.play_flips(pos, m, flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let (child, child_key) = self.after(pos, key, m, self.rules.flips(pos, m));
             return -self.solve(&child, child_key, -beta, -alpha, ply + 1);
         }
         let mut table_move = None;
@@ -580,9 +571,8 @@ impl<B: Bits> Engine<B> {
             if item.weight == INFINITY {
                 continue;
             }
-            let (m, flips) = (item.cell, item.flips(&self.rules, pos));
-            let child = self.rules.play_flips(pos, m, flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let flips = item.flips(&self.rules, pos);
+            let (child, child_key) = self.after(pos, key, item.cell, flips);
             let score = -self.pvs(&child, child_key, depth - 1, -INFINITY, INFINITY, ply + 1);
             item.weight = score.clamp(-INFINITY + 1, INFINITY - 1);
         }

@@ -493,9 +493,7 @@ impl<B: Bits> Engine<B> {
         let mut best = None;
         for i in 0..root.len() {
             let m = root[i];
-            let flips = self.rules.flips(pos, m);
-            let child = self.rules.play_flips(pos, m, flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let (child, child_key) = self.after(pos, key, m, self.rules.flips(pos, m));
             let score = if i == 0 {
                 -self.pvs(&child, child_key, depth - 1, -INFINITY, -alpha, 1)
             } else {
@@ -646,9 +644,8 @@ impl<B: Bits> Engine<B> {
                 if pass == 1 && later & (1 << i) == 0 {
                     continue;
                 }
-                let (m, flips) = (c.cell, c.flips(&self.rules, pos));
-                let child = self.rules.play_flips(pos, m, flips);
-                let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+                let m = c.cell;
+                let (child, child_key) = self.after(pos, key, m, c.flips(&self.rules, pos));
                 if share {
                     let busy = self.shared.busy_slot(child_key);
                     if pass == 0 && i > 0 && i < 64 && busy.load(Relaxed) > 0 {
@@ -688,6 +685,13 @@ impl<B: Bits> Engine<B> {
             }
         }
         (best_score, best_move)
+    }
+
+    /// The position after the side to move plays `m`, turning `flips`, and its key.
+    #[inline]
+    fn after(&self, pos: &Position<B>, key: u64, m: usize, flips: B) -> (Position<B>, u64) {
+        let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+        (self.rules.play_flips(pos, m, flips), child_key)
     }
 
     fn take_list(&mut self, ply: usize) -> Vec<Candidate<B>> {
@@ -782,9 +786,7 @@ impl<B: Bits> Engine<B> {
                 break;
             }
             line.push(m);
-            let flips = self.rules.flips(&pos, m);
-            key = self.zobrist.after_move(key, pos.to_move, m, flips);
-            pos = self.rules.play_flips(&pos, m, flips);
+            (pos, key) = self.after(&pos, key, m, self.rules.flips(&pos, m));
             if self.rules.moves(&pos).is_empty() {
                 pos = self.rules.pass(&pos);
                 key = self.zobrist.after_pass(key);
