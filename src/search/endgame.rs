@@ -1,8 +1,8 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
-use super::{Bound, Candidate, Engine, Entry, Outcome, INFINITY, SOLVED};
-use crate::rules::{Bits, Position};
+use super::{Bound, Candidate, Engine, Entry, Outcome, DISC, INFINITY, SOLVED};
+use crate::rules::{Bits, Position, RuleSet};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
@@ -16,6 +16,13 @@ const SHALLOW: u32 = 7;
 /// near the root did not pay).
 const SORT_BY_SEARCH: u32 = 18;
 const SORT_DEPTH: i32 = 4;
+
+/// At the root of a solve under FULL rules with [`SORT_BY_SEARCH`] empty cells or more, the
+/// moves are ordered by searches 1 to this many moves deep, and the first is solved in a
+/// narrow window around its estimate (FFO #20-#39: 42% fewer nodes, #40-#44: 26%, 6x6
+/// positions 24 cells from the end: 42%). Under SIMPLE rules the evaluation foresees too
+/// little: the same ordering cost 26% more nodes on 6x6 positions 20 cells from the end.
+const ROOT_SORT_DEPTH: i32 = 8;
 
 /// From this many empty cells on, the solver looks for a cut-off in the table entries of the
 /// positions after each move before searching any (enhanced transposition cut-off).
@@ -122,11 +129,27 @@ impl<B: Bits> Engine<B> {
         self.begin(clock, limit);
         // Every thread goes through the root moves in this order.
         let mut list = Vec::new();
-        let table_move = self.table.probe(self.zobrist.key(pos)).and_then(|e| e.best);
+        let key = self.zobrist.key(pos);
+        let deepen = self.rules.variant.rule_set == RuleSet::Full
+            && self.rules.empty(pos).count() >= SORT_BY_SEARCH;
+        // The searches below find the table's move again if it is any good.
+        let table_move = if deepen {
+            None
+        } else {
+            self.table.probe(key).and_then(|e| e.best)
+        };
         self.order(pos, self.rules.moves(pos), table_move, true, &mut list);
+        let mut guess = None;
+        if deepen && !list.is_empty() {
+            for depth in 1..=ROOT_SORT_DEPTH {
+                self.sort_by_search(pos, key, &mut list, depth, 0);
+            }
+            let hundredths = Outcome::to_hundredths(list[0].weight);
+            guess = Some((hundredths + DISC / 2).div_euclid(DISC));
+        }
         let mut solved = self.with_helpers(
-            |e| e.solve_root_inner(pos, which, clock, &list),
-            |h| h.help_solve(pos, which, &list),
+            |e| e.solve_root_inner(pos, which, clock, &list, guess),
+            |h| h.help_solve(pos, which, &list, guess),
         );
         solved.nodes = self.nodes;
         (!self.stopped).then_some(solved)
@@ -137,7 +160,13 @@ impl<B: Bits> Engine<B> {
     /// then it takes root moves that no other thread has taken and searches each as the main
     /// thread would, and once all are taken it joins one whose value is still unknown. What it
     /// learns reaches the main thread through the table.
-    fn help_solve(&mut self, pos: &Position<B>, which: RootMoves, list: &[Candidate<B>]) {
+    fn help_solve(
+        &mut self,
+        pos: &Position<B>,
+        which: RootMoves,
+        list: &[Candidate<B>],
+        guess: Option<i32>,
+    ) {
         self.nodes = 0;
         let key = self.zobrist.key(pos);
         let limit = self.rules.geometry.cell_count() as i32 + 1;
@@ -148,7 +177,7 @@ impl<B: Bits> Engine<B> {
         let child = |e: &Self, c: &Candidate<B>| e.after(pos, key, c.cell, c.flips(&e.rules, pos));
         if !self.shared.first_done.load(Relaxed) {
             let (first, first_key) = child(self, &list[0]);
-            self.solve(&first, first_key, -limit, limit, 1);
+            self.solve_around(&first, first_key, guess, limit);
         }
         let n = list.len();
         while !self.stopped {
@@ -163,7 +192,7 @@ impl<B: Bits> Engine<B> {
             }
             let (next, next_key) = child(self, &list[i]);
             if i == 0 {
-                self.solve(&next, next_key, -limit, limit, 1);
+                self.solve_around(&next, next_key, guess, limit);
             } else {
                 let alpha = self.shared.alpha.load(Relaxed);
                 let bar = if which == RootMoves::Ties {
@@ -190,6 +219,7 @@ impl<B: Bits> Engine<B> {
         which: RootMoves,
         clock: Instant,
         list: &[Candidate<B>],
+        guess: Option<i32>,
     ) -> Solved {
         let key = self.zobrist.key(pos);
         let limit = self.rules.geometry.cell_count() as i32 + 1;
@@ -253,7 +283,9 @@ impl<B: Bits> Engine<B> {
             self.notify();
             let (child, child_key) = self.after(pos, key, m, self.rules.flips(pos, m));
             let value = |e: &mut Self, a: i32, b: i32| -e.solve(&child, child_key, -b, -a, 1);
-            let result = if first || which == RootMoves::All {
+            let result = if first {
+                RootValue::Exact(-self.solve_around(&child, child_key, guess, limit))
+            } else if which == RootMoves::All {
                 RootValue::Exact(value(self, -limit, limit))
             } else {
                 // Ties are found by testing against the best value itself; otherwise a move
@@ -329,6 +361,30 @@ impl<B: Bits> Engine<B> {
             moves: values,
             nodes: self.nodes,
             elapsed: clock.elapsed(),
+        }
+    }
+
+    /// The exact value of the position after the first root move (`pos`, for its own side to
+    /// move), given `guess`, the root's estimate of that move in discs: searched in a window
+    /// of a disc either side of it, widened as the value falls outside. Without a guess, in
+    /// the full window.
+    fn solve_around(&mut self, pos: &Position<B>, key: u64, guess: Option<i32>, limit: i32) -> i32 {
+        let Some(guess) = guess else {
+            return self.solve(pos, key, -limit, limit, 1);
+        };
+        // The window is the root's, turned to the child's side.
+        let (mut low, mut high) = ((-guess - 1).max(-limit), (-guess + 1).min(limit));
+        let mut width = 1;
+        loop {
+            let value = self.solve(pos, key, low, high, 1);
+            width *= 2;
+            if value <= low && low > -limit && !self.stopped {
+                (low, high) = ((value - width).max(-limit), value + 1);
+            } else if value >= high && high < limit && !self.stopped {
+                (low, high) = (value - 1, (value + width).min(limit));
+            } else {
+                return value;
+            }
         }
     }
 
