@@ -13,15 +13,15 @@ const SHALLOW: u32 = 7;
 
 /// From this many empty cells on, the solver orders moves by a search of each,
 /// [`SORT_DEPTH`] moves deep (measured on 5x6: 18 and 4 beat 12-20 and 1-6; deeper searches
-/// near the root did not pay).
+/// near the root did not pay), under FULL rules only: under SIMPLE rules the evaluation
+/// foresees too little, and the static order alone took 46% fewer nodes on two 6x6
+/// positions 20 cells from the end (learned weights), 45% on the 3x9 start, 19% on 4x6.
 const SORT_BY_SEARCH: u32 = 18;
 const SORT_DEPTH: i32 = 4;
 
-/// At the root of a solve under FULL rules with [`SORT_BY_SEARCH`] empty cells or more, the
-/// moves are ordered by searches 1 to this many moves deep, and the first is solved in a
-/// narrow window around its estimate (FFO #20-#39: 42% fewer nodes, #40-#44: 26%, 6x6
-/// positions 24 cells from the end: 42%). Under SIMPLE rules the evaluation foresees too
-/// little: the same ordering cost 26% more nodes on 6x6 positions 20 cells from the end.
+/// Where the solver sorts by search, its root orders the moves by searches 1 to this many
+/// moves deep, and the first is solved in a narrow window around its estimate (FFO #20-#39:
+/// 42% fewer nodes, #40-#44: 26%, #45-#49: 15%; 6x6 positions 24 cells from the end: 42%).
 const ROOT_SORT_DEPTH: i32 = 8;
 
 /// From this many empty cells on, the solver looks for a cut-off in the table entries of the
@@ -130,8 +130,7 @@ impl<B: Bits> Engine<B> {
         // Every thread goes through the root moves in this order.
         let mut list = Vec::new();
         let key = self.zobrist.key(pos);
-        let deepen = self.rules.variant.rule_set == RuleSet::Full
-            && self.rules.empty(pos).count() >= SORT_BY_SEARCH;
+        let deepen = self.sorts_by_search(self.rules.empty(pos).count());
         // The searches below find the table's move again if it is any good.
         let table_move = if deepen {
             None
@@ -544,7 +543,7 @@ impl<B: Bits> Engine<B> {
         }
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, true, &mut list);
-        if empties >= SORT_BY_SEARCH {
+        if self.sorts_by_search(empties) {
             self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
         }
         let share = !self.shared.busy.is_empty() && empties >= SPLIT;
@@ -611,6 +610,11 @@ impl<B: Bits> Engine<B> {
             }
         }
         None
+    }
+
+    /// Whether a position with `empties` empty cells has its moves sorted by search.
+    fn sorts_by_search(&self, empties: u32) -> bool {
+        empties >= SORT_BY_SEARCH && self.rules.variant.rule_set == RuleSet::Full
     }
 
     /// Re-orders `list` (already in static order, the table's move first) by the estimate of a
