@@ -225,6 +225,11 @@ impl<B: Bits> Geometry<B> {
 
     /// The cells next to cell `index`.
     #[inline(always)]
+    /// The SIMD lanes, where this board and processor have them.
+    pub(super) fn lanes(&self) -> Option<&Lanes> {
+        self.lanes.as_ref()
+    }
+
     pub fn adjacent(&self, index: usize) -> B {
         self.adjacent[index]
     }

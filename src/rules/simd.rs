@@ -5,6 +5,8 @@
 //! so one kernel serves every board shape. The portable fill in `geometry` gives the same
 //! answers everywhere else.
 
+use super::kernel::{Flips, WithFlips, Work};
+use super::Bits;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 use std::sync::Arc;
@@ -139,6 +141,53 @@ impl Lanes {
     }
 }
 
+impl Lanes {
+    /// Does `work` with these lanes' flips kernel (see [`Flips`]).
+    pub fn with_flips<B: Bits, W: WithFlips<B>>(&self, work: W) -> W::Output {
+        if self.rounds <= 3 {
+            work.with(LaneFlips::<3>(self))
+        } else {
+            work.with(LaneFlips::<MAX_ROUNDS>(self))
+        }
+    }
+}
+
+/// The AVX2 flips kernel with `ROUNDS` erasing rounds, for one-word boards.
+#[derive(Clone, Copy)]
+pub struct LaneFlips<'a, const ROUNDS: usize>(&'a Lanes);
+
+impl<B: Bits, const ROUNDS: usize> Flips<B> for LaneFlips<'_, ROUNDS> {
+    #[inline(always)]
+    fn flips(self, cell: usize, mine: B, theirs: B) -> B {
+        let (Some(mine), Some(theirs)) = (mine.to_word(), theirs.to_word()) else {
+            unreachable!("lanes are chosen for one-word boards only")
+        };
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Lanes` exists only where `detect` found AVX2.
+        return B::from_word(unsafe {
+            flips_avx2::<ROUNDS>(self.0, &self.0.rays[cell], mine, theirs)
+        });
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no SIMD lanes off x86-64 ({cell} {mine} {theirs})")
+    }
+
+    #[inline(always)]
+    fn run<W: Work>(self, work: W) -> W::Output {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Lanes` exists only where `detect` found AVX2.
+        return unsafe { with_avx2(work) };
+        #[cfg(not(target_arch = "x86_64"))]
+        work.work()
+    }
+}
+
+/// Calls `work` compiled with AVX2, so that the kernels it calls inline into it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn with_avx2<W: Work>(work: W) -> W::Output {
+    work.work()
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn moves_avx2<const PAIR_STEPS: usize>(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
@@ -197,6 +246,7 @@ fn fold(set: __m256i) -> u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn flips_avx2<const ROUNDS: usize>(
     lanes: &Lanes,
     rays: &Octet,

@@ -9,6 +9,7 @@
 mod endgame;
 mod eval;
 pub mod patterns;
+mod shallow;
 mod table;
 pub mod time;
 pub mod weights;
@@ -536,8 +537,16 @@ impl<B: Bits> Engine<B> {
     /// Reads the clock now and then; once past the deadline every node returns at once.
     #[inline]
     fn count_node(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes & CLOCK_EVERY == 0 {
+        self.count_nodes(1)
+    }
+
+    /// Counts `n` more nodes, looking at the clock, the other threads and the observer each
+    /// time the count passes a multiple of their intervals. True when the search must stop.
+    #[inline(always)]
+    fn count_nodes(&mut self, n: u64) -> bool {
+        let before = self.nodes;
+        self.nodes += n;
+        if before | CLOCK_EVERY < self.nodes {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     self.stopped = true;
@@ -546,7 +555,7 @@ impl<B: Bits> Engine<B> {
             if self.id > 0 && self.shared.stop.load(Relaxed) {
                 self.stopped = true;
             }
-            if self.nodes & endgame::PROGRESS_EVERY == 0 && self.observer.is_some() {
+            if before | endgame::PROGRESS_EVERY < self.nodes && self.observer.is_some() {
                 self.notify();
             }
         }

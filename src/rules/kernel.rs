@@ -1,0 +1,71 @@
+//! The flips of one rule set on one board, chosen once for a whole computation: the choice of
+//! rule set, of SIMD lanes and of kernel size is made outside its loops, and where the kernel
+//! is AVX2 the computation itself is compiled with AVX2, so that the kernel inlines into it.
+
+use super::{Bits, Geometry, RuleSet, Rules};
+
+/// A way to find the flips of a move, for [`Rules::with_flips`].
+pub trait Flips<B: Bits>: Copy {
+    /// The discs of `theirs` that a disc of `mine` on `cell` would flip.
+    fn flips(self, cell: usize, mine: B, theirs: B) -> B;
+    /// Does `work`, compiled for the instructions this kernel uses. A recursive computation
+    /// goes through here at each level, so every level gets the kernel inline.
+    fn run<W: Work>(self, work: W) -> W::Output;
+}
+
+/// A piece of work for [`Flips::run`]. `work` should be `#[inline(always)]`, so that it is
+/// compiled into `run` (a closure would be left a function of its own).
+pub trait Work {
+    type Output;
+    fn work(self) -> Self::Output;
+}
+
+/// Work that takes whichever [`Flips`] the rules choose.
+pub trait WithFlips<B: Bits> {
+    type Output;
+    fn with<F: Flips<B>>(self, flips: F) -> Self::Output;
+}
+
+/// SIMPLE rules: the opponent's discs next to the new one.
+#[derive(Clone, Copy)]
+pub struct Neighbours<'a, B>(&'a Geometry<B>);
+
+impl<B: Bits> Flips<B> for Neighbours<'_, B> {
+    #[inline(always)]
+    fn flips(self, cell: usize, _mine: B, theirs: B) -> B {
+        self.0.adjacent(cell) & theirs
+    }
+    #[inline(always)]
+    fn run<W: Work>(self, work: W) -> W::Output {
+        work.work()
+    }
+}
+
+/// FULL rules without SIMD lanes: the portable fill of the geometry.
+#[derive(Clone, Copy)]
+pub struct Lines<'a, B>(&'a Geometry<B>);
+
+impl<B: Bits> Flips<B> for Lines<'_, B> {
+    #[inline(always)]
+    fn flips(self, cell: usize, mine: B, theirs: B) -> B {
+        self.0.flanked(cell, mine, theirs)
+    }
+    #[inline(always)]
+    fn run<W: Work>(self, work: W) -> W::Output {
+        work.work()
+    }
+}
+
+impl<B: Bits> Rules<B> {
+    /// Does `work` with the flips of these rules on this board.
+    pub fn with_flips<W: WithFlips<B>>(&self, work: W) -> W::Output {
+        let g = &self.geometry;
+        match self.variant.rule_set {
+            RuleSet::Simple => work.with(Neighbours(g)),
+            RuleSet::Full => match g.lanes() {
+                Some(lanes) if B::ZERO.to_word().is_some() => lanes.with_flips(work),
+                _ => work.with(Lines(g)),
+            },
+        }
+    }
+}
