@@ -223,13 +223,13 @@ impl<B: Bits> Geometry<B> {
         out
     }
 
-    /// The cells next to cell `index`.
-    #[inline(always)]
     /// The SIMD lanes, where this board and processor have them.
     pub(super) fn lanes(&self) -> Option<&Lanes> {
         self.lanes.as_ref()
     }
 
+    /// The cells next to cell `index`.
+    #[inline(always)]
     pub fn adjacent(&self, index: usize) -> B {
         self.adjacent[index]
     }

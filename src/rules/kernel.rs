@@ -8,9 +8,13 @@ use super::{Bits, Geometry, RuleSet, Rules};
 pub trait Flips<B: Bits>: Copy {
     /// The discs of `theirs` that a disc of `mine` on `cell` would flip.
     fn flips(self, cell: usize, mine: B, theirs: B) -> B;
-    /// Does `work`, compiled for the instructions this kernel uses. A recursive computation
-    /// goes through here at each level, so every level gets the kernel inline.
-    fn run<W: Work>(self, work: W) -> W::Output;
+    /// Does `work`, compiled for the instructions this kernel uses (by default, those of the
+    /// whole program). A recursive computation goes through here at each level, so every level
+    /// gets the kernel inline.
+    #[inline(always)]
+    fn run<W: Work>(self, work: W) -> W::Output {
+        work.work()
+    }
 }
 
 /// A piece of work for [`Flips::run`]. `work` should be `#[inline(always)]`, so that it is
@@ -35,10 +39,6 @@ impl<B: Bits> Flips<B> for Neighbours<'_, B> {
     fn flips(self, cell: usize, _mine: B, theirs: B) -> B {
         self.0.adjacent(cell) & theirs
     }
-    #[inline(always)]
-    fn run<W: Work>(self, work: W) -> W::Output {
-        work.work()
-    }
 }
 
 /// FULL rules without SIMD lanes: the portable fill of the geometry.
@@ -49,10 +49,6 @@ impl<B: Bits> Flips<B> for Lines<'_, B> {
     #[inline(always)]
     fn flips(self, cell: usize, mine: B, theirs: B) -> B {
         self.0.flanked(cell, mine, theirs)
-    }
-    #[inline(always)]
-    fn run<W: Work>(self, work: W) -> W::Output {
-        work.work()
     }
 }
 

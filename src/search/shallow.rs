@@ -169,15 +169,29 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             }
         }
         self.settle(best, PASSED, mine, theirs, |shallow| {
-            shallow.flips.run(Empties::<_, _, true> {
-                shallow,
-                mine: theirs,
-                theirs: mine,
-                empty,
-                odd,
-                alpha: -beta,
-                beta: -alpha,
-            })
+            shallow.after_pass(mine, theirs, empty, odd, alpha, beta)
+        })
+    }
+
+    /// The value after the side owning `mine` passes, for the opponent, who now moves: the
+    /// same node seen from the other side ([`NO_MOVE`] when it cannot move either).
+    fn after_pass(
+        &mut self,
+        mine: B,
+        theirs: B,
+        empty: B,
+        odd: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.flips.run(Empties::<_, _, true> {
+            shallow: self,
+            mine: theirs,
+            theirs: mine,
+            empty,
+            odd,
+            alpha: -beta,
+            beta: -alpha,
         })
     }
 
@@ -284,16 +298,9 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
                 break;
             }
         }
+        // The quarters' parity is read only with three empty cells or more.
         self.settle(best, PASSED, mine, theirs, |shallow| {
-            shallow.flips.run(Empties::<_, _, true> {
-                shallow,
-                mine: theirs,
-                theirs: mine,
-                empty,
-                odd: 0, // read only with three empty cells or more
-                alpha: -beta,
-                beta: -alpha,
-            })
+            shallow.after_pass(mine, theirs, empty, 0, alpha, beta)
         })
     }
 }
