@@ -1,7 +1,7 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
-use super::{Bound, Candidate, Engine, Entry, Outcome, DISC, INFINITY, SOLVED};
+use super::{Bound, Candidate, Engine, Entry, Look, Outcome, DISC, INFINITY, SOLVED};
 use crate::rules::{Bits, Position, RuleSet};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
@@ -58,6 +58,17 @@ const ANYWHERE_REACH: Reach = Reach {
 /// From this many empty cells on, threads that meet in a position share out its moves: after
 /// the first move, a move whose position another thread is searching is left for later.
 const SPLIT: u32 = 12;
+
+/// The window in which a root move after the first is searched first, when `alpha` is the
+/// best value so far: one above it shows a move no better (or, when ties are wanted, worse)
+/// than the best; a tie lies inside the window for ties; a move above it is searched again.
+fn probe_window(which: RootMoves, alpha: i32) -> (i32, i32) {
+    if which == RootMoves::Ties {
+        (alpha - 1, alpha + 1)
+    } else {
+        (alpha, alpha + 1)
+    }
+}
 
 /// An exact result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,7 +175,13 @@ impl<B: Bits> Engine<B> {
         } else {
             self.table.probe(key).and_then(|e| e.best)
         };
-        self.order(pos, self.rules.moves(pos), table_move, true, &mut list);
+        self.order(
+            pos,
+            self.rules.moves(pos),
+            table_move,
+            Look::Solve,
+            &mut list,
+        );
         let mut guess = None;
         if deepen && !list.is_empty() {
             for depth in 1..=ROOT_SORT_DEPTH {
@@ -221,13 +238,9 @@ impl<B: Bits> Engine<B> {
                 self.solve_around(&next, next_key, guess, limit);
             } else {
                 let alpha = self.shared.alpha.load(Relaxed);
-                let bar = if which == RootMoves::Ties {
-                    alpha - 1
-                } else {
-                    alpha
-                };
+                let (bar, top) = probe_window(which, alpha);
                 if which == RootMoves::All
-                    || -self.solve(&next, next_key, -bar - 1, -bar, 1) > bar && !self.stopped
+                    || -self.solve(&next, next_key, -top, -bar, 1) >= top && !self.stopped
                 {
                     self.solve(&next, next_key, -limit, -alpha.min(limit - 1), 1);
                 }
@@ -314,16 +327,12 @@ impl<B: Bits> Engine<B> {
             } else if which == RootMoves::All {
                 RootValue::Exact(value(self, -limit, limit))
             } else {
-                // Ties are found by testing against the best value itself; otherwise a move
-                // only needs to be shown no better than the best.
-                let bar = if which == RootMoves::Ties {
-                    alpha - 1
-                } else {
-                    alpha
-                };
-                let probe = value(self, bar, bar + 1);
+                let (bar, top) = probe_window(which, alpha);
+                let probe = value(self, bar, top);
                 if probe <= bar {
                     RootValue::AtMost(probe)
+                } else if probe < top {
+                    RootValue::Exact(probe)
                 } else {
                     let score = value(self, alpha, limit);
                     RootValue::Exact(if score <= alpha { alpha } else { score })
@@ -484,7 +493,7 @@ impl<B: Bits> Engine<B> {
             }
             // Candidates in an order the table does not change, so that the line is the same
             // whatever searches filled the table (and however many threads).
-            self.order(&pos, moves, None, true, &mut list);
+            self.order(&pos, moves, None, Look::Solve, &mut list);
             let mut next = None;
             for c in &list {
                 let m = c.cell;
@@ -570,7 +579,7 @@ impl<B: Bits> Engine<B> {
             }
         }
         let mut list = self.take_list(ply);
-        self.order(pos, moves, table_move, true, &mut list);
+        self.order(pos, moves, table_move, Look::Solve, &mut list);
         if self.sorts_by_search(empties) {
             self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
         }

@@ -62,7 +62,7 @@ impl Outcome {
 }
 pub use table::{splitmix, Bound, Entry, Table, Zobrist, SOLVED};
 
-use crate::rules::{Bits, Position, Rules};
+use crate::rules::{Bits, Position, RuleSet, Rules};
 use std::sync::atomic::{
     AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
 };
@@ -198,6 +198,17 @@ fn worth_another(elapsed: Duration, previous: Duration, latest: Duration, limit:
 const INFINITY: i32 = i32::MAX / 4;
 /// How often (in nodes, minus one) the clock is read: some microseconds.
 const CLOCK_EVERY: u64 = 255;
+
+/// How far [`Engine::order`] looks at each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    /// Square weights alone.
+    Squares,
+    /// The opponent's replies after it too.
+    Replies,
+    /// For the exact solver: also the discs it makes safe, where that pays.
+    Solve,
+}
 
 /// A move in a search's list: its cell, the discs it turns when the ordering had to find them
 /// (so they are found once), and its weight in the order, larger first.
@@ -605,7 +616,12 @@ impl<B: Bits> Engine<B> {
         }
 
         let mut list = self.take_list(ply);
-        self.order(pos, moves, table_move, depth >= 3, &mut list);
+        let look = if depth >= 3 {
+            Look::Replies
+        } else {
+            Look::Squares
+        };
+        self.order(pos, moves, table_move, look, &mut list);
         let (best_score, best_move) = self.best_of(
             pos,
             key,
@@ -711,19 +727,25 @@ impl<B: Bits> Engine<B> {
     }
 
     /// Fills `list` with `moves`, most promising first: the table's move, then corners and moves
-    /// that leave the opponent few replies (`look_ahead`), or square weights alone.
+    /// that leave the opponent few replies (unless `look` is [`Look::Squares`]), or square
+    /// weights alone.
     fn order(
         &self,
         pos: &Position<B>,
         moves: B,
         table_move: Option<usize>,
-        look_ahead: bool,
+        look: Look,
         list: &mut Vec<Candidate<B>>,
     ) {
         list.clear();
         let count = moves.count();
         // Counting replies costs a move generation per move: worth it on small move lists.
-        let look_ahead = look_ahead && count <= 48;
+        let look_ahead = look != Look::Squares && count <= 48;
+        let safe_weight = if look == Look::Solve {
+            self.safe_disc_weight()
+        } else {
+            0
+        };
         for m in moves.iter() {
             let mut flips = None;
             let mut score = self.square_weight[m];
@@ -740,6 +762,11 @@ impl<B: Bits> Engine<B> {
                 score -= 100 * replies.count() as i32
                     + 200 * corner_replies
                     + 20 * (exposed & self.rules.geometry.cells()).count() as i32;
+                if safe_weight != 0 {
+                    let empty = self.rules.geometry.cells() & !child.occupied();
+                    let safe = self.eval.stable(&self.rules, child.opponent(), empty);
+                    score += safe_weight * safe.count() as i32;
+                }
             }
             list.push(Candidate {
                 cell: m,
@@ -748,6 +775,25 @@ impl<B: Bits> Engine<B> {
             });
         }
         list.sort_unstable_by_key(|c| std::cmp::Reverse(c.weight));
+    }
+
+    /// What [`Look::Solve`] adds to a move's weight per disc of the mover's that can no longer
+    /// be flipped after it: under SIMPLE rules (a disc with no empty cell beside it) and under
+    /// place-anywhere, where the reply count tells little. Solving with it took 60% fewer nodes
+    /// on four 5x6 SIMPLE positions 20 cells from the end, 76% on three 6x6 ones, 54-59% on
+    /// the 4x6 and 3x9 SIMPLE starts, 59% on four 5x6 SIMPLE misère positions (safe discs count
+    /// against the mover there), 44-94% on seven place-anywhere boards of 18-21 cells; 200,
+    /// 700 and 1000 did about as well. Under FULL rules, with stability from the corners only,
+    /// it cost nodes (FFO #20-#39: 25% more at 100).
+    fn safe_disc_weight(&self) -> i32 {
+        let variant = &self.rules.variant;
+        if variant.rule_set == RuleSet::Full && !variant.place_anywhere {
+            0
+        } else if variant.misere {
+            -400
+        } else {
+            400
+        }
     }
 
     /// The static estimate, with the seed's adjustment when varied play is asked for.
