@@ -781,8 +781,9 @@ impl<B: Bits> Engine<B> {
     /// be flipped after it: under SIMPLE rules (a disc with no empty cell beside it) and under
     /// place-anywhere, where the reply count tells little. Solving with it took 60% fewer nodes
     /// on four 5x6 SIMPLE positions 20 cells from the end, 76% on three 6x6 ones, 54-59% on
-    /// the 4x6 and 3x9 SIMPLE starts, 59% on four 5x6 SIMPLE misère positions (safe discs count
-    /// against the mover there), 44-94% on seven place-anywhere boards of 18-21 cells; 200,
+    /// the 4x6 and 3x9 SIMPLE starts, 59% on four 5x6 SIMPLE misère positions and 18% on the
+    /// 4x6 SIMPLE misère start (safe discs count against the mover there), 44-94% on seven
+    /// place-anywhere boards of 18-21 cells; 200,
     /// 700 and 1000 did about as well. Under FULL rules, with stability from the corners only,
     /// it cost nodes (FFO #20-#39: 25% more at 100).
     fn safe_disc_weight(&self) -> i32 {
