@@ -757,13 +757,13 @@ impl<B: Bits> Engine<B> {
                 let child = self.rules.play_flips(pos, m, turned);
                 let replies = self.rules.moves(&child);
                 let corner_replies = (replies & self.eval.corners()).count() as i32;
+                let empty = self.rules.empty(&child);
                 // Empty cells next to the mover's discs: the opponent's future replies.
-                let exposed = self.rules.geometry.neighbours(child.opponent()) & !child.occupied();
+                let exposed = self.rules.geometry.neighbours(child.opponent()) & empty;
                 score -= 100 * replies.count() as i32
                     + 200 * corner_replies
-                    + 20 * (exposed & self.rules.geometry.cells()).count() as i32;
+                    + 20 * exposed.count() as i32;
                 if safe_weight != 0 {
-                    let empty = self.rules.geometry.cells() & !child.occupied();
                     let safe = self.eval.stable(&self.rules, child.opponent(), empty);
                     score += safe_weight * safe.count() as i32;
                 }
