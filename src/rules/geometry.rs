@@ -234,6 +234,11 @@ impl<B: Bits> Geometry<B> {
         self.adjacent[index]
     }
 
+    /// [`Geometry::adjacent`] of every cell, by index.
+    pub fn adjacency(&self) -> &[B] {
+        &self.adjacent
+    }
+
     /// Empty cells from which a straight line of `theirs` discs, ended by one of `mine`, runs in
     /// some direction: the moves of the normal game.
     #[inline]

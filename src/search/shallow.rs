@@ -14,6 +14,15 @@ struct Shallow<'a, B, F> {
     engine: &'a Engine<B>,
     flips: F,
     nodes: u64,
+    /// Read at every node, so kept at hand: each cell's neighbours and quarter, the cells of
+    /// each set of quarters, the board's cells, place-anywhere.
+    adjacent: &'a [B],
+    quarter_of: &'a [u8],
+    quarter_cells: &'a [B; 16],
+    cells: i32,
+    /// 1 for the normal game, -1 under misère: the sign of a disc difference's value.
+    sign: i32,
+    anywhere: bool,
 }
 
 /// A shallow solve waiting for its kernel.
@@ -29,10 +38,17 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
     type Output = (i32, u64);
 
     fn with<F: Flips<B>>(self, flips: F) -> (i32, u64) {
+        let variant = self.engine.rules.variant;
         let mut shallow = Shallow {
             engine: self.engine,
             flips,
             nodes: 0,
+            adjacent: self.engine.rules.geometry.adjacency(),
+            quarter_of: &self.engine.quarter_of,
+            quarter_cells: &self.engine.quarter_cells,
+            cells: self.engine.rules.geometry.cell_count() as i32,
+            sign: if variant.misere { -1 } else { 1 },
+            anywhere: variant.place_anywhere,
         };
         let (mine, theirs) = (self.mine, self.theirs);
         let empty = self.engine.rules.geometry.cells() & !(mine | theirs);
@@ -121,27 +137,41 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         theirs: B,
         empty: B,
         odd: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
         // A pass is counted as a node only when the side passed to can move, as elsewhere.
         if !PASSED {
             self.nodes += 1;
         }
-        let count = empty.count();
-        match count {
-            1 => return self.last_empty::<PASSED>(mine, theirs, empty),
-            2 => return self.last_two::<PASSED>(mine, theirs, empty, alpha, beta),
-            _ => {}
+        match empty.count() {
+            1 => self.last_empty::<PASSED>(mine, theirs, empty),
+            2 => self.last_two::<PASSED>(mine, theirs, empty, alpha, beta),
+            3 => self.each_move::<PASSED, 2>(mine, theirs, empty, odd, alpha, beta),
+            4 => self.each_move::<PASSED, 3>(mine, theirs, empty, odd, alpha, beta),
+            _ => self.each_move::<PASSED, 0>(mine, theirs, empty, odd, alpha, beta),
         }
-        let e = self.engine;
+    }
+
+    /// Tries the moves of a node of three empty cells or more and settles it. A child of two
+    /// or three empty cells (`CHILD`) is solved straight here, its node counted as
+    /// `solve_empties` would, and a larger one (`CHILD` 0) through the kernel again.
+    #[inline(always)]
+    fn each_move<const PASSED: bool, const CHILD: usize>(
+        &mut self,
+        mine: B,
+        theirs: B,
+        empty: B,
+        odd: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         // Parity: cells in quarters of the board with an odd number of empty cells first, so
         // that the mover tends to get the last move of each quarter.
-        let first = e.quarter_cells[odd];
-        let anywhere = e.rules.variant.place_anywhere;
+        let first = self.quarter_cells[odd & 15];
         let mut best = NO_MOVE;
         for cell in (empty & first).iter().chain((empty & !first).iter()) {
-            let Some(flips) = self.shallow_move(anywhere, cell, mine, theirs) else {
+            let Some(flips) = self.shallow_move(cell, mine, theirs) else {
                 continue;
             };
             if PASSED && best == NO_MOVE {
@@ -149,20 +179,32 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             }
             let bit = B::bit(cell);
             let (next_mine, next_theirs) = (theirs & !flips, mine | flips | bit);
-            let score = -if count == 3 {
-                // Straight to the last two, its node counted here as `solve_empties` would.
-                self.nodes += 1;
-                self.last_two::<false>(next_mine, next_theirs, empty ^ bit, -beta, -alpha)
-            } else {
-                self.flips.run(Empties::<_, _, false> {
+            let (next_empty, next_odd) = (empty ^ bit, odd ^ (1 << self.quarter_of[cell]));
+            let score = -match CHILD {
+                2 => {
+                    self.nodes += 1;
+                    self.last_two::<false>(next_mine, next_theirs, next_empty, -beta, -alpha)
+                }
+                3 => {
+                    self.nodes += 1;
+                    self.each_move::<false, 2>(
+                        next_mine,
+                        next_theirs,
+                        next_empty,
+                        next_odd,
+                        -beta,
+                        -alpha,
+                    )
+                }
+                _ => self.flips.run(Empties::<_, _, false> {
                     shallow: self,
                     mine: next_mine,
                     theirs: next_theirs,
-                    empty: empty ^ bit,
-                    odd: odd ^ (1 << e.quarter_of[cell]),
+                    empty: next_empty,
+                    odd: next_odd,
                     alpha: -beta,
                     beta: -alpha,
-                })
+                }),
             };
             if raise(&mut best, &mut alpha, score, beta) {
                 break;
@@ -196,15 +238,15 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     }
 
     /// The flips of a move of `mine` on `cell`, if it is one: a move must flip something
-    /// unless any cell will do (`anywhere`, read once by the caller). Only a cell next to an
-    /// opponent's disc can flip one, which is cheaper to see than the flips.
+    /// unless any cell will do. Only a cell next to an opponent's disc can flip one, which is
+    /// cheaper to see than the flips.
     #[inline(always)]
-    fn shallow_move(&self, anywhere: bool, cell: usize, mine: B, theirs: B) -> Option<B> {
-        if !anywhere && (self.engine.rules.geometry.adjacent(cell) & theirs).is_empty() {
+    fn shallow_move(&self, cell: usize, mine: B, theirs: B) -> Option<B> {
+        if !self.anywhere && (self.adjacent[cell] & theirs).is_empty() {
             return None;
         }
         let flips = self.flips.flips(cell, mine, theirs);
-        (anywhere || !flips.is_empty()).then_some(flips)
+        (self.anywhere || !flips.is_empty()).then_some(flips)
     }
 
     /// A node's value once its moves are tried: `best`, or when it had none, the value after
@@ -238,7 +280,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             unreachable!("one empty cell")
         };
         let flips = self.flips.flips(cell, mine, theirs);
-        if self.engine.rules.variant.place_anywhere || !flips.is_empty() {
+        if self.anywhere || !flips.is_empty() {
             return self.full_board_score(mine.count() + flips.count() + 1);
         }
         if PASSED {
@@ -255,13 +297,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// The final score of a full board on which the side to move has `discs` discs.
     #[inline(always)]
     fn full_board_score(&self, discs: u32) -> i32 {
-        let e = self.engine;
-        let d = 2 * discs as i32 - e.rules.geometry.cell_count() as i32;
-        if e.rules.variant.misere {
-            -d
-        } else {
-            d
-        }
+        (2 * discs as i32 - self.cells) * self.sign
     }
 
     /// The value at the last two empty cells, its node counted: each move leads straight to
@@ -278,30 +314,40 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         let (Some(x), Some(y)) = (empty.lowest(), (empty & !empty.lowest_bit()).lowest()) else {
             unreachable!("two empty cells")
         };
-        let anywhere = self.engine.rules.variant.place_anywhere;
         let mut best = NO_MOVE;
-        for (cell, last) in [(x, y), (y, x)] {
-            let Some(flips) = self.shallow_move(anywhere, cell, mine, theirs) else {
-                continue;
-            };
-            if PASSED && best == NO_MOVE {
-                self.nodes += 1;
-            }
-            // The child's node, as `solve_empties` would count it.
-            self.nodes += 1;
-            let score = -self.last_empty::<false>(
-                theirs & !flips,
-                mine | flips | B::bit(cell),
-                B::bit(last),
-            );
+        // Two moves, written out: a loop over them costs more than they do.
+        if let Some(score) = self.last_two_move::<PASSED>(x, y, mine, theirs, best) {
             if raise(&mut best, &mut alpha, score, beta) {
-                break;
+                return best;
             }
+        }
+        if let Some(score) = self.last_two_move::<PASSED>(y, x, mine, theirs, best) {
+            raise(&mut best, &mut alpha, score, beta);
         }
         // The quarters' parity is read only with three empty cells or more.
         self.settle(best, PASSED, mine, theirs, |shallow| {
             shallow.after_pass(mine, theirs, empty, 0, alpha, beta)
         })
+    }
+
+    /// The value of the move on `cell` with two empty cells left, `last` the other, if it is
+    /// a move; `best` is the node's best so far ([`NO_MOVE`] before any move).
+    #[inline(always)]
+    fn last_two_move<const PASSED: bool>(
+        &mut self,
+        cell: usize,
+        last: usize,
+        mine: B,
+        theirs: B,
+        best: i32,
+    ) -> Option<i32> {
+        let flips = self.shallow_move(cell, mine, theirs)?;
+        if PASSED && best == NO_MOVE {
+            self.nodes += 1;
+        }
+        // The child's node, as `solve_empties` would count it.
+        self.nodes += 1;
+        Some(-self.last_empty::<false>(theirs & !flips, mine | flips | B::bit(cell), B::bit(last)))
     }
 }
 
