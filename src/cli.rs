@@ -54,16 +54,25 @@ fn needs_computer(arg: Arg) -> Arg {
 /// Parses the command line. `--help`, `--version` and every bad command line come back as
 /// errors (see [`AppError`]).
 pub fn parse() -> Result<Cli, AppError> {
-    // The matches are kept to tell options given from defaults (perfect-play refuses --rules).
+    // The matches are kept to tell options given from defaults: the global options name one
+    // variant, which perfect-play (lists of them) and bench (cases with their own) refuse.
     let matches = Cli::command().try_get_matches()?;
     let cli = Cli::from_arg_matches(&matches)?;
-    if let Some(sub) = matches.subcommand_matches("perfect-play") {
-        let given = |id| sub.value_source(id) == Some(ValueSource::CommandLine);
-        // The global options name one variant; the table takes lists of them.
-        if given("rules") || given("place_anywhere") {
-            return Err(AppError::Usage(
-                "perfect-play takes --rule-sets, --goals and --placements, not --rules or --place-anywhere".into(),
-            ));
+    for (command, refusal) in [
+        (
+            "perfect-play",
+            "perfect-play takes --rule-sets, --goals and --placements, not --rules or --place-anywhere",
+        ),
+        (
+            "bench",
+            "bench searches fixed cases, each under its own rules: --rules and --place-anywhere do not apply",
+        ),
+    ] {
+        if let Some(sub) = matches.subcommand_matches(command) {
+            let given = |id| sub.value_source(id) == Some(ValueSource::CommandLine);
+            if given("rules") || given("place_anywhere") {
+                return Err(AppError::Usage(refusal.into()));
+            }
         }
     }
     Ok(cli)
@@ -340,7 +349,7 @@ pub struct PerftArgs {
 #[derive(clap::Args)]
 pub struct SolveArgs {
     /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
-    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left"])]
+    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere"])]
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub start: StartArgs,

@@ -212,6 +212,34 @@ fn help_describes_the_protocol_and_the_options() {
 }
 
 #[test]
+fn commands_with_rules_of_their_own_refuse_a_variant() {
+    // An OBF file is an 8x8 FULL-rules position; bench's cases each carry their rules.
+    for (args, option) in [
+        (
+            vec!["solve", "--file", "x.obf", "--rules", "simple"],
+            "--rules",
+        ),
+        (
+            vec!["solve", "--file", "x.obf", "--place-anywhere"],
+            "--place-anywhere",
+        ),
+        (vec!["bench", "--rules", "simple"], "--rules"),
+        (vec!["bench", "--place-anywhere"], "--place-anywhere"),
+    ] {
+        let output = Command::cargo_bin("othello")
+            .unwrap()
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(option), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
 fn an_unknown_flag_is_a_usage_error() {
     Command::cargo_bin("othello")
         .unwrap()
