@@ -210,6 +210,17 @@ enum Look {
     Solve,
 }
 
+/// What [`Engine::order`] counts for a move (see [`Engine::order_weights`]): the square's
+/// weight or not, and per reply, per empty cell next to the mover's discs (taken from the
+/// weight) and per safe disc of the mover's (added).
+#[derive(Clone, Copy, Debug)]
+struct OrderWeights {
+    squares: bool,
+    replies: i32,
+    exposed: i32,
+    safe_discs: i32,
+}
+
 /// A move in a search's list: its cell, the discs it turns when the ordering had to find them
 /// (so they are found once), and its weight in the order, larger first.
 #[derive(Clone, Copy, Debug)]
@@ -741,14 +752,10 @@ impl<B: Bits> Engine<B> {
         let count = moves.count();
         // Counting replies costs a move generation per move: worth it on small move lists.
         let look_ahead = look != Look::Squares && count <= 48;
-        let (reply_weight, safe_weight) = if look == Look::Solve {
-            (self.solve_reply_weight(), self.safe_disc_weight())
-        } else {
-            (100, 0)
-        };
+        let w = self.order_weights(look);
         for m in moves.iter() {
             let mut flips = None;
-            let mut score = self.square_weight[m];
+            let mut score = if w.squares { self.square_weight[m] } else { 0 };
             if Some(m) == table_move {
                 score = INFINITY;
             } else if look_ahead {
@@ -760,12 +767,12 @@ impl<B: Bits> Engine<B> {
                 let empty = self.rules.empty(&child);
                 // Empty cells next to the mover's discs: the opponent's future replies.
                 let exposed = self.rules.geometry.neighbours(child.opponent()) & empty;
-                score -= reply_weight * replies.count() as i32
+                score -= w.replies * replies.count() as i32
                     + 200 * corner_replies
-                    + 20 * exposed.count() as i32;
-                if safe_weight != 0 {
+                    + w.exposed * exposed.count() as i32;
+                if w.safe_discs != 0 {
                     let safe = self.eval.stable(&self.rules, child.opponent(), empty);
-                    score += safe_weight * safe.count() as i32;
+                    score += w.safe_discs * safe.count() as i32;
                 }
             }
             list.push(Candidate {
@@ -777,38 +784,53 @@ impl<B: Bits> Engine<B> {
         list.sort_unstable_by_key(|c| std::cmp::Reverse(c.weight));
     }
 
-    /// What [`Look::Solve`] adds to a move's weight per disc of the mover's that can no longer
-    /// be flipped after it: under SIMPLE rules (a disc with no empty cell beside it) and under
-    /// place-anywhere, where the reply count tells little. Solving with it took 60% fewer nodes
-    /// on four 5x6 SIMPLE positions 20 cells from the end, 76% on three 6x6 ones, 54-59% on
-    /// the 4x6 and 3x9 SIMPLE starts, 59% on four 5x6 SIMPLE misère positions and 18% on the
-    /// 4x6 SIMPLE misère start (safe discs count against the mover there), 44-94% on seven
-    /// place-anywhere boards of 18-21 cells; 200,
-    /// 700 and 1000 did about as well. Under FULL rules, with stability from the corners only,
-    /// it cost nodes (FFO #20-#39: 25% more at 100).
-    fn safe_disc_weight(&self) -> i32 {
+    /// The weights of [`Engine::order`] for `look` under these rules. The midgame search
+    /// uses the first set everywhere; the exact solver ([`Look::Solve`]) changes it where the
+    /// rules make a term tell little (measured by nodes, `othello solve --threads 1`):
+    /// - safe discs (no longer flippable after the move), 400 each, under SIMPLE rules (a disc
+    ///   with no empty cell beside it) and place-anywhere: 60% fewer nodes on four 5x6 SIMPLE
+    ///   positions 20 cells from the end, 76% on three 6x6 ones, 54-59% on the 4x6 and 3x9
+    ///   SIMPLE starts, 44-94% on seven place-anywhere boards of 18-21 cells (200, 700 and
+    ///   1000 did about as well); -400 under misère, where they count against the mover (59%
+    ///   fewer on four 5x6 SIMPLE misère positions). Under FULL rules, with stability from the
+    ///   corners only, they cost nodes (FFO #20-#39: 25% more at 100);
+    /// - 300 a reply instead of 100 under SIMPLE misère, where the safe discs alone ordered too
+    ///   many moves first: 24% fewer nodes on eleven random SIMPLE misère positions of 5x6, 4x8
+    ///   and 6x6 boards about 19 cells from the end, 13-19% on the 4x6, 3x8 and 3x7 starts (400
+    ///   did about as well, 1000 worse; in the normal game 400 cost 4%);
+    /// - under place-anywhere, where any empty cell is a reply, neither square weights nor the
+    ///   empty cells next to the mover's discs: 17-52% fewer nodes on seven place-anywhere
+    ///   starts of 20-24 cells (4x5, 3x7, 4x6, 3x8; both rule sets and goals).
+    fn order_weights(&self, look: Look) -> OrderWeights {
+        let usual = OrderWeights {
+            squares: true,
+            replies: 100,
+            exposed: 20,
+            safe_discs: 0,
+        };
         let variant = &self.rules.variant;
-        if variant.rule_set == RuleSet::Full && !variant.place_anywhere {
-            0
-        } else if variant.misere {
-            -400
-        } else {
-            400
+        if look != Look::Solve || (variant.rule_set == RuleSet::Full && !variant.place_anywhere) {
+            return usual;
         }
-    }
-
-    /// What [`Look::Solve`] takes from a move's weight per reply it leaves the opponent: 100,
-    /// but 300 under SIMPLE misère, where the safe discs alone (which count against the mover
-    /// there) ordered too many moves first: 24% fewer nodes on eleven random SIMPLE misère
-    /// positions of 5x6, 4x8 and 6x6 boards about 19 cells from the end, 13-19% on the 4x6,
-    /// 3x8 and 3x7 SIMPLE misère starts (400 did about as well, 1000 worse). It cost nodes in
-    /// the normal game (4% on the same positions at 400).
-    fn solve_reply_weight(&self) -> i32 {
-        let variant = &self.rules.variant;
-        if variant.rule_set == RuleSet::Simple && variant.misere {
-            300
+        let sign = if variant.misere { -1 } else { 1 };
+        if variant.place_anywhere {
+            OrderWeights {
+                squares: false,
+                exposed: 0,
+                safe_discs: 400 * sign,
+                ..usual
+            }
+        } else if variant.misere {
+            OrderWeights {
+                replies: 300,
+                safe_discs: -400,
+                ..usual
+            }
         } else {
-            100
+            OrderWeights {
+                safe_discs: 400,
+                ..usual
+            }
         }
     }
 
