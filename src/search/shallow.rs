@@ -168,7 +168,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     ) -> i32 {
         // Parity: cells in quarters of the board with an odd number of empty cells first, so
         // that the mover tends to get the last move of each quarter.
-        let first = self.quarter_cells[odd & 15];
+        let first = self.quarter_cells[odd & 15]; // (odd < 16: the mask spares a bounds check)
         let mut best = NO_MOVE;
         for cell in (empty & first).iter().chain((empty & !first).iter()) {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
