@@ -813,24 +813,23 @@ impl<B: Bits> Engine<B> {
             return usual;
         }
         let sign = if variant.misere { -1 } else { 1 };
+        let solve = OrderWeights {
+            safe_discs: 400 * sign,
+            ..usual
+        };
         if variant.place_anywhere {
             OrderWeights {
                 squares: false,
                 exposed: 0,
-                safe_discs: 400 * sign,
-                ..usual
+                ..solve
             }
         } else if variant.misere {
             OrderWeights {
                 replies: 300,
-                safe_discs: -400,
-                ..usual
+                ..solve
             }
         } else {
-            OrderWeights {
-                safe_discs: 400,
-                ..usual
-            }
+            solve
         }
     }
 
