@@ -349,7 +349,7 @@ pub struct PerftArgs {
 #[derive(clap::Args)]
 pub struct SolveArgs {
     /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
-    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere"])]
+    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere", "journal"])]
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub start: StartArgs,
@@ -374,6 +374,11 @@ pub struct SolveArgs {
     /// does not finish in any useful time (FFO #59, 34 empty cells, takes hours).
     #[arg(long, default_value_t = 40)]
     pub max_empties: usize,
+    /// Keep the bounds this solve proves in this file (created if missing), and take those
+    /// of earlier solves on the same board and rules from it: a solve that was stopped goes
+    /// on where it was when run again with the same file.
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
 }
 
 /// The options of `othello show`; its help is its [`Command`]'s doc comment.
@@ -563,8 +568,13 @@ pub struct PerfectPlayArgs {
     pub cache: Option<PathBuf>,
     /// Solve nothing: list the entries the --cache holds (an unsolved one whatever limit it was
     /// tried with) and mark the others not tried yet.
-    #[arg(long, requires = "cache")]
+    #[arg(long, requires = "cache", conflicts_with = "journals")]
     pub from_cache: bool,
+    /// Keep a solve journal for each entry in this folder (created if missing), so that an
+    /// entry stopped at its time limit goes on where it stopped when tried again; with it, an
+    /// entry the --cache has as not solved is tried again whatever its limit was.
+    #[arg(long)]
+    pub journals: Option<PathBuf>,
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
     pub hash_mb: usize,

@@ -240,6 +240,7 @@ pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
         hash_mb: args.hash_mb,
         threads: args.threads.unwrap_or_else(all_cores),
         cache: args.cache,
+        journals: args.journals,
         from_cache: args.from_cache,
         command_line: command_line(),
     };
@@ -266,6 +267,7 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         hash_mb: args.hash_mb,
         threads,
         max_empties: Some(args.max_empties),
+        journal: args.journal,
     };
     let terminal = io::stderr().is_terminal();
     let progress: Option<Box<dyn Write + Send>> =

@@ -352,3 +352,54 @@ fn a_long_solve_says_so_when_no_progress_is_shown() {
         "{text}"
     );
 }
+
+#[test]
+fn a_solve_journal_is_kept_and_read_back() {
+    let journal = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve-journal.txt");
+    let _ = std::fs::remove_file(&journal);
+    let solve = |rules: &str| {
+        Command::cargo_bin("othello")
+            .unwrap()
+            .args(["solve", "--rows", "4", "--cols", "4", "--threads", "1"])
+            .args(["--rules", rules, "--journal"])
+            .arg(&journal)
+            .output()
+            .unwrap()
+    };
+    let first = solve("simple");
+    assert!(first.status.success(), "{first:?}");
+    let stdout = String::from_utf8(first.stdout).unwrap();
+    assert!(!stdout.contains("Earlier runs"), "{stdout}");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "board 4x4 simple normal standard", "{text}");
+    assert!(lines.last().unwrap().starts_with("run nodes="), "{text}");
+    assert!(lines.last().unwrap().ends_with(" solved"), "{text}");
+    // A line cut short by a killed run is dropped; the next run reads the first one's work.
+    std::fs::write(&journal, format!("{text}(b ---- -wb")).unwrap();
+    let second = solve("simple");
+    assert!(second.status.success(), "{second:?}");
+    let again = String::from_utf8(second.stdout).unwrap();
+    assert!(again.contains("\nEarlier runs (journal): 1, "), "{again}");
+    let same = |s: &str| s.lines().take(4).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(same(&again), same(&stdout));
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("run ")).count(), 2);
+    assert!(
+        !text.contains("-wb\n") && text.ends_with(" solved\n"),
+        "{text}"
+    );
+    // Another variant's journal is refused before any work, and left as it was.
+    let other = solve("full");
+    assert_eq!(other.status.code(), Some(1), "{other:?}");
+    assert!(other.stdout.is_empty());
+    let stderr = String::from_utf8(other.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "is the journal of 4x4 simple normal standard, not of 4x4 full normal standard"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+}

@@ -239,6 +239,7 @@ fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
         hash_mb: 16,
         threads: 1,
         cache: None,
+        journals: None,
         from_cache: false,
         command_line: "test".to_string(),
     }
@@ -794,4 +795,61 @@ fn the_published_table_is_the_cache_listed() {
         .unwrap();
     assert!(output.status.success(), "{cache}: {output:?}");
     assert_eq!(String::from_utf8(output.stdout).unwrap(), table);
+}
+
+#[test]
+fn with_journals_an_unsolved_entry_goes_on_and_counts_its_runs() {
+    let cache = temp_file("perfect-play-journal-cache.txt");
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-journals");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let journal = folder.join("3x3-full-normal-anywhere.txt");
+    // An earlier run stopped at its limit of 2 s.
+    std::fs::write(
+        &cache,
+        "3x3 full normal anywhere unsolved limit=2s nodes=5 seconds=2.000\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &journal,
+        "board 3x3 full normal anywhere\nrun nodes=5 seconds=2.000 stopped\n",
+    )
+    .unwrap();
+    let mut args = anywhere_entries("3x3", "1s", cache.to_str().unwrap());
+    args.extend(["--journals", folder.to_str().unwrap()]);
+    // Less time than before, but the journal carries the entry on: it is tried again.
+    let (text, log) = perfect_play_command(&args);
+    assert!(
+        log.contains("3x3 full, place-anywhere: solving (1s)"),
+        "{log}"
+    );
+    assert!(log.contains(" over 2 runs"), "{log}");
+    let table = rows(&text);
+    assert_eq!(table[0][4], "-1", "{text}");
+    assert!(table[0][8].ends_with(" (2 runs)"), "{text}");
+    let nodes: u64 = table[0][7].replace(',', "").parse().unwrap();
+    let cached = std::fs::read_to_string(&cache).unwrap();
+    let last = cached.lines().last().unwrap();
+    assert!(
+        last.starts_with("3x3 full normal anywhere solved "),
+        "{cached}"
+    );
+    assert!(
+        last.ends_with(" earlier-runs=1 earlier-nodes=5 earlier-seconds=2.000"),
+        "{cached}"
+    );
+    assert!(last.contains(&format!(" nodes={} ", nodes - 5)), "{cached}");
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    let runs: Vec<&str> = kept.lines().filter(|l| l.starts_with("run ")).collect();
+    assert_eq!(runs.len(), 2, "{kept}");
+    assert!(
+        runs[1].starts_with(&format!("run nodes={} ", nodes - 5)),
+        "{kept}"
+    );
+    assert!(runs[1].ends_with(" solved"), "{kept}");
+    // Read back, the entry keeps its runs.
+    args.push("--from-cache");
+    args.retain(|a| *a != "--journals" && *a != folder.to_str().unwrap());
+    let (listed, _) = perfect_play_command(&args);
+    assert_eq!(rows(&listed)[0][7..], table[0][7..]);
 }

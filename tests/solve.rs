@@ -19,6 +19,7 @@ fn options(which: RootMoves) -> SolveOptions {
         hash_mb: 16,
         threads: 1,
         max_empties: None,
+        journal: None,
     }
 }
 
@@ -236,6 +237,7 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
         hash_mb: 1024,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         max_empties: None,
+        journal: None,
     };
     let start = Start::Setup(setup(6, 6, FULL));
     let solved = solve_from(

@@ -1,6 +1,7 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
 mod bench;
+mod journal;
 mod openings;
 mod perfect_play;
 mod selfplay;
@@ -8,6 +9,7 @@ mod show;
 mod solve;
 
 pub use bench::{bench, BenchLine};
+pub use journal::{Earlier, JournalFile, JOURNAL_MIN_NODES};
 pub use openings::read_openings;
 pub use perfect_play::{
     boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry,

@@ -20,10 +20,13 @@
 //!
 //! `solved`: the final discs of a line of perfect play, Black's best first moves (`-` for none)
 //! and the line (standard notation, run together, `pa` for a pass). `unsolved`: the time limit it
-//! was not solved within. A later line replaces an earlier one for the same entry.
+//! was not solved within. `nodes` and `seconds` are the run's own; an entry carried on from
+//! earlier runs through a journal (`--journals`) adds `earlier-runs=`, `earlier-nodes=` and
+//! `earlier-seconds=`. A later line replaces an earlier one for the same entry.
 
+use super::journal::Earlier;
 use super::solve::{line_text, solve_position_within, PositionSolved, SolveOptions};
-use crate::notation::MoveList;
+use crate::notation::{MoveList, VariantWords};
 use crate::players::parse_duration;
 use crate::rules::{Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
@@ -32,6 +35,33 @@ use anyhow::{anyhow, bail, Context};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The work an entry took over all its runs: nodes, time and the number of runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub runs: u32,
+}
+
+impl Work {
+    fn of(nodes: u64, elapsed: Duration, earlier: Earlier) -> Work {
+        Work {
+            nodes: nodes + earlier.nodes,
+            elapsed: elapsed + earlier.elapsed,
+            runs: earlier.runs + 1,
+        }
+    }
+
+    /// The seconds, and the runs when more than one.
+    fn seconds_text(&self) -> String {
+        let mut text = format!("{:.3}", self.elapsed.as_secs_f64());
+        if self.runs > 1 {
+            text += &format!(" ({} runs)", self.runs);
+        }
+        text
+    }
+}
 
 /// Every board of at most `max_cells` cells with rows <= columns, smallest first.
 pub fn boards_up_to(max_cells: usize) -> Vec<Shape> {
@@ -65,6 +95,9 @@ pub struct PerfectPlayOptions {
     /// Threads solving each entry together.
     pub threads: usize,
     pub cache: Option<PathBuf>,
+    /// A folder of solve journals, one an entry, so that an entry stopped at its time limit
+    /// goes on where it stopped when tried again.
+    pub journals: Option<PathBuf>,
     /// Solve nothing: list what the cache holds, whatever limit an entry was tried with.
     pub from_cache: bool,
     /// The command line, shown in the document.
@@ -129,6 +162,8 @@ pub enum Found {
         limit: Duration,
         nodes: u64,
         elapsed: Duration,
+        /// Earlier tries that this one carried on through a journal.
+        earlier: Earlier,
     },
     /// Not tried: `inside`, a board that fits in this one, was not solved within `limit` under
     /// the same variant, so this one would not be either.
@@ -161,6 +196,10 @@ pub fn perfect_play(
         Some(path) => Some(Cache::open(path.clone(), options.from_cache, log)?),
         None => None,
     };
+    if let Some(folder) = &options.journals {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot make the folder {}", folder.display()))?;
+    }
     let mut table: Vec<TableEntry> = Vec::new();
     for setup in options.entries() {
         let limit = options.limit_for(setup.variant);
@@ -170,9 +209,10 @@ pub fn perfect_play(
             .and_then(|c| c.get(&setup))
             .filter(|f| match f {
                 Found::Solved(_) => true,
-                // Tried before: worth trying again only with more time.
+                // Tried before: worth trying again with more time, or with a journal to go on.
                 Found::OutOfTime { limit: tried, .. } => {
-                    options.from_cache || limit.is_some_and(|l| l <= *tried)
+                    options.from_cache
+                        || options.journals.is_none() && limit.is_some_and(|l| l <= *tried)
                 }
                 Found::NotTried { .. } | Found::NotYetTried => false,
             });
@@ -219,6 +259,22 @@ pub fn perfect_play(
     Ok(table)
 }
 
+impl Found {
+    /// The work of a solve, finished or stopped; none for an entry not tried.
+    pub fn work(&self) -> Option<Work> {
+        match self {
+            Found::Solved(p) => Some(Work::of(p.nodes, p.elapsed, p.earlier)),
+            Found::OutOfTime {
+                nodes,
+                elapsed,
+                earlier,
+                ..
+            } => Some(Work::of(*nodes, *elapsed, *earlier)),
+            Found::NotTried { .. } | Found::NotYetTried => None,
+        }
+    }
+}
+
 /// Why `setup` is not worth a try within `limit`: a board that fits in it, under the same
 /// variant, was not solved within as much time.
 fn not_worth_trying(table: &[TableEntry], setup: &Setup, limit: Option<Duration>) -> Option<Found> {
@@ -250,11 +306,16 @@ fn solve_entry(
     limit: Option<Duration>,
     options: &PerfectPlayOptions,
 ) -> anyhow::Result<Found> {
+    let journal = options.journals.as_ref().map(|folder| {
+        let words = VariantWords(setup.variant).to_string().replace(' ', "-");
+        folder.join(format!("{}-{words}.txt", setup.shape))
+    });
     let options = SolveOptions {
         which: RootMoves::Ties,
         hash_mb: options.hash_mb,
         threads: options.threads,
         max_empties: None,
+        journal,
     };
     let s = *setup;
     crate::with_bits!(s.shape, |B| {
@@ -270,6 +331,7 @@ fn solve_entry(
                     limit: limit.expect("only a time limit stops a solve"),
                     nodes: out.nodes,
                     elapsed: out.elapsed,
+                    earlier: out.earlier,
                 },
             },
         )
@@ -325,21 +387,24 @@ fn final_count(s: &PositionSolved, misere: bool) -> String {
 
 /// The log's account of a finished entry.
 fn summary(found: &Found) -> String {
+    let work = |w: Work| {
+        let runs = if w.runs > 1 {
+            format!(" over {} runs", w.runs)
+        } else {
+            String::new()
+        };
+        format!("{} nodes, {:.3} s{runs}", w.nodes, w.elapsed.as_secs_f64())
+    };
     match found {
         Found::Solved(s) => format!(
-            "Black - White {}, {} nodes, {:.3} s",
+            "Black - White {}, {}",
             signed(s.black as i32 - s.white as i32),
-            s.nodes,
-            s.elapsed.as_secs_f64()
+            work(found.work().expect("a solved entry has its work"))
         ),
-        Found::OutOfTime {
-            limit,
-            nodes,
-            elapsed,
-        } => format!(
-            "not solved in {} ({nodes} nodes, {:.3} s)",
+        Found::OutOfTime { limit, .. } => format!(
+            "not solved in {} ({})",
             duration_text(*limit),
-            elapsed.as_secs_f64()
+            work(found.work().expect("a stopped entry has its work"))
         ),
         Found::NotTried { inside, limit } => format!(
             "not tried: {inside} was not solved in {}",
@@ -431,34 +496,37 @@ fn write_document(
     for entry in table {
         let s = &entry.setup;
         let v = s.variant;
+        let work = entry.found.work();
+        if let Some(w) = work {
+            nodes += w.nodes;
+            seconds += w.elapsed.as_secs_f64();
+        }
+        let work_cells = |w: Option<Work>| {
+            let w = w.expect("a tried entry has its work");
+            [grouped(w.nodes), w.seconds_text()]
+        };
         let cells = match &entry.found {
             Found::Solved(p) => {
                 solved += 1;
-                nodes += p.nodes;
-                seconds += p.elapsed.as_secs_f64();
                 let best: Vec<String> = p.moves.iter().map(|(sq, _)| sq.to_string()).collect();
+                let [n, secs] = work_cells(work);
                 [
                     signed(p.black as i32 - p.white as i32),
                     final_count(p, v.misere),
                     best.join(" "),
-                    grouped(p.nodes),
-                    format!("{:.3}", p.elapsed.as_secs_f64()),
+                    n,
+                    secs,
                 ]
             }
-            Found::OutOfTime {
-                limit,
-                nodes: n,
-                elapsed,
-            } => {
+            Found::OutOfTime { limit, .. } => {
                 unsolved += 1;
-                nodes += n;
-                seconds += elapsed.as_secs_f64();
+                let [n, secs] = work_cells(work);
                 [
                     format!("not solved in {}", duration_text(*limit)),
                     "-".to_string(),
                     "-".to_string(),
-                    grouped(*n),
-                    format!("{:.3}", elapsed.as_secs_f64()),
+                    n,
+                    secs,
                 ]
             }
             Found::NotTried { inside, limit } => {
@@ -641,18 +709,7 @@ const CACHE_HEADER: &str = "\
 
 /// The cache line of an entry; none for one not tried.
 fn cache_line(setup: &Setup, found: &Found) -> Option<String> {
-    let v = setup.variant;
-    let name = format!(
-        "{} {} {} {}",
-        setup.shape,
-        rule_set_name(v.rule_set),
-        if v.misere { "misere" } else { "normal" },
-        if v.place_anywhere {
-            "anywhere"
-        } else {
-            "standard"
-        }
-    );
+    let name = format!("{} {}", setup.shape, VariantWords(setup.variant));
     let or_dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
     Some(match found {
         Found::Solved(p) => {
@@ -666,19 +723,35 @@ fn cache_line(setup: &Setup, found: &Found) -> Option<String> {
                 or_dash(MoveList(p.line.clone()).to_string()),
                 p.nodes,
                 p.elapsed.as_secs_f64()
-            )
+            ) + &earlier_fields(p.earlier)
         }
         Found::OutOfTime {
             limit,
             nodes,
             elapsed,
-        } => format!(
-            "{name} unsolved limit={} nodes={nodes} seconds={:.3}",
-            duration_text(*limit),
-            elapsed.as_secs_f64()
-        ),
+            earlier,
+        } => {
+            format!(
+                "{name} unsolved limit={} nodes={nodes} seconds={:.3}",
+                duration_text(*limit),
+                elapsed.as_secs_f64()
+            ) + &earlier_fields(*earlier)
+        }
         Found::NotTried { .. } | Found::NotYetTried => return None,
     })
+}
+
+/// The cache fields of earlier runs carried on through a journal; none when there were none.
+fn earlier_fields(earlier: Earlier) -> String {
+    if earlier.runs == 0 {
+        return String::new();
+    }
+    format!(
+        " earlier-runs={} earlier-nodes={} earlier-seconds={:.3}",
+        earlier.runs,
+        earlier.nodes,
+        earlier.elapsed.as_secs_f64()
+    )
 }
 
 /// Reads a cache line back. A solved entry's line is replayed from the start and must end the
@@ -689,29 +762,13 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
         bail!("too few words: {line:?}");
     };
     let board: Shape = board.parse().map_err(|e: String| anyhow!(e))?;
-    let rule_set = match *rules {
-        "full" => RuleSet::Full,
-        "simple" => RuleSet::Simple,
-        other => bail!("{other:?} is not a rule set (full or simple)"),
-    };
-    let misere = match *goal {
-        "normal" => false,
-        "misere" => true,
-        other => bail!("{other:?} is not normal or misere"),
-    };
-    let place_anywhere = match *placement {
-        "standard" => false,
-        "anywhere" => true,
-        other => bail!("{other:?} is not standard or anywhere"),
-    };
-    let setup = Setup::standard(
-        board,
-        Variant {
-            rule_set,
-            place_anywhere,
-            misere,
-        },
-    );
+    let variant = [*rules, *goal, *placement]
+        .join(" ")
+        .parse::<VariantWords>()
+        .map_err(|e| anyhow!(e))?
+        .0;
+    let misere = variant.misere;
+    let setup = Setup::standard(board, variant);
     let field = |key: &str| -> anyhow::Result<&str> {
         fields
             .iter()
@@ -729,6 +786,15 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
             .ok()
             .and_then(|s| Duration::try_from_secs_f64(s).ok())
             .ok_or_else(|| anyhow!("{key}={text} is not a number of seconds"))
+    };
+    let earlier = if fields.iter().any(|f| f.starts_with("earlier-runs=")) {
+        Earlier {
+            runs: u32::try_from(number("earlier-runs")?).context("earlier-runs")?,
+            nodes: number("earlier-nodes")?,
+            elapsed: seconds("earlier-seconds")?,
+        }
+    } else {
+        Earlier::default()
     };
     let found = match *what {
         "solved" => {
@@ -760,6 +826,7 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
                 empty,
                 nodes: number("nodes")?,
                 elapsed: seconds("seconds")?,
+                earlier,
             })
         }
         "unsolved" => {
@@ -768,6 +835,7 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
                 limit: parse_duration(text).map_err(|e| anyhow!("limit: {e}"))?,
                 nodes: number("nodes")?,
                 elapsed: seconds("seconds")?,
+                earlier,
             }
         }
         other => bail!("{other:?} is not solved or unsolved"),

@@ -1,7 +1,7 @@
 //! `othello solve`: perfect play from one position (the value, the final count, the best moves
 //! and a line of perfect play), or the exact values of every position in an OBF file.
 
-use super::Start;
+use super::{Earlier, JournalFile, Start};
 use crate::notation::{MoveList, Obf};
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
@@ -9,6 +9,8 @@ use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Sc
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
 use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A position that cannot be set up from what was given (a bad move list): the command line's
@@ -18,7 +20,7 @@ use std::time::{Duration, Instant};
 pub struct BadPosition(pub String);
 
 /// What `othello solve` works out for one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
     /// Which moves get exact values: [`RootMoves::Ties`] names every best move.
     pub which: RootMoves,
@@ -28,6 +30,9 @@ pub struct SolveOptions {
     pub threads: usize,
     /// Refuse positions with more empty cells than this (`None`: no limit).
     pub max_empties: Option<usize>,
+    /// Keep the bounds the solve proves in this file, and read those of earlier solves from
+    /// it (see [`JournalFile`]).
+    pub journal: Option<PathBuf>,
 }
 
 /// From this many empty cells on, a solve says on stderr that it may take long, even when no
@@ -52,6 +57,8 @@ pub struct PositionSolved {
     pub empty: u32,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// The work of earlier solves carried on through a journal (not in `nodes`).
+    pub earlier: Earlier,
 }
 
 /// Solves `pos` under `rules` exactly, with `observer` told of the progress. The line of
@@ -71,6 +78,8 @@ pub fn solve_position<B: Bits>(
 pub struct OutOfTime {
     pub nodes: u64,
     pub elapsed: Duration,
+    /// As in [`PositionSolved`].
+    pub earlier: Earlier,
 }
 
 /// As [`solve_position`], giving up once `limit` has passed. The line of perfect play, once the
@@ -92,18 +101,32 @@ pub fn solve_position_within<B: Bits>(
             ..Config::default()
         },
     );
+    let mut journal = match &options.journal {
+        Some(path) => Some(JournalFile::open(path, rules)?),
+        None => None,
+    };
+    let earlier = journal.as_ref().map_or(Earlier::default(), |j| j.earlier);
+    engine.keep_journal(journal.as_ref().map(|j| Arc::clone(&j.journal)));
     engine.observe(observer);
     let solved = engine.solve_root_within(pos, options.which, limit);
     engine.observe(None);
     let Some(solved) = solved else {
+        let (nodes, elapsed) = (engine.nodes(), clock.elapsed());
+        if let Some(journal) = &mut journal {
+            journal.finish(nodes, elapsed, false)?;
+        }
         return Ok(Err(OutOfTime {
-            nodes: engine.nodes(),
-            elapsed: clock.elapsed(),
+            nodes,
+            elapsed,
+            earlier,
         }));
     };
     let line = engine.perfect_line(pos, solved.score);
     // The line's searches count on from the solve's nodes.
     let nodes = engine.nodes();
+    if let Some(journal) = &mut journal {
+        journal.finish(nodes, clock.elapsed(), true)?;
+    }
     let g = &rules.geometry;
     let mut end = *pos;
     let mut listed = Vec::new();
@@ -155,6 +178,7 @@ pub fn solve_position_within<B: Bits>(
         empty: rules.empty(&end).count(),
         nodes,
         elapsed: clock.elapsed(),
+        earlier,
     }))
 }
 
@@ -321,6 +345,16 @@ pub fn write_solution(
         solved.nodes,
         solved.nodes as f64 / secs.max(1e-9)
     )?;
+    let earlier = solved.earlier;
+    if earlier.runs > 0 {
+        writeln!(
+            out,
+            "Earlier runs (journal): {}, {} nodes in {:.3} s",
+            earlier.runs,
+            earlier.nodes,
+            earlier.elapsed.as_secs_f64()
+        )?;
+    }
     Ok(())
 }
 

@@ -1,10 +1,11 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
-use super::{Bound, Candidate, Engine, Entry, Look, Outcome, DISC, INFINITY, SOLVED};
+use super::{Bound, Candidate, Engine, Entry, Journal, Look, Outcome, DISC, INFINITY, SOLVED};
 use crate::rules::{Bits, Position, RuleSet};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// From this many empty cells on, the solver orders moves by a search of each,
@@ -150,6 +151,11 @@ impl<B: Bits> Engine<B> {
     /// Calls `observer` as solves go (see [`Progress`]); `None` stops the calls.
     pub fn observe(&mut self, observer: Option<Observer>) {
         self.observer = observer;
+    }
+
+    /// Later solves look up and add to `journal` (see [`Journal`]); `None` stops that.
+    pub fn keep_journal(&mut self, journal: Option<Arc<Journal<B>>>) {
+        self.journal = journal;
     }
 
     /// Solves `pos` exactly, ignoring the time limit, proving the values `which` asks for.
@@ -535,8 +541,8 @@ impl<B: Bits> Engine<B> {
         &mut self,
         pos: &Position<B>,
         key: u64,
-        alpha: i32,
-        beta: i32,
+        mut alpha: i32,
+        mut beta: i32,
         ply: usize,
     ) -> i32 {
         let empties = self.rules.empty(pos).count();
@@ -544,6 +550,7 @@ impl<B: Bits> Engine<B> {
         if empties <= reach.shallow {
             return self.solve_shallow(pos.mover(), pos.opponent(), alpha, beta);
         }
+        let start = self.nodes;
         self.table.prefetch(key);
         if self.count_node() {
             return 0;
@@ -564,6 +571,19 @@ impl<B: Bits> Engine<B> {
             // A forced move: nothing to order, and not worth a table entry.
             let (child, child_key) = self.after(pos, key, m, self.rules.flips(pos, m));
             return -self.solve(&child, child_key, -beta, -alpha, ply + 1);
+        }
+        if let Some(journal) = &self.journal {
+            if let Some(b) = journal.bounds(pos, empties) {
+                if b.high <= alpha || b.low == b.high {
+                    return b.high;
+                }
+                if b.low >= beta {
+                    return b.low;
+                }
+                // The value lies inside the bounds, so the window may shrink to them.
+                alpha = alpha.max(b.low - 1);
+                beta = beta.min(b.high + 1);
+            }
         }
         let mut table_move = None;
         if let Some(e) = self.table.probe(key) {
@@ -610,6 +630,11 @@ impl<B: Bits> Engine<B> {
                 bound,
             },
         );
+        if let Some(journal) = &self.journal {
+            if self.nodes - start >= journal.min_nodes() {
+                journal.record(pos, best_score, alpha, beta);
+            }
+        }
         best_score
     }
 

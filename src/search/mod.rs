@@ -8,6 +8,7 @@
 
 mod endgame;
 mod eval;
+mod journal;
 pub mod patterns;
 mod shallow;
 mod table;
@@ -16,6 +17,7 @@ pub mod weights;
 
 pub use endgame::{Observer, Progress, RootMoves, RootValue, Solved};
 pub use eval::{EvalKind, Evaluator, DISC};
+pub use journal::{Bounds, Journal, Sink};
 
 /// Where the scores of finished games start: beyond every estimate.
 const WON: i32 = 10_000_000;
@@ -263,6 +265,8 @@ pub struct Engine<B> {
     started: Instant,
     observer: Option<Observer>,
     progress: Progress,
+    /// Bounds kept from one solve to the next, if the solve keeps them.
+    journal: Option<Arc<Journal<B>>>,
 }
 
 impl<B: Bits> Engine<B> {
@@ -301,6 +305,7 @@ impl<B: Bits> Engine<B> {
             started: Instant::now(),
             observer: None,
             progress: Progress::default(),
+            journal: None,
         }
     }
 
@@ -343,6 +348,7 @@ impl<B: Bits> Engine<B> {
             started: self.started,
             observer: None,
             progress: Progress::default(),
+            journal: self.journal.clone(),
         }
     }
 

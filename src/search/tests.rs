@@ -694,3 +694,77 @@ fn a_line_after_a_timed_solve_is_not_cut_short_by_its_limit() {
     assert!(e.rules().is_over(&pos));
     assert_eq!(pos.score(), (3, 11));
 }
+
+/// A solve stopped part way leaves bounds in its journal that hold (each is checked by a solve
+/// of its own position), and a later solve that reads them finds the value and best moves of a
+/// plain solve with less work.
+#[test]
+fn a_journal_carries_a_stopped_solve_on() {
+    use std::ops::ControlFlow;
+    use std::sync::Mutex;
+    let simple = Variant {
+        rule_set: RuleSet::Simple,
+        ..FULL
+    };
+    let simple_misere = Variant {
+        misere: true,
+        ..simple
+    };
+    for (rows, cols, variant) in [(4, 5, simple), (3, 7, simple_misere), (5, 5, MISERE)] {
+        let rules =
+            Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let config = Config {
+            threads: 1,
+            hash_mb: 16,
+            ..Config::default()
+        };
+        let plain = Engine::new(rules.clone(), config).solve_root(&start, RootMoves::Ties);
+        // The stop below comes at the first look at the progress after half the nodes.
+        let half = plain.nodes / 2;
+        assert!(
+            half > 2 * endgame::PROGRESS_EVERY,
+            "{rows}x{cols}: {plain:?}"
+        );
+        let kept = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&kept);
+        let journal = Journal::new(rules.geometry.cell_count(), 200_000)
+            .with_sink(Box::new(move |pos, b| sink.lock().unwrap().push((*pos, b))));
+        let journal = Arc::new(journal);
+        let mut first = Engine::new(rules.clone(), config);
+        first.keep_journal(Some(Arc::clone(&journal)));
+        first.observe(Some(Box::new(move |p: &Progress| {
+            if p.nodes >= half {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })));
+        assert_eq!(first.solve_root_within(&start, RootMoves::Ties, None), None);
+        let proved = kept.lock().unwrap().clone();
+        assert!(!proved.is_empty(), "{rows}x{cols}");
+        for (pos, b) in &proved {
+            let value = Engine::new(rules.clone(), config)
+                .solve_exact(pos, false)
+                .score;
+            assert!(
+                b.low <= value && value <= b.high,
+                "{pos:?}: {b:?}, not {value}"
+            );
+        }
+        let mut second = Engine::new(rules.clone(), config);
+        second.keep_journal(Some(journal));
+        let resumed = second.solve_root(&start, RootMoves::Ties);
+        assert_eq!(
+            (resumed.score, &resumed.moves),
+            (plain.score, &plain.moves),
+            "{rows}x{cols}"
+        );
+        assert!(
+            resumed.nodes < plain.nodes,
+            "{rows}x{cols}: {} nodes after the stop, {} in one go",
+            resumed.nodes,
+            plain.nodes
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! Proved bounds on the values of positions that took many nodes to solve, kept from one solve
+//! to the next: a solve stopped part way (at a time limit, or killed) leaves them behind, and a
+//! later solve of a position on the same board under the same variant reads them back and
+//! skips every search they settle, so it goes on about where the first one stopped.
+//!
+//! Only searches of at least [`Journal::min_nodes`] are kept, so the journal stays small and
+//! costs nothing near the leaves; what is lost at a stop is the unfinished searches smaller
+//! than that, and the unfinished parts of the larger ones.
+
+use crate::rules::{Bits, Position};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// The exact value of a position, in discs for its side to move, lies in `low..=high`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub low: i32,
+    pub high: i32,
+}
+
+impl Bounds {
+    /// What both say.
+    fn meet(self, other: Bounds) -> Bounds {
+        Bounds {
+            low: self.low.max(other.low),
+            high: self.high.min(other.high),
+        }
+    }
+}
+
+/// Where newly proved bounds go (the solve command writes them to a file).
+pub type Sink<B> = Box<dyn FnMut(&Position<B>, Bounds) + Send>;
+
+/// The bounds known so far, shared by every thread of a solve.
+pub struct Journal<B> {
+    cells: u32,
+    min_nodes: u64,
+    /// The fewest empty cells of any position known: a position with fewer is not looked up.
+    fewest_empties: AtomicU32,
+    inner: Mutex<Inner<B>>,
+}
+
+struct Inner<B> {
+    known: HashMap<Position<B>, Bounds>,
+    sink: Option<Sink<B>>,
+}
+
+impl<B: Bits> Journal<B> {
+    /// An empty journal for a board of `cells` cells that keeps searches of at least
+    /// `min_nodes` nodes.
+    pub fn new(cells: usize, min_nodes: u64) -> Self {
+        Journal {
+            cells: cells as u32,
+            min_nodes,
+            fewest_empties: AtomicU32::new(u32::MAX),
+            inner: Mutex::new(Inner {
+                known: HashMap::new(),
+                sink: None,
+            }),
+        }
+    }
+
+    /// The journal, handing each bound that a search proves from now on to `sink`.
+    pub fn with_sink(self, sink: Sink<B>) -> Self {
+        self.lock().sink = Some(sink);
+        self
+    }
+
+    /// The smallest search, in nodes, whose result is kept.
+    pub fn min_nodes(&self) -> u64 {
+        self.min_nodes
+    }
+
+    /// How many positions have bounds.
+    pub fn len(&self) -> usize {
+        self.lock().known.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds what an earlier solve proved, without handing it to the sink.
+    pub fn insert(&self, pos: &Position<B>, bounds: Bounds) {
+        self.add(pos, bounds, false);
+    }
+
+    /// The bounds known of `pos`, looked up only when a position of its size may be known.
+    #[inline]
+    pub(super) fn bounds(&self, pos: &Position<B>, empties: u32) -> Option<Bounds> {
+        if empties < self.fewest_empties.load(Relaxed) {
+            return None;
+        }
+        self.lock().known.get(pos).copied()
+    }
+
+    /// Keeps what a search of `pos` proved: the fail-soft `score` of a search in the window
+    /// `(alpha, beta)`.
+    pub(super) fn record(&self, pos: &Position<B>, score: i32, alpha: i32, beta: i32) {
+        let most = self.cells as i32;
+        let bounds = Bounds {
+            low: if score > alpha { score } else { -most },
+            high: if score < beta { score } else { most },
+        };
+        self.add(pos, bounds, true);
+    }
+
+    fn add(&self, pos: &Position<B>, bounds: Bounds, to_sink: bool) {
+        let empties = self.cells - (pos.black | pos.white).count();
+        let mut inner = self.lock();
+        let old = inner.known.get(pos).copied();
+        let new = old.map_or(bounds, |old| old.meet(bounds));
+        if old == Some(new) {
+            return;
+        }
+        inner.known.insert(*pos, new);
+        if to_sink {
+            if let Some(sink) = &mut inner.sink {
+                sink(pos, new);
+            }
+        }
+        self.fewest_empties.fetch_min(empties, Relaxed);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner<B>> {
+        // A thread that panicked left the map whole: every change is one insert.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
