@@ -379,6 +379,10 @@ pub struct SolveArgs {
     /// on where it was when run again with the same file.
     #[arg(long)]
     pub journal: Option<PathBuf>,
+    /// Give up after this long, such as 90m or 2h, printing the work done [default: no limit];
+    /// with --journal, the next run goes on from there.
+    #[arg(long, value_parser = players::parse_duration)]
+    pub limit: Option<Duration>,
 }
 
 /// The options of `othello show`; its help is its [`Command`]'s doc comment.

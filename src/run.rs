@@ -268,6 +268,7 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         threads,
         max_empties: Some(args.max_empties),
         journal: args.journal,
+        limit: args.limit,
     };
     let terminal = io::stderr().is_terminal();
     let progress: Option<Box<dyn Write + Send>> =

@@ -403,3 +403,27 @@ fn a_solve_journal_is_kept_and_read_back() {
     );
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
 }
+
+#[test]
+fn a_solve_stops_at_its_limit_and_says_how_to_go_on() {
+    // The 5x6 SIMPLE start takes minutes; a fifth of a second is far too little.
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["solve", "--rows", "5", "--cols", "6", "--rules", "simple"])
+        .args(["--threads", "1", "--hash-mb", "16", "--limit", "200ms"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("# 5x6, simple rules"), "{stdout}");
+    assert!(
+        lines[1].starts_with("Not solved within 200ms: "),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[2],
+        "Next: --journal FILE keeps the work for the next run"
+    );
+}

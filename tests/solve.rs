@@ -20,6 +20,7 @@ fn options(which: RootMoves) -> SolveOptions {
         threads: 1,
         max_empties: None,
         journal: None,
+        limit: None,
     }
 }
 
@@ -29,7 +30,7 @@ fn solve(setup: &Setup, moves: &str, which: RootMoves) -> (PositionSolved, Strin
     let moves: MoveList = moves.parse().unwrap();
     let start = Start::Setup(*setup);
     let solved = solve_from(&start, &moves, &options(which), None, false, &mut out).unwrap();
-    (solved, String::from_utf8(out).unwrap())
+    (solved.unwrap(), String::from_utf8(out).unwrap())
 }
 
 /// The exact value for the side to move by plain alpha-beta over the rules: no table, no move
@@ -238,6 +239,7 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         max_empties: None,
         journal: None,
+        limit: None,
     };
     let start = Start::Setup(setup(6, 6, FULL));
     let solved = solve_from(
@@ -248,6 +250,7 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
         false,
         &mut out,
     )
+    .unwrap()
     .unwrap();
     print!("{}", String::from_utf8_lossy(&out));
     assert_eq!(solved.score, -4);

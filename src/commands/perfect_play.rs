@@ -316,13 +316,14 @@ fn solve_entry(
         threads: options.threads,
         max_empties: None,
         journal,
+        limit,
     };
     let s = *setup;
     crate::with_bits!(s.shape, |B| {
         let rules = Rules::<B>::new(s.shape, s.variant)?;
         let start = rules.start(s.first, s.top_left);
         Ok(
-            match solve_position_within(&rules, &start, &options, None, limit)? {
+            match solve_position_within(&rules, &start, &options, None)? {
                 Ok(mut solved) => {
                     solved.moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
                     Found::Solved(solved)

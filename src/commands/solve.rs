@@ -33,6 +33,8 @@ pub struct SolveOptions {
     /// Keep the bounds the solve proves in this file, and read those of earlier solves from
     /// it (see [`JournalFile`]).
     pub journal: Option<PathBuf>,
+    /// Give up once this much time has passed (`None`: no limit).
+    pub limit: Option<Duration>,
 }
 
 /// From this many empty cells on, a solve says on stderr that it may take long, even when no
@@ -61,15 +63,20 @@ pub struct PositionSolved {
     pub earlier: Earlier,
 }
 
-/// Solves `pos` under `rules` exactly, with `observer` told of the progress. The line of
-/// perfect play is played out and its final count checked against the solved value.
+/// Solves `pos` under `rules` exactly, with `observer` told of the progress, whatever
+/// `options.limit` says. The line of perfect play is played out and its final count checked
+/// against the solved value.
 pub fn solve_position<B: Bits>(
     rules: &Rules<B>,
     pos: &Position<B>,
     options: &SolveOptions,
     observer: Option<Observer>,
 ) -> anyhow::Result<PositionSolved> {
-    let solved = solve_position_within(rules, pos, options, observer, None)?;
+    let options = SolveOptions {
+        limit: None,
+        ..options.clone()
+    };
+    let solved = solve_position_within(rules, pos, &options, observer)?;
     Ok(solved.unwrap_or_else(|_| unreachable!("a solve without a time limit always finishes")))
 }
 
@@ -82,14 +89,13 @@ pub struct OutOfTime {
     pub earlier: Earlier,
 }
 
-/// As [`solve_position`], giving up once `limit` has passed. The line of perfect play, once the
-/// value is known, is searched whatever the time.
+/// As [`solve_position`], giving up once `options.limit` has passed. The line of perfect play,
+/// once the value is known, is searched whatever the time.
 pub fn solve_position_within<B: Bits>(
     rules: &Rules<B>,
     pos: &Position<B>,
     options: &SolveOptions,
     observer: Option<Observer>,
-    limit: Option<Duration>,
 ) -> anyhow::Result<Result<PositionSolved, OutOfTime>> {
     let clock = Instant::now();
     let mut engine = Engine::new(
@@ -108,7 +114,7 @@ pub fn solve_position_within<B: Bits>(
     let earlier = journal.as_ref().map_or(Earlier::default(), |j| j.earlier);
     engine.keep_journal(journal.as_ref().map(|j| Arc::clone(&j.journal)));
     engine.observe(observer);
-    let solved = engine.solve_root_within(pos, options.which, limit);
+    let solved = engine.solve_root_within(pos, options.which, options.limit);
     engine.observe(None);
     let Some(solved) = solved else {
         let (nodes, elapsed) = (engine.nodes(), clock.elapsed());
@@ -183,7 +189,8 @@ pub fn solve_position_within<B: Bits>(
 }
 
 /// Solves the position reached from `start` by `moves` (standard notation; a pass may be
-/// written `pa` or left out) and prints the answer.
+/// written `pa` or left out) and prints the answer, or the work done when `options.limit`
+/// stopped the solve first.
 pub fn solve_from(
     start: &Start,
     moves: &MoveList,
@@ -191,7 +198,7 @@ pub fn solve_from(
     progress: Option<Box<dyn Write + Send>>,
     terminal: bool,
     out: &mut dyn Write,
-) -> anyhow::Result<PositionSolved> {
+) -> anyhow::Result<Result<PositionSolved, OutOfTime>> {
     crate::with_bits!(start.shape(), |B| {
         let (rules, position) = start.rules_and_position::<B>()?;
         let mut game = Game::from_position(rules, position, Passes::Automatic);
@@ -212,7 +219,7 @@ pub fn solve_from(
             );
         }
         let observer = progress.map(|w| progress_printer(w, terminal, rules.geometry.cols()));
-        let solved = solve_position(&rules, &pos, options, observer)?;
+        let solved = solve_position_within(&rules, &pos, options, observer)?;
         let mut from = match start {
             Start::Setup(_) => "the start position".to_string(),
             Start::Position(p, _) => p.to_string(),
@@ -221,7 +228,10 @@ pub fn solve_from(
             from = format!("{from}, after {}", line_text(&moves.0));
         }
         writeln!(out, "# {}, {from}", describe(start))?;
-        write_solution(out, &solved, options.which)?;
+        match &solved {
+            Ok(solved) => write_solution(out, solved, options.which)?,
+            Err(stopped) => write_stopped(out, stopped, options)?,
+        }
         Ok(solved)
     })
 }
@@ -345,7 +355,37 @@ pub fn write_solution(
         solved.nodes,
         solved.nodes as f64 / secs.max(1e-9)
     )?;
-    let earlier = solved.earlier;
+    write_earlier(out, solved.earlier)?;
+    Ok(())
+}
+
+/// Prints what a solve stopped by its time limit did, and how to go on.
+fn write_stopped(
+    out: &mut dyn Write,
+    stopped: &OutOfTime,
+    options: &SolveOptions,
+) -> anyhow::Result<()> {
+    let limit = options.limit.map_or(String::new(), super::duration_text);
+    writeln!(
+        out,
+        "Not solved within {limit}: {} nodes in {:.3} s",
+        stopped.nodes,
+        stopped.elapsed.as_secs_f64()
+    )?;
+    write_earlier(out, stopped.earlier)?;
+    let next = match &options.journal {
+        Some(path) => format!(
+            "run the same command again to go on from the bounds kept in {}",
+            path.display()
+        ),
+        None => "--journal FILE keeps the work for the next run".to_string(),
+    };
+    writeln!(out, "Next: {next}")?;
+    Ok(())
+}
+
+/// The earlier runs a journal records, if any.
+fn write_earlier(out: &mut dyn Write, earlier: Earlier) -> anyhow::Result<()> {
     if earlier.runs > 0 {
         writeln!(
             out,
