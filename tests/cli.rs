@@ -427,3 +427,26 @@ fn a_solve_stops_at_its_limit_and_says_how_to_go_on() {
         "Next: --journal FILE keeps the work for the next run"
     );
 }
+
+#[test]
+fn a_journal_that_contradicts_itself_is_refused() {
+    let journal =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve-journal-bad.txt");
+    let text = "board 4x4 full normal standard\n\
+                (b ---- -wb- -bw- ----) -8 -8\n\
+                (b ---- -wb- -bw- ----) 0 16\n";
+    std::fs::write(&journal, text).unwrap();
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["solve", "--rows", "4", "--cols", "4", "--journal"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains(": line 3: 0 16 contradicts the bounds -8 -8 read before"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+}

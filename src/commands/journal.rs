@@ -34,8 +34,6 @@ pub struct JournalFile<B> {
     failed: Arc<Mutex<Option<std::io::Error>>>,
     pub journal: Arc<Journal<B>>,
     pub earlier: Earlier,
-    /// Positions read back from the file.
-    pub read: usize,
 }
 
 impl<B: Bits> JournalFile<B> {
@@ -52,7 +50,7 @@ impl<B: Bits> JournalFile<B> {
         let name = path.display();
         let journal = Journal::new(shape.cells(), JOURNAL_MIN_NODES);
         let mut earlier = Earlier::default();
-        let (mut read, mut whole, mut first) = (0, 0u64, true);
+        let (mut whole, mut first) = (0u64, true);
         match File::open(path) {
             Ok(file) => {
                 let mut input = BufReader::new(file);
@@ -96,8 +94,15 @@ impl<B: Bits> JournalFile<B> {
                             if position.shape() != shape {
                                 bail!("{name}: line {n}: the position is not {shape}");
                             }
-                            journal.insert(&position.position::<B>(), Bounds { low, high });
-                            read += 1;
+                            let bounds = Bounds { low, high };
+                            if let Err(known) = journal.insert(&position.position::<B>(), bounds) {
+                                bail!(
+                                    "{name}: line {n}: {low} {high} contradicts the bounds {} {} \
+                                     read before for that position",
+                                    known.low,
+                                    known.high
+                                );
+                            }
                         }
                         JournalLine::Run { nodes, seconds, .. } => {
                             earlier.runs += 1;
@@ -144,7 +149,6 @@ impl<B: Bits> JournalFile<B> {
             failed,
             journal: Arc::new(journal),
             earlier,
-            read,
         })
     }
 

@@ -153,7 +153,9 @@ impl<B: Bits> Engine<B> {
         self.observer = observer;
     }
 
-    /// Later solves look up and add to `journal` (see [`Journal`]); `None` stops that.
+    /// Later solves look up and add to `journal` (see [`Journal`]); `None` stops that. Its
+    /// bounds are values under this engine's rules and scoring, so a journal serves engines
+    /// that agree on both.
     pub fn keep_journal(&mut self, journal: Option<Arc<Journal<B>>>) {
         self.journal = journal;
     }

@@ -81,9 +81,10 @@ impl<B: Bits> Journal<B> {
         self.len() == 0
     }
 
-    /// Adds what an earlier solve proved, without handing it to the sink.
-    pub fn insert(&self, pos: &Position<B>, bounds: Bounds) {
-        self.add(pos, bounds, false);
+    /// Adds what an earlier solve proved, without handing it to the sink. Bounds that leave
+    /// no value possible with those known already are refused: the bounds known come back.
+    pub fn insert(&self, pos: &Position<B>, bounds: Bounds) -> Result<(), Bounds> {
+        self.add(pos, bounds, false)
     }
 
     /// The bounds known of `pos`, looked up only when a position of its size may be known.
@@ -103,16 +104,20 @@ impl<B: Bits> Journal<B> {
             low: if score > alpha { score } else { -most },
             high: if score < beta { score } else { most },
         };
-        self.add(pos, bounds, true);
+        let added = self.add(pos, bounds, true);
+        debug_assert!(added.is_ok(), "{pos:?}: {bounds:?} against {added:?}");
     }
 
-    fn add(&self, pos: &Position<B>, bounds: Bounds, to_sink: bool) {
+    fn add(&self, pos: &Position<B>, bounds: Bounds, to_sink: bool) -> Result<(), Bounds> {
         let empties = self.cells - (pos.black | pos.white).count();
         let mut inner = self.lock();
         let old = inner.known.get(pos).copied();
         let new = old.map_or(bounds, |old| old.meet(bounds));
+        if let (Some(old), true) = (old, new.low > new.high) {
+            return Err(old);
+        }
         if old == Some(new) {
-            return;
+            return Ok(());
         }
         inner.known.insert(*pos, new);
         if to_sink {
@@ -121,6 +126,7 @@ impl<B: Bits> Journal<B> {
             }
         }
         self.fewest_empties.fetch_min(empties, Relaxed);
+        Ok(())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner<B>> {
