@@ -710,7 +710,16 @@ fn a_journal_carries_a_stopped_solve_on() {
         misere: true,
         ..simple
     };
-    for (rows, cols, variant) in [(4, 5, simple), (3, 7, simple_misere), (5, 5, MISERE)] {
+    let simple_anywhere = Variant {
+        place_anywhere: true,
+        ..simple
+    };
+    for (rows, cols, variant) in [
+        (4, 5, simple),
+        (3, 7, simple_misere),
+        (5, 5, MISERE),
+        (4, 5, simple_anywhere),
+    ] {
         let rules =
             Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
         let start = rules.start(Color::Black, Color::White);
