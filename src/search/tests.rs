@@ -716,7 +716,7 @@ fn a_journal_carries_a_stopped_solve_on() {
     };
     for (rows, cols, variant) in [
         (4, 5, simple),
-        (3, 7, simple_misere),
+        (4, 5, simple_misere),
         (5, 5, MISERE),
         (4, 5, simple_anywhere),
     ] {
