@@ -349,7 +349,7 @@ pub struct PerftArgs {
 #[derive(clap::Args)]
 pub struct SolveArgs {
     /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
-    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere", "journal"])]
+    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere", "journal", "limit"])]
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub start: StartArgs,
@@ -377,11 +377,11 @@ pub struct SolveArgs {
     /// Keep the bounds this solve proves in this file (created if missing), and take those
     /// of earlier solves on the same board and rules from it: a solve that was stopped goes
     /// on where it was when run again with the same file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
     /// Give up after this long, such as 90m or 2h, printing the work done [default: no limit];
     /// with --journal, the next run goes on from there.
-    #[arg(long, value_parser = players::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = players::parse_duration)]
     pub limit: Option<Duration>,
 }
 
@@ -577,7 +577,7 @@ pub struct PerfectPlayArgs {
     /// Keep a solve journal for each entry in this folder (created if missing), so that an
     /// entry stopped at its time limit goes on where it stopped when tried again; with it, an
     /// entry the --cache has as not solved is tried again whatever its limit was.
-    #[arg(long)]
+    #[arg(long, value_name = "FOLDER")]
     pub journals: Option<PathBuf>,
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
