@@ -152,19 +152,22 @@ impl<B: Bits> JournalFile<B> {
         })
     }
 
-    /// Writes down what this solve did; an error names the file and what was not kept.
-    pub fn finish(&mut self, nodes: u64, elapsed: Duration, solved: bool) -> anyhow::Result<()> {
+    /// Writes down what this solve did. A journal that could not be written is told on stderr
+    /// in one line, and the solve's result stands: only what a next run could skip is lost.
+    pub fn finish(&mut self, nodes: u64, elapsed: Duration, solved: bool) {
         let name = self.path.display();
-        if let Some(e) = self.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            return Err(e).with_context(|| format!("cannot write {name}: bounds were lost"));
-        }
+        let failed = self.failed.lock().unwrap_or_else(|e| e.into_inner()).take();
         let line = JournalLine::Run {
             nodes,
             seconds: elapsed.as_secs_f64(),
             solved,
         };
-        self.file
-            .write_all(format!("{line}\n").as_bytes())
-            .with_context(|| format!("cannot write {name}"))
+        let result = match failed {
+            Some(e) => Err(e),
+            None => self.file.write_all(format!("{line}\n").as_bytes()),
+        };
+        if let Err(e) = result {
+            eprintln!("othello: cannot write {name} ({e}): bounds of this run may be missing");
+        }
     }
 }

@@ -119,7 +119,7 @@ pub fn solve_position_within<B: Bits>(
     let Some(solved) = solved else {
         let (nodes, elapsed) = (engine.nodes(), clock.elapsed());
         if let Some(journal) = &mut journal {
-            journal.finish(nodes, elapsed, false)?;
+            journal.finish(nodes, elapsed, false);
         }
         return Ok(Err(OutOfTime {
             nodes,
@@ -131,7 +131,7 @@ pub fn solve_position_within<B: Bits>(
     // The line's searches count on from the solve's nodes.
     let nodes = engine.nodes();
     if let Some(journal) = &mut journal {
-        journal.finish(nodes, clock.elapsed(), true)?;
+        journal.finish(nodes, clock.elapsed(), true);
     }
     let g = &rules.geometry;
     let mut end = *pos;
