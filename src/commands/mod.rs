@@ -12,7 +12,7 @@ pub use bench::{bench, BenchLine};
 pub use journal::{Earlier, JournalFile, JOURNAL_MIN_NODES};
 pub use openings::read_openings;
 pub use perfect_play::{
-    boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry,
+    boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry, Work,
 };
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use show::{show, IllegalListedMove, Shown};
