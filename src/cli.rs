@@ -241,7 +241,9 @@ pub enum Command {
     /// turned over), or the --boards given, under each rule set, goal and placement asked for.
     /// An entry not solved within its time limit is reported as such. With --cache, each
     /// finished entry is added to the file at once, and a later run takes it from there (an
-    /// unsolved one is tried again only with a larger limit). Progress goes to stderr.
+    /// unsolved one is tried again only with a larger limit). Progress goes to stderr: a line as
+    /// each entry starts and ends, and for an entry that has run a minute, one per root move
+    /// finished and the node count every ten minutes.
     PerfectPlay(PerfectPlayArgs),
     /// Train a pattern evaluation: games labelled by the solver (gen), weights fitted to them
     /// (fit).

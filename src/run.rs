@@ -242,6 +242,7 @@ pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
         cache: args.cache,
         journals: args.journals,
         from_cache: args.from_cache,
+        progress: true,
         command_line: command_line(),
     };
     let (mut out, mut log) = (io::stdout().lock(), io::stderr());

@@ -241,6 +241,7 @@ fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
         cache: None,
         journals: None,
         from_cache: false,
+        progress: false,
         command_line: "test".to_string(),
     }
 }

@@ -25,14 +25,15 @@
 //! `earlier-seconds=`. A later line replaces an earlier one for the same entry.
 
 use super::journal::Earlier;
-use super::solve::{line_text, solve_position_within, PositionSolved, SolveOptions};
+use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::{MoveList, VariantWords};
 use crate::players::parse_duration;
 use crate::rules::{Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
-use crate::search::RootMoves;
+use crate::search::{Observer, Progress, RootMoves};
 use anyhow::{anyhow, bail, Context};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -100,6 +101,8 @@ pub struct PerfectPlayOptions {
     pub journals: Option<PathBuf>,
     /// Solve nothing: list what the cache holds, whatever limit an entry was tried with.
     pub from_cache: bool,
+    /// Report on stderr how a long entry goes (see [`long_entry_reporter`]).
+    pub progress: bool,
     /// The command line, shown in the document.
     pub command_line: String,
 }
@@ -186,7 +189,8 @@ impl TableEntry {
 }
 
 /// Solves every entry of `options` not already in the cache, and writes the document to `out`;
-/// one line per entry goes to `log` as it starts and as it ends.
+/// one line per entry goes to `log` as it starts and as it ends (and, with `options.progress`,
+/// a long entry's root moves to stderr).
 pub fn perfect_play(
     options: &PerfectPlayOptions,
     out: &mut dyn Write,
@@ -306,6 +310,7 @@ fn solve_entry(
     limit: Option<Duration>,
     options: &PerfectPlayOptions,
 ) -> anyhow::Result<Found> {
+    let report = options.progress;
     let journal = options.journals.as_ref().map(|folder| {
         let words = VariantWords(setup.variant).to_string().replace(' ', "-");
         folder.join(format!("{}-{words}.txt", setup.shape))
@@ -318,12 +323,16 @@ fn solve_entry(
         journal,
         limit,
     };
+    let observer = report.then(|| {
+        let stderr = Box::new(std::io::stderr());
+        long_entry_reporter(entry_name(setup), setup.shape.cols(), stderr)
+    });
     let s = *setup;
     crate::with_bits!(s.shape, |B| {
         let rules = Rules::<B>::new(s.shape, s.variant)?;
         let start = rules.start(s.first, s.top_left);
         Ok(
-            match solve_position_within(&rules, &start, &options, None)? {
+            match solve_position_within(&rules, &start, &options, observer)? {
                 Ok(mut solved) => {
                     solved.moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
                     Found::Solved(solved)
@@ -336,6 +345,33 @@ fn solve_entry(
                 },
             },
         )
+    })
+}
+
+/// Entries that take longer than this report each root move as it finishes...
+const REPORT_AFTER: Duration = Duration::from_secs(60);
+/// ...and their node count at least this often.
+const REPORT_EVERY: Duration = Duration::from_secs(600);
+
+/// An observer that tells `out` how a long entry goes, so that an hours-long solve shows where
+/// it is; short entries, most of the table, stay at their two lines.
+fn long_entry_reporter(name: String, cols: usize, mut out: Box<dyn Write + Send>) -> Observer {
+    let mut done = 0;
+    let mut printed = Duration::ZERO;
+    Box::new(move |p: &Progress| {
+        let finished = p.done != done;
+        done = p.done;
+        let due = if finished {
+            p.elapsed >= REPORT_AFTER
+        } else {
+            p.elapsed >= printed + REPORT_EVERY
+        };
+        if due {
+            printed = p.elapsed;
+            let text = progress_text(p, finished, cols);
+            let _ = writeln!(out, "perfect-play: {name}: {text}").and_then(|()| out.flush());
+        }
+        ControlFlow::Continue(())
     })
 }
 
@@ -866,4 +902,56 @@ fn replay(setup: &Setup, line: &MoveList, count: (u32, u32)) -> anyhow::Result<(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::RootValue;
+    use std::sync::{Arc, Mutex};
+
+    /// A writer whose bytes the test can read while the observer owns it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_long_entry_reports_its_root_moves_and_short_ones_stay_quiet() {
+        let seen = Shared::default();
+        let mut observe = long_entry_reporter("4x9 simple".into(), 9, Box::new(seen.clone()));
+        let at = |secs: u64, done: usize, last: Option<(usize, RootValue)>| Progress {
+            done,
+            total: 10,
+            current: Some(2),
+            best: Some((2, -12)),
+            last,
+            nodes: secs * 1_000_000,
+            elapsed: Duration::from_secs(secs),
+            ..Progress::default()
+        };
+        // A move finished in the first minute, then counts in between: nothing.
+        let _ = observe(&at(30, 1, Some((3, RootValue::Exact(-14)))));
+        let _ = observe(&at(500, 1, None));
+        assert!(seen.0.lock().unwrap().is_empty());
+        // A move finished after a minute, and a count ten minutes after the last line.
+        let _ = observe(&at(700, 2, Some((2, RootValue::Exact(-12)))));
+        let _ = observe(&at(1200, 2, None));
+        let _ = observe(&at(1301, 2, None));
+        let _ = observe(&at(1350, 3, Some((4, RootValue::AtMost(-14)))));
+        let text = String::from_utf8(seen.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].starts_with("perfect-play: 4x9 simple: move 2/10 c1 -12, best c1 -12, "));
+        assert!(lines[1].starts_with("perfect-play: 4x9 simple: move 3/10 c1, best c1 -12, "));
+        assert!(lines[2].starts_with("perfect-play: 4x9 simple: move 3/10 e1 <= -14, "));
+    }
 }

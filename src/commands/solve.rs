@@ -401,7 +401,6 @@ fn write_earlier(out: &mut dyn Write, earlier: Earlier) -> anyhow::Result<()> {
 /// An observer that prints progress to `out`: a line per root move finished and, in between,
 /// the node count (rewritten in place on a terminal, every ten seconds otherwise).
 pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: usize) -> Observer {
-    let name = move |m: usize| Square::new((m / cols) as u8, (m % cols) as u8).to_string();
     let every = if terminal {
         Duration::from_millis(250)
     } else {
@@ -415,28 +414,8 @@ pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: us
             return ControlFlow::Continue(());
         }
         printed = p.elapsed;
-        let secs = p.elapsed.as_secs_f64();
-        let mut text = format!("solve: move {}/{}", (p.done + 1).min(p.total), p.total);
-        if finished {
-            done = p.done;
-            if let Some((m, v)) = p.last {
-                text = format!("solve: move {}/{} {} ", p.done, p.total, name(m));
-                text += &match v {
-                    RootValue::Exact(v) => format!("{v:+}"),
-                    RootValue::AtMost(v) => format!("<= {v:+}"),
-                };
-            }
-        } else if let Some(m) = p.current {
-            text += &format!(" {}", name(m));
-        }
-        if let Some((m, v)) = p.best {
-            text += &format!(", best {} {v:+}", name(m));
-        }
-        text += &format!(
-            ", {} nodes, {secs:.1} s, {:.0} nodes/s",
-            p.nodes,
-            p.nodes as f64 / secs.max(1e-9)
-        );
+        done = p.done;
+        let text = format!("solve: {}", progress_text(p, finished, cols));
         // Root moves finished stay on their own line; counts in between are overwritten.
         let permanent = finished && p.last.is_some();
         let _ = match (terminal, permanent) {
@@ -447,6 +426,33 @@ pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: us
         let _ = out.flush();
         ControlFlow::Continue(())
     })
+}
+
+/// A line of progress: the root move just `finished` and what it is worth, or the one being
+/// searched; the best so far; nodes, seconds and speed. `cols` names the squares.
+pub fn progress_text(p: &Progress, finished: bool, cols: usize) -> String {
+    let name = |m: usize| Square::new((m / cols) as u8, (m % cols) as u8).to_string();
+    let mut text = format!("move {}/{}", (p.done + 1).min(p.total), p.total);
+    if finished {
+        if let Some((m, v)) = p.last {
+            text = format!("move {}/{} {} ", p.done, p.total, name(m));
+            text += &match v {
+                RootValue::Exact(v) => format!("{v:+}"),
+                RootValue::AtMost(v) => format!("<= {v:+}"),
+            };
+        }
+    } else if let Some(m) = p.current {
+        text += &format!(" {}", name(m));
+    }
+    if let Some((m, v)) = p.best {
+        text += &format!(", best {} {v:+}", name(m));
+    }
+    let secs = p.elapsed.as_secs_f64();
+    text + &format!(
+        ", {} nodes, {secs:.1} s, {:.0} nodes/s",
+        p.nodes,
+        p.nodes as f64 / secs.max(1e-9)
+    )
 }
 
 /// Totals over a file.
