@@ -289,7 +289,7 @@ impl<B: Bits> Engine<B> {
         };
         // Moves that a symmetry of the position maps onto each other have the same value:
         // each is searched once, through the first of its kind in the list.
-        let twins = self.root_twins(pos, list);
+        let twins = self.twins(pos, list);
         let mut values = Vec::new();
         let mut known: Vec<(usize, RootValue)> = Vec::new();
         let mut alpha = -limit;
@@ -436,7 +436,7 @@ impl<B: Bits> Engine<B> {
 
     /// For each move of `list`, the earlier move of `list` that a symmetry of the board
     /// fixing `pos` maps it to, if any.
-    fn root_twins(&self, pos: &Position<B>, list: &[Candidate<B>]) -> Vec<Option<usize>> {
+    fn twins(&self, pos: &Position<B>, list: &[Candidate<B>]) -> Vec<Option<usize>> {
         let g = &self.rules.geometry;
         let (rows, cols) = (g.rows(), g.cols());
         let mut maps: Vec<Vec<usize>> = Vec::new();
@@ -502,9 +502,7 @@ impl<B: Bits> Engine<B> {
                 score = -score;
                 continue;
             }
-            // Candidates in an order the table does not change, so that the line is the same
-            // whatever searches filled the table (and however many threads).
-            self.order(&pos, moves, None, Look::Solve, &mut list);
+            self.line_candidates(&pos, &mut list);
             let mut next = None;
             for c in &list {
                 let m = c.cell;
@@ -523,6 +521,18 @@ impl<B: Bits> Engine<B> {
             (pos, key, score) = (child, child_key, -score);
         }
         line
+    }
+
+    /// The moves a line of perfect play tries at `pos`, into `list`: in an order the table
+    /// does not change, so that the line is the same whatever searches filled the table (and
+    /// however many threads), and one move of each kind: a move that a symmetry of `pos` maps
+    /// onto an earlier one has the value the earlier one was just found not to have, and its
+    /// own search could be as long as the whole solve, which searched one move of each kind.
+    pub(super) fn line_candidates(&self, pos: &Position<B>, list: &mut Vec<Candidate<B>>) {
+        self.order(pos, self.rules.moves(pos), None, Look::Solve, list);
+        let twins = self.twins(pos, list);
+        let mut twin = twins.iter();
+        list.retain(|_| twin.next().is_some_and(Option::is_none));
     }
 
     /// Hands the observer the progress so far.

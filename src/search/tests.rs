@@ -777,3 +777,31 @@ fn a_journal_carries_a_stopped_solve_on() {
         );
     }
 }
+
+/// The line of perfect play tries one move of each kind where a symmetry of the board fixes
+/// the position: the solve searched one, and its twin's search could take as long again.
+#[test]
+fn a_line_of_perfect_play_tries_one_move_of_each_kind() {
+    let simple_misere = Variant {
+        rule_set: RuleSet::Simple,
+        misere: true,
+        ..FULL
+    };
+    let e = engine::<u64>(4, 8, simple_misere, Config::default());
+    let start = e.rules().start(Color::Black, Color::White);
+    let mut list = Vec::new();
+    let names = |list: &[Candidate<u64>]| -> Vec<String> {
+        let g = &e.rules().geometry;
+        list.iter().map(|c| g.square(c.cell).to_string()).collect()
+    };
+    // The start is the same after a half turn, which maps d1 to e4, e1 to d4, c1 to f4, c2 to
+    // f3 and f2 to c3.
+    e.line_candidates(&start, &mut list);
+    assert_eq!(e.rules().moves(&start).count(), 10);
+    assert_eq!(names(&list), ["d1", "e1", "c1", "c2", "f2"]);
+    // After c1 nothing is symmetric: every move is tried.
+    let c1 = e.rules().geometry.index(Square::new(0, 2)).unwrap();
+    let after = e.rules().play_unchecked(&start, c1);
+    e.line_candidates(&after, &mut list);
+    assert_eq!(list.len(), e.rules().moves(&after).count() as usize);
+}
