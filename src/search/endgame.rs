@@ -502,7 +502,7 @@ impl<B: Bits> Engine<B> {
                 score = -score;
                 continue;
             }
-            self.line_candidates(&pos, &mut list);
+            self.line_candidates(&pos, moves, &mut list);
             let mut next = None;
             for c in &list {
                 let m = c.cell;
@@ -523,13 +523,18 @@ impl<B: Bits> Engine<B> {
         line
     }
 
-    /// The moves a line of perfect play tries at `pos`, into `list`: in an order the table
+    /// The `moves` a line of perfect play tries at `pos`, into `list`: in an order the table
     /// does not change, so that the line is the same whatever searches filled the table (and
     /// however many threads), and one move of each kind: a move that a symmetry of `pos` maps
     /// onto an earlier one has the value the earlier one was just found not to have, and its
     /// own search could be as long as the whole solve, which searched one move of each kind.
-    pub(super) fn line_candidates(&self, pos: &Position<B>, list: &mut Vec<Candidate<B>>) {
-        self.order(pos, self.rules.moves(pos), None, Look::Solve, list);
+    pub(super) fn line_candidates(
+        &self,
+        pos: &Position<B>,
+        moves: B,
+        list: &mut Vec<Candidate<B>>,
+    ) {
+        self.order(pos, moves, None, Look::Solve, list);
         let twins = self.twins(pos, list);
         let mut twin = twins.iter();
         list.retain(|_| twin.next().is_some_and(Option::is_none));

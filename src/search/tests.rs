@@ -796,12 +796,12 @@ fn a_line_of_perfect_play_tries_one_move_of_each_kind() {
     };
     // The start is the same after a half turn, which maps d1 to e4, e1 to d4, c1 to f4, c2 to
     // f3 and f2 to c3.
-    e.line_candidates(&start, &mut list);
+    e.line_candidates(&start, e.rules().moves(&start), &mut list);
     assert_eq!(e.rules().moves(&start).count(), 10);
     assert_eq!(names(&list), ["d1", "e1", "c1", "c2", "f2"]);
     // After c1 nothing is symmetric: every move is tried.
     let c1 = e.rules().geometry.index(Square::new(0, 2)).unwrap();
     let after = e.rules().play_unchecked(&start, c1);
-    e.line_candidates(&after, &mut list);
+    e.line_candidates(&after, e.rules().moves(&after), &mut list);
     assert_eq!(list.len(), e.rules().moves(&after).count() as usize);
 }
