@@ -398,6 +398,7 @@ impl<B: Bits> Engine<B> {
                     best: Some(best),
                     depth: SOLVED,
                     bound: Bound::Exact,
+                    cost: Entry::cost_of(self.nodes),
                 },
             );
         }
@@ -645,6 +646,7 @@ impl<B: Bits> Engine<B> {
                 best: best_move,
                 depth: SOLVED,
                 bound,
+                cost: Entry::cost_of(self.nodes - start),
             },
         );
         if let Some(journal) = &self.journal {

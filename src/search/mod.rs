@@ -62,7 +62,7 @@ impl Outcome {
         }
     }
 }
-pub use table::{splitmix, Bound, Entry, Table, Zobrist, SOLVED};
+pub use table::{splitmix, Bound, Entry, Table, Zobrist, MAX_DEPTH, SOLVED};
 
 use crate::rules::{Bits, Position, RuleSet, Rules};
 use std::sync::atomic::{
@@ -551,7 +551,7 @@ impl<B: Bits> Engine<B> {
     }
 
     fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<usize>) {
-        let depth = depth.clamp(0, SOLVED as i32 - 1) as u8;
+        let depth = depth.clamp(0, MAX_DEPTH as i32) as u8;
         self.table.store(
             key,
             Entry {
@@ -559,6 +559,7 @@ impl<B: Bits> Engine<B> {
                 best,
                 depth,
                 bound,
+                cost: 0,
             },
         );
     }

@@ -107,12 +107,20 @@ impl Bound {
 pub const NO_MOVE: u16 = u16::MAX;
 /// The depth stored for a value solved to the end of the game: deeper than any search.
 pub const SOLVED: u8 = u8::MAX;
+/// The deepest search a slot records as such; a deeper one is stored as this deep (it is
+/// then found too shallow for searches as deep as itself, never wrongly deep enough).
+pub const MAX_DEPTH: u8 = 191;
+/// A slot's depth byte above [`MAX_DEPTH`] marks a solved value, and what it would cost to
+/// solve again (log2 of the nodes, at most 63) counts above this.
+const SOLVED_BASE: u8 = MAX_DEPTH + 1;
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     key: u64,
     score: i32,
     best: u16,
+    /// The depth searched, or [`SOLVED_BASE`] plus the cost of a solved value: the larger,
+    /// the more a full bucket keeps it.
     depth: u8,
     /// Bound in the low two bits, the table's generation above them.
     flags: u8,
@@ -142,12 +150,24 @@ impl Slot {
 pub struct Entry {
     pub score: i32,
     pub best: Option<usize>,
+    /// Moves searched (at most [`MAX_DEPTH`] is kept), or [`SOLVED`].
     pub depth: u8,
     pub bound: Bound,
+    /// For a solved value, about log2 of the nodes its search took (at most 63 is kept): of
+    /// two solved values, a full bucket keeps the costlier, since the solver stores every
+    /// position it solves and a long solve fills any table many times over.
+    pub cost: u8,
 }
 
-/// A fixed-size table of two-slot buckets: one slot keeps the deeper result, the other the
-/// newest, and results from earlier moves give way first.
+impl Entry {
+    /// The cost of a solved value that took `nodes` nodes (see [`Entry::cost`]).
+    pub fn cost_of(nodes: u64) -> u8 {
+        (u64::BITS - nodes.leading_zeros()) as u8
+    }
+}
+
+/// A fixed-size table of two-slot buckets: one slot keeps the deeper result (of solved ones,
+/// the costlier), the other the newest, and results from earlier moves give way first.
 ///
 /// Threads share one table without locks. A slot is two words, the key XOR the data and the
 /// data, so a slot torn by two threads writing at once reads back under no key and is
@@ -232,15 +252,21 @@ impl Table {
         let slot = [self.slot(b), self.slot(b + 1)]
             .into_iter()
             .find(|s| s.key == key && s.flags != 0)?;
+        let (depth, cost) = if slot.depth >= SOLVED_BASE {
+            (SOLVED, slot.depth - SOLVED_BASE)
+        } else {
+            (slot.depth, 0)
+        };
         Some(Entry {
             score: slot.score,
             best: (slot.best != NO_MOVE).then_some(slot.best as usize),
-            depth: slot.depth,
+            depth,
             bound: match slot.flags & 3 {
                 1 => Bound::Exact,
                 2 => Bound::Lower,
                 _ => Bound::Upper,
             },
+            cost,
         })
     }
 
@@ -268,7 +294,7 @@ impl Table {
             1
         };
         let old = pair[i];
-        if old.key == key && old.flags != 0 && old.depth == SOLVED && entry.depth < SOLVED {
+        if old.key == key && old.flags != 0 && old.depth >= SOLVED_BASE && entry.depth < SOLVED {
             // A shallow search never replaces a solved result of the same position.
             return;
         }
@@ -278,13 +304,18 @@ impl Table {
             None if old.key == key => old.best,
             None => NO_MOVE,
         };
+        let depth = if entry.depth == SOLVED {
+            SOLVED_BASE + entry.cost.min(u8::MAX - SOLVED_BASE)
+        } else {
+            entry.depth.min(MAX_DEPTH)
+        };
         self.put(
             b + i,
             Slot {
                 key,
                 score: entry.score,
                 best,
-                depth: entry.depth,
+                depth,
                 flags,
             },
         );
@@ -407,9 +438,59 @@ mod tests {
             best: Some(12),
             depth: 5,
             bound: Bound::Lower,
+            cost: 0,
         };
         t.store(42, e);
         assert_eq!(t.probe(42), Some(e));
         assert_eq!(t.probe(43), None);
+    }
+
+    fn solved(cost: u8) -> Entry {
+        Entry {
+            score: 3,
+            best: None,
+            depth: SOLVED,
+            bound: Bound::Exact,
+            cost,
+        }
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_costlier_solve() {
+        let t = Table::new(1);
+        // Keys that differ above the table's mask share a bucket.
+        let key = |i: u64| (i << 40) | 6;
+        t.store(key(1), solved(5));
+        t.store(key(2), solved(30));
+        assert_eq!(t.probe(key(2)), Some(solved(30)));
+        for i in 3..10 {
+            t.store(key(i), solved(4 + i as u8));
+            assert_eq!(t.probe(key(i)), Some(solved(4 + i as u8)));
+            assert_eq!(t.probe(key(2)), Some(solved(30)), "after {i}");
+        }
+        assert_eq!(t.probe(key(1)), None);
+        // Costs past what a slot holds are kept as the most it holds.
+        t.store(key(11), solved(200));
+        assert_eq!(t.probe(key(11)).map(|e| e.cost), Some(63));
+    }
+
+    #[test]
+    fn a_deep_search_is_never_read_back_as_solved() {
+        let t = Table::new(1);
+        let deep = Entry {
+            score: 10,
+            best: Some(3),
+            depth: 250,
+            bound: Bound::Lower,
+            cost: 0,
+        };
+        t.store(7, deep);
+        assert_eq!(
+            t.probe(7),
+            Some(Entry {
+                depth: MAX_DEPTH,
+                ..deep
+            })
+        );
     }
 }
