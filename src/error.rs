@@ -2,7 +2,8 @@
 //!
 //! The statuses (README.md, "Exit status"): 0 when the command did its work, also when the input
 //! ended before the game did or the reader of stdout closed it; 2 for a bad command line or a
-//! bad header; 1 for anything else.
+//! bad header; 128 plus the signal's number for a solve stopped by SIGINT or SIGTERM (its work
+//! kept); 1 for anything else.
 
 use clap::error::ErrorKind;
 use othello::commands;
@@ -29,6 +30,8 @@ pub enum AppError {
     Input(String),
     /// Stdout was closed by its reader: the program ends quietly.
     ClosedOutput,
+    /// A signal stopped a long solve, whose work is kept (see [`commands::Interrupt`]).
+    Stopped { signal: i32, message: String },
     /// Anything else that stopped the command.
     Failed(String),
 }
@@ -40,6 +43,8 @@ impl AppError {
             AppError::Help(_) | AppError::ClosedOutput => 0,
             AppError::Failed(_) => 1,
             AppError::Usage(_) | AppError::Input(_) => 2,
+            // As the shell reports a program the signal ended.
+            AppError::Stopped { signal, .. } => (128 + signal).clamp(0, 255) as u8,
         }
     }
 }
@@ -59,9 +64,10 @@ pub fn exit(result: Result<Outcome, AppError>) -> ExitCode {
                     let _ = help.print();
                 }
                 AppError::ClosedOutput => {}
-                AppError::Usage(message) | AppError::Input(message) | AppError::Failed(message) => {
-                    say(message)
-                }
+                AppError::Usage(message)
+                | AppError::Input(message)
+                | AppError::Failed(message)
+                | AppError::Stopped { message, .. } => say(message),
             }
             ExitCode::from(e.status())
         }
@@ -98,6 +104,11 @@ impl From<anyhow::Error> for AppError {
     fn from(e: anyhow::Error) -> AppError {
         if commands::is_closed_pipe(&e) {
             AppError::ClosedOutput
+        } else if let Some(&commands::Stopped { signal }) = e.downcast_ref() {
+            AppError::Stopped {
+                signal,
+                message: e.to_string(),
+            }
         } else {
             AppError::Failed(format!("{e:#}"))
         }

@@ -244,6 +244,11 @@ pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
         from_cache: args.from_cache,
         progress: true,
         command_line: command_line(),
+        interrupt: if args.from_cache {
+            commands::Interrupt::default()
+        } else {
+            commands::Interrupt::on_signals()?
+        },
     };
     let (mut out, mut log) = (io::stdout().lock(), io::stderr());
     commands::perfect_play(&options, &mut out, &mut log)?;
@@ -270,6 +275,7 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         max_empties: Some(args.max_empties),
         journal: args.journal,
         limit: args.limit,
+        interrupt: commands::Interrupt::on_signals()?,
     };
     let terminal = io::stderr().is_terminal();
     let progress: Option<Box<dyn Write + Send>> =
@@ -283,6 +289,10 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         terminal,
         &mut stdout,
     ) {
+        Ok(Err(commands::OutOfTime {
+            signal: Some(signal),
+            ..
+        })) => Err(anyhow::Error::from(commands::Stopped { signal }).into()),
         Ok(_) => Ok(()),
         // The position asked for does not exist: a bad command line.
         Err(e) if e.downcast_ref::<commands::BadPosition>().is_some() => {

@@ -7,7 +7,8 @@ mod common;
 
 use assert_cmd::Command;
 use common::{Cell, Colour, RefBoard, RefVariant};
-use othello::commands::{boards_up_to, perfect_play, Found, PerfectPlayOptions};
+use othello::commands::Stopped;
+use othello::commands::{boards_up_to, perfect_play, Found, Interrupt, PerfectPlayOptions};
 use othello::commands::{PositionSolved, TableEntry};
 use othello::rules::{Move, Shape};
 use othello::rules::{RuleSet, Setup};
@@ -243,6 +244,7 @@ fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
         from_cache: false,
         progress: false,
         command_line: "test".to_string(),
+        interrupt: Interrupt::default(),
     }
 }
 
@@ -519,6 +521,34 @@ fn temp_file(name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_file(&path);
     path
+}
+
+#[test]
+fn a_signal_caches_the_entry_it_stopped_and_starts_no_other() {
+    let cache = temp_file("perfect-play-interrupted.txt");
+    let options = PerfectPlayOptions {
+        rule_sets: vec![RuleSet::Full],
+        misere: vec![false],
+        place_anywhere: vec![false],
+        cache: Some(cache.clone()),
+        ..options(&[(4, 4), (4, 5)])
+    };
+    // As if SIGTERM had come before the first entry's search began.
+    options.interrupt.raise(15);
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    let error = perfect_play(&options, &mut out, &mut log).unwrap_err();
+    assert_eq!(error.downcast_ref::<Stopped>().map(|s| s.signal), Some(15));
+    assert!(out.is_empty(), "no document");
+    let log = String::from_utf8(log).unwrap();
+    assert!(log.contains("4x4 full: not solved in 0s"), "{log}");
+    assert!(!log.contains("4x5"), "{log}");
+    let text = std::fs::read_to_string(&cache).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(
+        lines[0].starts_with("4x4 full normal standard unsolved limit=0s nodes="),
+        "{text}"
+    );
 }
 
 /// Runs the command; returns stdout and stderr.

@@ -2,7 +2,9 @@
 //! alpha-beta search written here, and the 8x8 line of perfect play of Takizawa's solution.
 
 use assert_cmd::Command;
-use othello::commands::{solve_from, solve_position, PositionSolved, SolveOptions, Start};
+use othello::commands::{
+    solve_from, solve_position, Interrupt, PositionSolved, SolveOptions, Start,
+};
 use othello::notation::MoveList;
 use othello::rules::Variant;
 use othello::rules::{Bits, Color, Game, Move, Passes, Position, RuleSet, Rules, Setup, Shape};
@@ -21,6 +23,7 @@ fn options(which: RootMoves) -> SolveOptions {
         max_empties: None,
         journal: None,
         limit: None,
+        interrupt: Interrupt::default(),
     }
 }
 
@@ -240,6 +243,7 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
         max_empties: None,
         journal: None,
         limit: None,
+        interrupt: Interrupt::default(),
     };
     let start = Start::Setup(setup(6, 6, FULL));
     let solved = solve_from(
@@ -434,4 +438,60 @@ fn a_position_string_solves_like_the_moves_that_reach_it() {
     ]);
     let misere_moves = run(&["--rows", "4", "--cols", "4", "--moves", "b1a1", "--misere"]);
     assert_eq!(misere, misere_moves);
+}
+
+/// Ctrl-C during a long solve: the search stops as at a time limit, the journal records the
+/// run, the output says how to go on, and the status is the signal's (130).
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_a_solve_and_keeps_its_work() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let journal = Path::new(env!("CARGO_TARGET_TMPDIR")).join("solve-interrupted-journal.txt");
+    let _ = std::fs::remove_file(&journal);
+    // The 6x6 SIMPLE start takes hours: the signal always comes during the search.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        .args(["solve", "--rows", "6", "--cols", "6", "--rules", "simple"])
+        .args([
+            "--threads",
+            "1",
+            "--hash-mb",
+            "16",
+            "--progress",
+            "--journal",
+        ])
+        .arg(&journal)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    // The first progress line comes as the search begins, after the handlers are set.
+    while !line.starts_with("solve: ") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "no progress line");
+    }
+    // SAFETY: kill has no memory effects; the pid is our live child's.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert_eq!(output.status.code(), Some(130), "{rest}");
+    assert!(
+        rest.ends_with("othello: stopped by SIGINT; the work done so far is kept\n"),
+        "{rest}"
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("\nStopped by SIGINT: "), "{stdout}");
+    assert!(
+        stdout.contains("Next: run the same command again"),
+        "{stdout}"
+    );
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    let last = kept.lines().last().unwrap();
+    assert!(
+        last.starts_with("run nodes=") && last.ends_with(" stopped"),
+        "{kept}"
+    );
 }

@@ -1,6 +1,7 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
 mod bench;
+mod interrupt;
 mod journal;
 mod openings;
 mod perfect_play;
@@ -9,6 +10,7 @@ mod show;
 mod solve;
 
 pub use bench::{bench, BenchLine};
+pub use interrupt::{signal_name, Interrupt, Stopped};
 pub use journal::{Earlier, JournalFile, JOURNAL_MIN_NODES};
 pub use openings::read_openings;
 pub use perfect_play::{

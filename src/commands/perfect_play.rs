@@ -20,10 +20,12 @@
 //!
 //! `solved`: the final discs of a line of perfect play, Black's best first moves (`-` for none)
 //! and the line (standard notation, run together, `pa` for a pass). `unsolved`: the time limit it
-//! was not solved within. `nodes` and `seconds` are the run's own; an entry carried on from
+//! was not solved within (for a run stopped by a signal, the whole minutes it ran, or seconds
+//! under a minute). `nodes` and `seconds` are the run's own; an entry carried on from
 //! earlier runs through a journal (`--journals`) adds `earlier-runs=`, `earlier-nodes=` and
 //! `earlier-seconds=`. A later line replaces an earlier one for the same entry.
 
+use super::interrupt::{Interrupt, Stopped};
 use super::journal::Earlier;
 use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::{MoveList, VariantWords};
@@ -105,6 +107,9 @@ pub struct PerfectPlayOptions {
     pub progress: bool,
     /// The command line, shown in the document.
     pub command_line: String,
+    /// Once raised, the entry being solved stops as at its time limit and is cached as not
+    /// solved in the time it had, and no other entry starts.
+    pub interrupt: Interrupt,
 }
 
 impl PerfectPlayOptions {
@@ -190,7 +195,8 @@ impl TableEntry {
 
 /// Solves every entry of `options` not already in the cache, and writes the document to `out`;
 /// one line per entry goes to `log` as it starts and as it ends (and, with `options.progress`,
-/// a long entry's root moves to stderr).
+/// a long entry's root moves to stderr). A raised `options.interrupt` ends it with [`Stopped`]
+/// once the cache holds the entry it stopped, with no document.
 pub fn perfect_play(
     options: &PerfectPlayOptions,
     out: &mut dyn Write,
@@ -258,6 +264,9 @@ pub fn perfect_play(
         writeln!(log, "perfect-play: {name}: {}{from}", summary(&entry.found))?;
         log.flush()?;
         table.push(entry);
+        if let Some(signal) = options.interrupt.signal() {
+            return Err(Stopped { signal }.into());
+        }
     }
     write_document(out, options, &table)?;
     Ok(table)
@@ -322,6 +331,7 @@ fn solve_entry(
         max_empties: None,
         journal,
         limit,
+        interrupt: options.interrupt.clone(),
     };
     let observer = report.then(|| {
         let stderr = Box::new(std::io::stderr());
@@ -338,13 +348,27 @@ fn solve_entry(
                     Found::Solved(solved)
                 }
                 Err(out) => Found::OutOfTime {
-                    limit: limit.expect("only a time limit stops a solve"),
+                    limit: match out.signal {
+                        Some(_) => time_run(out.elapsed),
+                        None => limit.expect("only a time limit or a signal stops a solve"),
+                    },
                     nodes: out.nodes,
                     elapsed: out.elapsed,
                     earlier: out.earlier,
                 },
             },
         )
+    })
+}
+
+/// The time a run stopped by a signal had, as its cache line records it: whole minutes, or
+/// whole seconds under a minute.
+fn time_run(elapsed: Duration) -> Duration {
+    let seconds = elapsed.as_secs();
+    Duration::from_secs(if seconds < 60 {
+        seconds
+    } else {
+        seconds / 60 * 60
     })
 }
 
@@ -399,6 +423,7 @@ fn entry_name(setup: &Setup) -> String {
 pub fn duration_text(d: Duration) -> String {
     let ms = d.as_millis();
     match ms {
+        0 => "0s".to_string(),
         _ if ms.is_multiple_of(3_600_000) => format!("{}h", ms / 3_600_000),
         _ if ms.is_multiple_of(60_000) => format!("{}m", ms / 60_000),
         _ if ms.is_multiple_of(1000) => format!("{}s", ms / 1000),

@@ -1,7 +1,7 @@
 //! `othello solve`: perfect play from one position (the value, the final count, the best moves
 //! and a line of perfect play), or the exact values of every position in an OBF file.
 
-use super::{Earlier, JournalFile, Start};
+use super::{signal_name, Earlier, Interrupt, JournalFile, Start};
 use crate::notation::{MoveList, Obf};
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
@@ -35,6 +35,8 @@ pub struct SolveOptions {
     pub journal: Option<PathBuf>,
     /// Give up once this much time has passed (`None`: no limit).
     pub limit: Option<Duration>,
+    /// Give up, as at the time limit, once this is raised.
+    pub interrupt: Interrupt,
 }
 
 /// From this many empty cells on, a solve says on stderr that it may take long, even when no
@@ -74,23 +76,26 @@ pub fn solve_position<B: Bits>(
 ) -> anyhow::Result<PositionSolved> {
     let options = SolveOptions {
         limit: None,
+        interrupt: Interrupt::default(),
         ..options.clone()
     };
     let solved = solve_position_within(rules, pos, &options, observer)?;
     Ok(solved.unwrap_or_else(|_| unreachable!("a solve without a time limit always finishes")))
 }
 
-/// A solve that gave up at its time limit: the work it did.
+/// A solve that gave up at its time limit, or when a signal asked it to stop: the work it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfTime {
     pub nodes: u64,
     pub elapsed: Duration,
     /// As in [`PositionSolved`].
     pub earlier: Earlier,
+    /// The signal that stopped it, if one did (see [`Interrupt`]).
+    pub signal: Option<i32>,
 }
 
-/// As [`solve_position`], giving up once `options.limit` has passed. The line of perfect play,
-/// once the value is known, is searched whatever the time.
+/// As [`solve_position`], giving up once `options.limit` has passed or `options.interrupt` is
+/// raised. The line of perfect play, once the value is known, is searched whatever the time.
 pub fn solve_position_within<B: Bits>(
     rules: &Rules<B>,
     pos: &Position<B>,
@@ -113,7 +118,7 @@ pub fn solve_position_within<B: Bits>(
     };
     let earlier = journal.as_ref().map_or(Earlier::default(), |j| j.earlier);
     engine.keep_journal(journal.as_ref().map(|j| Arc::clone(&j.journal)));
-    engine.observe(observer);
+    engine.observe(Some(interruptible(options.interrupt.clone(), observer)));
     let solved = engine.solve_root_within(pos, options.which, options.limit);
     engine.observe(None);
     let Some(solved) = solved else {
@@ -125,6 +130,7 @@ pub fn solve_position_within<B: Bits>(
             nodes,
             elapsed,
             earlier,
+            signal: options.interrupt.signal(),
         }));
     };
     let line = engine.perfect_line(pos, solved.score);
@@ -186,6 +192,18 @@ pub fn solve_position_within<B: Bits>(
         elapsed: clock.elapsed(),
         earlier,
     }))
+}
+
+/// `observer`, if any, and a stop once `interrupt` is raised.
+fn interruptible(interrupt: Interrupt, mut observer: Option<Observer>) -> Observer {
+    Box::new(move |p: &Progress| {
+        if interrupt.signal().is_some() {
+            return ControlFlow::Break(());
+        }
+        observer
+            .as_mut()
+            .map_or(ControlFlow::Continue(()), |o| o(p))
+    })
 }
 
 /// Solves the position reached from `start` by `moves` (standard notation; a pass may be
@@ -365,10 +383,16 @@ fn write_stopped(
     stopped: &OutOfTime,
     options: &SolveOptions,
 ) -> anyhow::Result<()> {
-    let limit = options.limit.map_or(String::new(), super::duration_text);
+    let why = match stopped.signal {
+        Some(signal) => format!("Stopped by {}", signal_name(signal)),
+        None => {
+            let limit = options.limit.map_or(String::new(), super::duration_text);
+            format!("Not solved within {limit}")
+        }
+    };
     writeln!(
         out,
-        "Not solved within {limit}: {} nodes in {:.3} s",
+        "{why}: {} nodes in {:.3} s",
         stopped.nodes,
         stopped.elapsed.as_secs_f64()
     )?;
