@@ -377,7 +377,7 @@ pub fn write_solution(
     Ok(())
 }
 
-/// Prints what a solve stopped by its time limit did, and how to go on.
+/// Prints what a solve stopped by its time limit or a signal did, and how to go on.
 fn write_stopped(
     out: &mut dyn Write,
     stopped: &OutOfTime,
