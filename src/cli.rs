@@ -573,12 +573,14 @@ pub struct PerfectPlayArgs {
     #[arg(long)]
     pub cache: Option<PathBuf>,
     /// Solve nothing: list the entries the --cache holds (an unsolved one whatever limit it was
-    /// tried with) and mark the others not tried yet.
-    #[arg(long, requires = "cache", conflicts_with = "journals")]
+    /// tried with, and with --journals the bounds its journal proves) and mark the others not
+    /// tried yet.
+    #[arg(long, requires = "cache")]
     pub from_cache: bool,
     /// Keep a solve journal for each entry in this folder (created if missing), so that an
     /// entry stopped at its time limit goes on where it stopped when tried again; with it, an
-    /// entry the --cache has as not solved is tried again whatever its limit was.
+    /// entry the --cache has as not solved is tried again whatever its limit was. The table
+    /// shows what the journal of an entry not solved proves of its value.
     #[arg(long, value_name = "FOLDER")]
     pub journals: Option<PathBuf>,
     /// Transposition table size in megabytes.

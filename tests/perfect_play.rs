@@ -688,6 +688,62 @@ fn from_cache_lists_what_the_cache_holds_and_solves_nothing() {
 }
 
 #[test]
+fn an_unsolved_entry_shows_what_its_journal_proves() {
+    // 4x4 full rules: Black's first moves a2, b1, c4 and d3 are one move turned over, each
+    // worth -8 (White wins 11-3). After b1, White to move: the discs are b1, b2, c2 and b3.
+    let after_b1 = "(w -b-- -bb- -bw- ----)";
+    let cache = temp_file("perfect-play-proved-cache.txt");
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-proved");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let journal = folder.join("4x4-full-normal-standard.txt");
+    std::fs::write(
+        &cache,
+        "4x4 full normal standard unsolved limit=1s nodes=5 seconds=1.000\n",
+    )
+    .unwrap();
+    let value_for = |bounds: &str| {
+        let board = "board 4x4 full normal standard";
+        std::fs::write(&journal, format!("{board}\n{after_b1} {bounds}\n")).unwrap();
+        listed_4x4(&cache, &folder)
+    };
+    // The value of one first move proves that Black gets at least as much; its three images
+    // under the board's symmetries have the same value, so all four first moves are known,
+    // which proves the value itself.
+    assert_eq!(value_for("8 8"), "not solved in 1s (-8)");
+    // White gets at least 8 after each first move: Black gets at most -8.
+    assert_eq!(value_for("8 16"), "not solved in 1s (at most -8)");
+    assert_eq!(value_for("-16 10"), "not solved in 1s (at least -10)");
+    // A bound that says nothing, and no journal, add nothing.
+    assert_eq!(value_for("-16 16"), "not solved in 1s");
+    std::fs::remove_file(&journal).unwrap();
+    assert_eq!(listed_4x4(&cache, &folder), "not solved in 1s");
+    // Listing only reads journals.
+    assert!(!journal.exists());
+}
+
+/// The value cell of the 4x4 full-rules entry of `cache`, listed with the journals of `folder`.
+fn listed_4x4(cache: &std::path::Path, folder: &std::path::Path) -> String {
+    let (text, log) = perfect_play_command(&[
+        "--boards",
+        "4x4",
+        "--rule-sets",
+        "full",
+        "--goals",
+        "normal",
+        "--placements",
+        "standard",
+        "--cache",
+        cache.to_str().unwrap(),
+        "--journals",
+        folder.to_str().unwrap(),
+        "--from-cache",
+    ]);
+    assert!(!log.contains("solving"), "{log}");
+    rows(&text)[0][4].clone()
+}
+
+#[test]
 fn a_line_cut_short_at_the_end_of_the_cache_is_removed() {
     let cache = temp_file("perfect-play-cut.txt");
     let path = cache.to_str().unwrap();
@@ -813,7 +869,8 @@ fn limits_and_board_lists() {
 #[test]
 fn the_published_table_is_the_cache_listed() {
     // docs/perfect-play.md is a hand-written preface, then what this command prints; every
-    // solved line of the cache is replayed as it is read.
+    // solved line of the cache is replayed as it is read, and the journals of the entries not
+    // solved give what their runs proved.
     let cache = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/perfect-play-cache.txt");
     let doc = include_str!("../docs/perfect-play.md");
     let table = &doc[doc.find("# Perfect play on small boards").unwrap()..];
@@ -821,7 +878,7 @@ fn the_published_table_is_the_cache_listed() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["perfect-play", "--max-cells", "36", "--cache"])
         .arg("docs/perfect-play-cache.txt")
-        .arg("--from-cache")
+        .args(["--journals", "docs/perfect-play-journals", "--from-cache"])
         .output()
         .unwrap();
     assert!(output.status.success(), "{cache}: {output:?}");

@@ -5,7 +5,7 @@
 
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::MAX_LINE;
-use crate::rules::{Bits, Rules, Shape};
+use crate::rules::{Bits, Position, Rules, Shape};
 use crate::search::{Bounds, Journal};
 use anyhow::{bail, Context};
 use std::fs::File;
@@ -41,81 +41,14 @@ impl<B: Bits> JournalFile<B> {
     /// new [`Journal`] whose new bounds are added to the file as they come. A last line cut
     /// short (the run was killed as it wrote) is removed.
     pub fn open(path: &Path, rules: &Rules<B>) -> anyhow::Result<JournalFile<B>> {
-        let shape = Shape::new(rules.geometry.rows(), rules.geometry.cols())
-            .context("the board of a solve has a valid shape")?;
-        let board = JournalLine::Board {
-            shape,
-            variant: rules.variant,
-        };
+        let Contents {
+            journal,
+            earlier,
+            whole,
+            first,
+            board,
+        } = read(path, rules)?;
         let name = path.display();
-        let journal = Journal::new(shape.cells(), JOURNAL_MIN_NODES);
-        let mut earlier = Earlier::default();
-        let (mut whole, mut first) = (0u64, true);
-        match File::open(path) {
-            Ok(file) => {
-                let mut input = BufReader::new(file);
-                let mut bytes = Vec::new();
-                for n in 1.. {
-                    bytes.clear();
-                    let got = (&mut input)
-                        .take(MAX_LINE as u64 + 1)
-                        .read_until(b'\n', &mut bytes)
-                        .with_context(|| format!("cannot read {name}"))?;
-                    if got == 0 || bytes.last() != Some(&b'\n') {
-                        if bytes.len() > MAX_LINE {
-                            bail!("{name}: line {n} is over {MAX_LINE} bytes");
-                        }
-                        // The end, or a last line cut short.
-                        break;
-                    }
-                    whole += got as u64;
-                    let text = String::from_utf8_lossy(&bytes);
-                    let text = text.trim();
-                    if text.is_empty() || text.starts_with('#') {
-                        continue;
-                    }
-                    let line: JournalLine = text
-                        .parse()
-                        .map_err(|e| anyhow::anyhow!("{name}: line {n}: {e}"))?;
-                    match line {
-                        JournalLine::Board { .. } if first && line == board => {}
-                        JournalLine::Board { .. } if first => bail!(
-                            "{name} is the journal of {}, not of {}",
-                            &line.to_string()["board ".len()..],
-                            &board.to_string()["board ".len()..]
-                        ),
-                        _ if first => bail!("{name}: line {n}: a journal starts with its board"),
-                        JournalLine::Board { .. } => bail!("{name}: line {n}: a second board"),
-                        JournalLine::Bounds {
-                            position,
-                            low,
-                            high,
-                        } => {
-                            if position.shape() != shape {
-                                bail!("{name}: line {n}: the position is not {shape}");
-                            }
-                            let bounds = Bounds { low, high };
-                            if let Err(known) = journal.insert(&position.position::<B>(), bounds) {
-                                bail!(
-                                    "{name}: line {n}: {low} {high} contradicts the bounds {} {} \
-                                     read before for that position",
-                                    known.low,
-                                    known.high
-                                );
-                            }
-                        }
-                        JournalLine::Run { nodes, seconds, .. } => {
-                            earlier.runs += 1;
-                            earlier.nodes += nodes;
-                            earlier.elapsed += Duration::from_secs_f64(seconds);
-                        }
-                    }
-                    first = false;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
-        }
         let cannot_write = || format!("cannot write {name}");
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -170,4 +103,118 @@ impl<B: Bits> JournalFile<B> {
             eprintln!("othello: cannot write {name} ({e}): bounds of this run may be missing");
         }
     }
+}
+
+/// What a journal file holds.
+struct Contents<B> {
+    journal: Journal<B>,
+    earlier: Earlier,
+    /// Bytes of whole lines: a last line cut short (the run was killed as it wrote) ends there.
+    whole: u64,
+    /// No board line yet (no file, or only comments).
+    first: bool,
+    /// The board line of these rules.
+    board: JournalLine,
+}
+
+/// Reads the journal at `path` of solves under `rules`; none yet is an empty journal.
+fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
+    let shape = Shape::new(rules.geometry.rows(), rules.geometry.cols())
+        .context("the board of a solve has a valid shape")?;
+    let board = JournalLine::Board {
+        shape,
+        variant: rules.variant,
+    };
+    let name = path.display();
+    let journal = Journal::new(shape.cells(), JOURNAL_MIN_NODES);
+    let mut earlier = Earlier::default();
+    let (mut whole, mut first) = (0u64, true);
+    match File::open(path) {
+        Ok(file) => {
+            let mut input = BufReader::new(file);
+            let mut bytes = Vec::new();
+            for n in 1.. {
+                bytes.clear();
+                let got = (&mut input)
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut bytes)
+                    .with_context(|| format!("cannot read {name}"))?;
+                if got == 0 || bytes.last() != Some(&b'\n') {
+                    if bytes.len() > MAX_LINE {
+                        bail!("{name}: line {n} is over {MAX_LINE} bytes");
+                    }
+                    // The end, or a last line cut short.
+                    break;
+                }
+                whole += got as u64;
+                let text = String::from_utf8_lossy(&bytes);
+                let text = text.trim();
+                if text.is_empty() || text.starts_with('#') {
+                    continue;
+                }
+                let line: JournalLine = text
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("{name}: line {n}: {e}"))?;
+                match line {
+                    JournalLine::Board { .. } if first && line == board => {}
+                    JournalLine::Board { .. } if first => bail!(
+                        "{name} is the journal of {}, not of {}",
+                        &line.to_string()["board ".len()..],
+                        &board.to_string()["board ".len()..]
+                    ),
+                    _ if first => bail!("{name}: line {n}: a journal starts with its board"),
+                    JournalLine::Board { .. } => bail!("{name}: line {n}: a second board"),
+                    JournalLine::Bounds {
+                        position,
+                        low,
+                        high,
+                    } => {
+                        if position.shape() != shape {
+                            bail!("{name}: line {n}: the position is not {shape}");
+                        }
+                        let bounds = Bounds { low, high };
+                        if let Err(known) = journal.insert(&position.position::<B>(), bounds) {
+                            bail!(
+                                "{name}: line {n}: {low} {high} contradicts the bounds {} {} \
+                                 read before for that position",
+                                known.low,
+                                known.high
+                            );
+                        }
+                    }
+                    JournalLine::Run { nodes, seconds, .. } => {
+                        earlier.runs += 1;
+                        earlier.nodes += nodes;
+                        earlier.elapsed += Duration::from_secs_f64(seconds);
+                    }
+                }
+                first = false;
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+    }
+    Ok(Contents {
+        journal,
+        earlier,
+        whole,
+        first,
+        board,
+    })
+}
+
+/// What the journal at `path` proves of the value of `pos` under `rules`, for its side to
+/// move, from the bounds it holds on `pos` and on the positions up to `plies` moves after it
+/// (see [`Journal::proved`]); `None` when there is no journal there.
+pub fn proved<B: Bits>(
+    path: &Path,
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    plies: u32,
+) -> anyhow::Result<Option<Bounds>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let read = read(path, rules)?;
+    Ok(Some(read.journal.proved(rules, pos, plies)))
 }

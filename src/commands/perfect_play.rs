@@ -26,7 +26,7 @@
 //! `earlier-seconds=`. A later line replaces an earlier one for the same entry.
 
 use super::interrupt::{Interrupt, Stopped};
-use super::journal::Earlier;
+use super::journal::{self, Earlier};
 use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::{MoveList, VariantWords};
 use crate::players::parse_duration;
@@ -36,7 +36,7 @@ use crate::search::{Observer, Progress, RootMoves};
 use anyhow::{anyhow, bail, Context};
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The work an entry took over all its runs: nodes, time and the number of runs.
@@ -206,7 +206,7 @@ pub fn perfect_play(
         Some(path) => Some(Cache::open(path.clone(), options.from_cache, log)?),
         None => None,
     };
-    if let Some(folder) = &options.journals {
+    if let (Some(folder), false) = (&options.journals, options.from_cache) {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot make the folder {}", folder.display()))?;
     }
@@ -320,10 +320,10 @@ fn solve_entry(
     options: &PerfectPlayOptions,
 ) -> anyhow::Result<Found> {
     let report = options.progress;
-    let journal = options.journals.as_ref().map(|folder| {
-        let words = VariantWords(setup.variant).to_string().replace(' ', "-");
-        folder.join(format!("{}-{words}.txt", setup.shape))
-    });
+    let journal = options
+        .journals
+        .as_ref()
+        .map(|folder| journal_path(folder, setup));
     let options = SolveOptions {
         which: RootMoves::Ties,
         hash_mb: options.hash_mb,
@@ -359,6 +359,49 @@ fn solve_entry(
             },
         )
     })
+}
+
+/// The journal of `setup` in the folder of journals.
+fn journal_path(folder: &Path, setup: &Setup) -> PathBuf {
+    let words = VariantWords(setup.variant).to_string().replace(' ', "-");
+    folder.join(format!("{}-{words}.txt", setup.shape))
+}
+
+/// Moves ahead of the start that [`proved_lead`] looks through the journal: enough to combine
+/// the values a stopped solve proved for Black's first moves and White's replies.
+const PROOF_PLIES: u32 = 3;
+
+/// What the journal of an entry not solved proves of Black − White under perfect play, lowest
+/// and highest; `None` without a journal.
+fn proved_lead(folder: &Path, setup: &Setup) -> anyhow::Result<Option<(i32, i32)>> {
+    let s = *setup;
+    let path = journal_path(folder, &s);
+    crate::with_bits!(s.shape, |B| {
+        let rules = Rules::<B>::new(s.shape, s.variant)?;
+        let start = rules.start(s.first, s.top_left);
+        let Some(b) = journal::proved(&path, &rules, &start, PROOF_PLIES)? else {
+            return Ok(None);
+        };
+        // The journal's values are the first player's, in discs it wants (fewer under misère).
+        let black = (start.to_move == Color::Black) != s.variant.misere;
+        Ok(Some(if black {
+            (b.low, b.high)
+        } else {
+            (-b.high, -b.low)
+        }))
+    })
+}
+
+/// The words for Black − White lying in `low..=high` on a board of `cells` cells, if they
+/// say anything.
+fn lead_range_text((low, high): (i32, i32), cells: i32) -> Option<String> {
+    match (low > -cells, high < cells) {
+        _ if low == high => Some(signed(low)),
+        (true, true) => Some(format!("{} to {}", signed(low), signed(high))),
+        (true, false) => Some(format!("at least {}", signed(low))),
+        (false, true) => Some(format!("at most {}", signed(high))),
+        (false, false) => None,
+    }
 }
 
 /// The time a run stopped by a signal had, as its cache line records it: whole minutes, or
@@ -583,13 +626,15 @@ fn write_document(
             Found::OutOfTime { limit, .. } => {
                 unsolved += 1;
                 let [n, secs] = work_cells(work);
-                [
-                    format!("not solved in {}", duration_text(*limit)),
-                    "-".to_string(),
-                    "-".to_string(),
-                    n,
-                    secs,
-                ]
+                let mut value = format!("not solved in {}", duration_text(*limit));
+                if let Some(folder) = &options.journals {
+                    let proved = proved_lead(folder, s)?;
+                    let cells = s.shape.cells() as i32;
+                    if let Some(text) = proved.and_then(|p| lead_range_text(p, cells)) {
+                        value += &format!(" ({text})");
+                    }
+                }
+                [value, "-".to_string(), "-".to_string(), n, secs]
             }
             Found::NotTried { inside, limit } => {
                 untried += 1;
@@ -668,8 +713,10 @@ Black − White is Black's discs minus White's at the end of perfect play by bot
 misère Black wants it small). Perfect play is the final count of one line of perfect play, the
 winner (B or W) and the winner's discs first. Best first moves are all of Black's first moves
 that keep that value, in standard notation (column letter, row number counted from the top). An
-entry not solved within its time limit says so; its value is not guessed. An entry is not tried
-when a board that fits inside it was not solved within the same time under the same rules.
+entry not solved within its time limit says so; its value is not guessed, but where its runs kept
+a journal (listed with `--journals`) the bounds on Black − White that they proved follow in
+brackets: at least, at most, or a range. An entry is not tried when a board that fits inside it
+was not solved within the same time under the same rules.
 ";
 
 /// The cache file: what earlier runs found, and where this run's entries are added.

@@ -173,6 +173,33 @@ impl<B: Bits> Geometry<B> {
     pub fn shape(&self) -> Shape {
         self.shape
     }
+    /// The board's symmetries other than the identity, each as the cell every cell goes to:
+    /// the two mirrors and the half turn, and on a square board the other four as well. The
+    /// rules read the same in every direction, so a position and its image have one value.
+    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+        let (rows, cols) = (self.rows, self.cols);
+        let image = |k: usize, r: usize, c: usize| match k {
+            0 => (rows - 1 - r, c),
+            1 => (r, cols - 1 - c),
+            2 => (rows - 1 - r, cols - 1 - c),
+            3 => (c, r),
+            4 => (cols - 1 - c, rows - 1 - r),
+            5 => (c, rows - 1 - r),
+            _ => (cols - 1 - c, r),
+        };
+        let count = if rows == cols { 7 } else { 3 };
+        (0..count)
+            .map(|k| {
+                (0..rows * cols)
+                    .map(|i| {
+                        let (r, c) = image(k, i / cols, i % cols);
+                        r * cols + c
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     pub fn rows(&self) -> usize {
         self.rows
     }

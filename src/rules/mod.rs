@@ -156,6 +156,17 @@ impl<B: Bits> Position<B> {
         pos
     }
 
+    /// The position under a symmetry of the board (see [`Geometry::symmetries`]): the disc
+    /// on cell `i` goes to cell `map[i]`.
+    pub fn mapped(&self, map: &[usize]) -> Self {
+        let image = |set: B| set.iter().fold(B::ZERO, |out, i| out | B::bit(map[i]));
+        Position {
+            black: image(self.black),
+            white: image(self.white),
+            to_move: self.to_move,
+        }
+    }
+
     pub fn discs(&self, color: Color) -> B {
         match color {
             Color::Black => self.black,

@@ -438,36 +438,8 @@ impl<B: Bits> Engine<B> {
     /// For each move of `list`, the earlier move of `list` that a symmetry of the board
     /// fixing `pos` maps it to, if any.
     fn twins(&self, pos: &Position<B>, list: &[Candidate<B>]) -> Vec<Option<usize>> {
-        let g = &self.rules.geometry;
-        let (rows, cols) = (g.rows(), g.cols());
-        let mut maps: Vec<Vec<usize>> = Vec::new();
-        let mut add = |f: &dyn Fn(usize, usize) -> (usize, usize)| {
-            maps.push(
-                (0..rows * cols)
-                    .map(|i| {
-                        let (r, c) = f(i / cols, i % cols);
-                        r * cols + c
-                    })
-                    .collect(),
-            )
-        };
-        add(&|r, c| (rows - 1 - r, c));
-        add(&|r, c| (r, cols - 1 - c));
-        add(&|r, c| (rows - 1 - r, cols - 1 - c));
-        if rows == cols {
-            add(&|r, c| (c, r));
-            add(&|r, c| (cols - 1 - c, rows - 1 - r));
-            add(&|r, c| (c, rows - 1 - r));
-            add(&|r, c| (cols - 1 - c, r));
-        }
-        let image = |map: &[usize], set: B| {
-            let mut out = B::ZERO;
-            for i in set.iter() {
-                out |= B::bit(map[i]);
-            }
-            out
-        };
-        maps.retain(|map| image(map, pos.black) == pos.black && image(map, pos.white) == pos.white);
+        let mut maps = self.rules.geometry.symmetries();
+        maps.retain(|map| pos.mapped(map) == *pos);
         list.iter()
             .enumerate()
             .map(|(i, &Candidate { cell: m, .. })| {

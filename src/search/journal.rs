@@ -7,7 +7,7 @@
 //! costs nothing near the leaves; what is lost at a stop is the unfinished searches smaller
 //! than that, and the unfinished parts of the larger ones.
 
-use crate::rules::{Bits, Position};
+use crate::rules::{Bits, Position, Rules};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -129,8 +129,84 @@ impl<B: Bits> Journal<B> {
         Ok(())
     }
 
+    /// What the journal proves of the value of `pos` for its side to move (plain disc
+    /// counts, as `perfect-play` solves): its own bounds, met with what the bounds of the
+    /// positions up to `plies` moves after it prove by minimax. A position is also looked up
+    /// as its images under the board's symmetries, which have its value (a solve searches
+    /// only one of two such root moves).
+    pub fn proved(&self, rules: &Rules<B>, pos: &Position<B>, plies: u32) -> Bounds {
+        let inner = self.lock();
+        let mut search = Proof {
+            known: &inner.known,
+            rules,
+            maps: rules.geometry.symmetries(),
+            most: self.cells as i32,
+            seen: HashMap::new(),
+        };
+        search.bounds(pos, plies)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner<B>> {
         // A thread that panicked left the map whole: every change is one insert.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A minimax over the bounds a journal knows (see [`Journal::proved`]).
+struct Proof<'a, B> {
+    known: &'a HashMap<Position<B>, Bounds>,
+    rules: &'a Rules<B>,
+    maps: Vec<Vec<usize>>,
+    most: i32,
+    /// Positions done, with the plies they were looked at to.
+    seen: HashMap<Position<B>, (u32, Bounds)>,
+}
+
+impl<B: Bits> Proof<'_, B> {
+    fn bounds(&mut self, pos: &Position<B>, plies: u32) -> Bounds {
+        if let Some(&(done, bounds)) = self.seen.get(pos) {
+            if done >= plies {
+                return bounds;
+            }
+        }
+        let unknown = Bounds {
+            low: -self.most,
+            high: self.most,
+        };
+        let mut bounds = std::iter::once(*pos)
+            .chain(self.maps.iter().map(|map| pos.mapped(map)))
+            .filter_map(|image| self.known.get(&image).copied())
+            .fold(unknown, Bounds::meet);
+        let rules = self.rules;
+        let moves = rules.moves(pos);
+        if moves.is_empty() {
+            if rules.moves_for(pos.opponent(), pos.mover()).is_empty() {
+                let lead = pos.mover().count() as i32 - pos.opponent().count() as i32;
+                let value = if rules.variant.misere { -lead } else { lead };
+                bounds = Bounds {
+                    low: value,
+                    high: value,
+                };
+            } else {
+                let after = self.bounds(&rules.pass(pos), plies);
+                bounds = bounds.meet(Bounds {
+                    low: -after.high,
+                    high: -after.low,
+                });
+            }
+        } else if plies > 0 && bounds.low < bounds.high {
+            // The best move is worth at least what any move is proved worth, and at most what
+            // the best of them may be worth.
+            let (mut low, mut high) = (-self.most, -self.most);
+            for m in moves.iter() {
+                let child = rules.play_flips(pos, m, rules.flips(pos, m));
+                let after = self.bounds(&child, plies - 1);
+                low = low.max(-after.high);
+                high = high.max(-after.low);
+            }
+            bounds = bounds.meet(Bounds { low, high });
+        }
+        self.seen.insert(*pos, (plies, bounds));
+        bounds
     }
 }

@@ -752,6 +752,12 @@ fn a_journal_carries_a_stopped_solve_on() {
         assert_eq!(first.solve_root_within(&start, RootMoves::Ties, None), None);
         let proved = kept.lock().unwrap().clone();
         assert!(!proved.is_empty(), "{rows}x{cols}");
+        let at_start = journal.proved(&rules, &start, 3);
+        assert!(
+            at_start.low <= plain.score && plain.score <= at_start.high,
+            "{rows}x{cols}: {at_start:?}, not {}",
+            plain.score
+        );
         for (pos, b) in &proved {
             let value = Engine::new(rules.clone(), config)
                 .solve_exact(pos, false)
@@ -775,6 +781,88 @@ fn a_journal_carries_a_stopped_solve_on() {
             resumed.nodes,
             plain.nodes
         );
+    }
+}
+
+/// What a journal proves of a position: the minimax of its bounds over the moves after it,
+/// with positions looked up under the board's symmetries, and the game's end scored as the
+/// solver scores it (misère too).
+#[test]
+fn a_journal_proves_what_its_bounds_imply() {
+    let simple = Variant {
+        rule_set: RuleSet::Simple,
+        ..FULL
+    };
+    let simple_misere = Variant {
+        misere: true,
+        ..simple
+    };
+    let config = Config {
+        threads: 1,
+        hash_mb: 16,
+        ..Config::default()
+    };
+    for (rows, cols, variant) in [
+        (4, 4, FULL),
+        (4, 4, MISERE),
+        (4, 4, simple),
+        (4, 4, simple_misere),
+        (4, 4, PLACE_ANYWHERE),
+        (4, 6, FULL),
+    ] {
+        let rules =
+            Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let exact = |pos: &Position<u64>| {
+            Engine::new(rules.clone(), config)
+                .solve_exact(pos, false)
+                .score
+        };
+        let value = exact(&start);
+        let cells = (rows * cols) as i32;
+        let journal = Journal::new(rows * cols, 1);
+        let unknown = Bounds {
+            low: -cells,
+            high: cells,
+        };
+        assert_eq!(journal.proved(&rules, &start, 1), unknown);
+        // Each first move's exact value, one move of each kind: its twins are found as images.
+        let maps = rules.geometry.symmetries();
+        let mut known: Vec<Position<u64>> = Vec::new();
+        for m in rules.moves(&start).iter() {
+            let child = rules.play_flips(&start, m, rules.flips(&start, m));
+            if known
+                .iter()
+                .any(|k| maps.iter().any(|map| child.mapped(map) == *k))
+            {
+                continue;
+            }
+            let v = exact(&child);
+            journal.insert(&child, Bounds { low: v, high: v }).unwrap();
+            known.push(child);
+        }
+        let name = format!("{rows}x{cols} {variant:?}");
+        assert!(
+            known.len() < rules.moves(&start).count() as usize,
+            "{name}: no twins"
+        );
+        let both = Bounds {
+            low: value,
+            high: value,
+        };
+        assert_eq!(journal.proved(&rules, &start, 1), both, "{name}");
+        // The start's own bounds alone, with no moves looked through.
+        assert_eq!(journal.proved(&rules, &start, 0), unknown, "{name}");
+    }
+    // Looking through every move to the end of a 3x3 game is a plain minimax.
+    for variant in [FULL, MISERE, simple, simple_misere, PLACE_ANYWHERE] {
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(3, 3).unwrap(), variant).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let value = Engine::new(rules.clone(), config)
+            .solve_exact(&start, false)
+            .score;
+        let proved = Journal::new(9, 1).proved(&rules, &start, 9);
+        assert_eq!((proved.low, proved.high), (value, value), "{variant:?}");
     }
 }
 
