@@ -710,20 +710,34 @@ fn an_unsolved_entry_shows_what_its_journal_proves() {
     // The value of one first move proves that Black gets at least as much; its three images
     // under the board's symmetries have the same value, so all four first moves are known,
     // which proves the value itself.
-    assert_eq!(value_for("8 8"), "not solved in 1s (-8)");
+    assert_eq!(
+        value_for("8 8"),
+        ["not solved in 1s (-8)", "a2 -8, b1 -8, c4 -8, d3 -8"]
+    );
     // White gets at least 8 after each first move: Black gets at most -8.
-    assert_eq!(value_for("8 16"), "not solved in 1s (at most -8)");
-    assert_eq!(value_for("-16 10"), "not solved in 1s (at least -10)");
+    assert_eq!(
+        value_for("8 16"),
+        [
+            "not solved in 1s (at most -8)",
+            "a2 at most -8, b1 at most -8, c4 at most -8, d3 at most -8"
+        ]
+    );
+    assert_eq!(value_for("-16 10")[0], "not solved in 1s (at least -10)");
+    assert_eq!(
+        value_for("-10 10")[1],
+        "a2 -10 to +10, b1 -10 to +10, c4 -10 to +10, d3 -10 to +10"
+    );
     // A bound that says nothing, and no journal, add nothing.
-    assert_eq!(value_for("-16 16"), "not solved in 1s");
+    assert_eq!(value_for("-16 16"), ["not solved in 1s", "-"]);
     std::fs::remove_file(&journal).unwrap();
-    assert_eq!(listed_4x4(&cache, &folder), "not solved in 1s");
+    assert_eq!(listed_4x4(&cache, &folder), ["not solved in 1s", "-"]);
     // Listing only reads journals.
     assert!(!journal.exists());
 }
 
-/// The value cell of the 4x4 full-rules entry of `cache`, listed with the journals of `folder`.
-fn listed_4x4(cache: &std::path::Path, folder: &std::path::Path) -> String {
+/// The value and best-first-moves cells of the 4x4 full-rules entry of `cache`, listed with the
+/// journals of `folder`.
+fn listed_4x4(cache: &std::path::Path, folder: &std::path::Path) -> [String; 2] {
     let (text, log) = perfect_play_command(&[
         "--boards",
         "4x4",
@@ -740,7 +754,8 @@ fn listed_4x4(cache: &std::path::Path, folder: &std::path::Path) -> String {
         "--from-cache",
     ]);
     assert!(!log.contains("solving"), "{log}");
-    rows(&text)[0][4].clone()
+    let row = &rows(&text)[0];
+    [row[4].clone(), row[6].clone()]
 }
 
 #[test]

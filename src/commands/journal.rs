@@ -5,7 +5,7 @@
 
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::MAX_LINE;
-use crate::rules::{Bits, Position, Rules, Shape};
+use crate::rules::{Bits, Rules, Shape};
 use crate::search::{Bounds, Journal};
 use anyhow::{bail, Context};
 use std::fs::File;
@@ -203,18 +203,10 @@ fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
     })
 }
 
-/// What the journal at `path` proves of the value of `pos` under `rules`, for its side to
-/// move, from the bounds it holds on `pos` and on the positions up to `plies` moves after it
-/// (see [`Journal::proved`]); `None` when there is no journal there.
-pub fn proved<B: Bits>(
-    path: &Path,
-    rules: &Rules<B>,
-    pos: &Position<B>,
-    plies: u32,
-) -> anyhow::Result<Option<Bounds>> {
+/// The journal at `path` of solves under `rules`, only to read; `None` when there is none.
+pub fn load<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Option<Journal<B>>> {
     if !path.exists() {
         return Ok(None);
     }
-    let read = read(path, rules)?;
-    Ok(Some(read.journal.proved(rules, pos, plies)))
+    Ok(Some(read(path, rules)?.journal))
 }

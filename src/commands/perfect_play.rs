@@ -30,7 +30,7 @@ use super::journal::{self, Earlier};
 use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::{MoveList, VariantWords};
 use crate::players::parse_duration;
-use crate::rules::{Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
+use crate::rules::{Bits, Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
 use crate::search::{Observer, Progress, RootMoves};
 use anyhow::{anyhow, bail, Context};
@@ -367,28 +367,55 @@ fn journal_path(folder: &Path, setup: &Setup) -> PathBuf {
     folder.join(format!("{}-{words}.txt", setup.shape))
 }
 
-/// Moves ahead of the start that [`proved_lead`] looks through the journal: enough to combine
+/// Moves ahead of the start that [`proved_leads`] looks through the journal: enough to combine
 /// the values a stopped solve proved for Black's first moves and White's replies.
 const PROOF_PLIES: u32 = 3;
 
-/// What the journal of an entry not solved proves of Black − White under perfect play, lowest
-/// and highest; `None` without a journal.
-fn proved_lead(folder: &Path, setup: &Setup) -> anyhow::Result<Option<(i32, i32)>> {
+/// Bounds on Black − White under perfect play, lowest and highest.
+type LeadRange = (i32, i32);
+
+/// What the journal of an entry not solved proves of Black − White under perfect play: from
+/// the start, and after each first move (by square, in the order of the best first moves of a
+/// solved entry); `None` without a journal.
+fn proved_leads(
+    folder: &Path,
+    setup: &Setup,
+) -> anyhow::Result<Option<(LeadRange, Vec<(Square, LeadRange)>)>> {
     let s = *setup;
     let path = journal_path(folder, &s);
     crate::with_bits!(s.shape, |B| {
         let rules = Rules::<B>::new(s.shape, s.variant)?;
         let start = rules.start(s.first, s.top_left);
-        let Some(b) = journal::proved(&path, &rules, &start, PROOF_PLIES)? else {
+        let Some(journal) = journal::load(&path, &rules)? else {
             return Ok(None);
         };
-        // The journal's values are the first player's, in discs it wants (fewer under misère).
-        let black = (start.to_move == Color::Black) != s.variant.misere;
-        Ok(Some(if black {
-            (b.low, b.high)
+        // The journal's values are those of the side to move, in the discs it wants (fewer
+        // under misère): `sign` turns the first player's into Black − White.
+        let sign = if (start.to_move == Color::Black) != s.variant.misere {
+            1
         } else {
-            (-b.high, -b.low)
-        }))
+            -1
+        };
+        let lead = |low: i32, high: i32| {
+            if sign > 0 {
+                (low, high)
+            } else {
+                (-high, -low)
+            }
+        };
+        let at_start = journal.proved(&rules, &start, PROOF_PLIES);
+        let mut moves: Vec<(Square, LeadRange)> = rules
+            .moves(&start)
+            .iter()
+            .map(|m| {
+                let after = rules.play_flips(&start, m, rules.flips(&start, m));
+                // The reply's value, for the other side, is the first player's turned over.
+                let b = journal.proved(&rules, &after, PROOF_PLIES - 1);
+                (rules.geometry.square(m), lead(-b.high, -b.low))
+            })
+            .collect();
+        moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
+        Ok(Some((lead(at_start.low, at_start.high), moves)))
     })
 }
 
@@ -627,14 +654,25 @@ fn write_document(
                 unsolved += 1;
                 let [n, secs] = work_cells(work);
                 let mut value = format!("not solved in {}", duration_text(*limit));
+                let mut first_moves = "-".to_string();
                 if let Some(folder) = &options.journals {
-                    let proved = proved_lead(folder, s)?;
-                    let cells = s.shape.cells() as i32;
-                    if let Some(text) = proved.and_then(|p| lead_range_text(p, cells)) {
-                        value += &format!(" ({text})");
+                    if let Some((start, moves)) = proved_leads(folder, s)? {
+                        let cells = s.shape.cells() as i32;
+                        if let Some(text) = lead_range_text(start, cells) {
+                            value += &format!(" ({text})");
+                        }
+                        let known: Vec<String> = moves
+                            .iter()
+                            .filter_map(|&(sq, range)| {
+                                lead_range_text(range, cells).map(|text| format!("{sq} {text}"))
+                            })
+                            .collect();
+                        if !known.is_empty() {
+                            first_moves = known.join(", ");
+                        }
                     }
                 }
-                [value, "-".to_string(), "-".to_string(), n, secs]
+                [value, "-".to_string(), first_moves, n, secs]
             }
             Found::NotTried { inside, limit } => {
                 untried += 1;
@@ -715,8 +753,9 @@ winner (B or W) and the winner's discs first. Best first moves are all of Black'
 that keep that value, in standard notation (column letter, row number counted from the top). An
 entry not solved within its time limit says so; its value is not guessed, but where its runs kept
 a journal (listed with `--journals`) the bounds on Black − White that they proved follow in
-brackets: at least, at most, or a range. An entry is not tried when a board that fits inside it
-was not solved within the same time under the same rules.
+brackets (at least, at most, or a range), and in place of the best first moves, what they proved
+of each first move after which Black − White is bounded. An entry is not tried when a board that
+fits inside it was not solved within the same time under the same rules.
 ";
 
 /// The cache file: what earlier runs found, and where this run's entries are added.
