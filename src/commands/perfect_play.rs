@@ -374,13 +374,15 @@ const PROOF_PLIES: u32 = 3;
 /// Bounds on Black − White under perfect play, lowest and highest.
 type LeadRange = (i32, i32);
 
-/// What the journal of an entry not solved proves of Black − White under perfect play: from
-/// the start, and after each first move (by square, in the order of the best first moves of a
-/// solved entry); `None` without a journal.
-fn proved_leads(
-    folder: &Path,
-    setup: &Setup,
-) -> anyhow::Result<Option<(LeadRange, Vec<(Square, LeadRange)>)>> {
+/// What the journal of an entry not solved proves of Black − White under perfect play.
+struct Proved {
+    start: LeadRange,
+    /// After each first move, by square, in the order of the best first moves of an entry solved.
+    after: Vec<(Square, LeadRange)>,
+}
+
+/// What the journal of an entry not solved proves ([`Proved`]); `None` without a journal.
+fn proved_leads(folder: &Path, setup: &Setup) -> anyhow::Result<Option<Proved>> {
     let s = *setup;
     let path = journal_path(folder, &s);
     crate::with_bits!(s.shape, |B| {
@@ -415,7 +417,10 @@ fn proved_leads(
             })
             .collect();
         moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
-        Ok(Some((lead(at_start.low, at_start.high), moves)))
+        Ok(Some(Proved {
+            start: lead(at_start.low, at_start.high),
+            after: moves,
+        }))
     })
 }
 
@@ -656,12 +661,13 @@ fn write_document(
                 let mut value = format!("not solved in {}", duration_text(*limit));
                 let mut first_moves = "-".to_string();
                 if let Some(folder) = &options.journals {
-                    if let Some((start, moves)) = proved_leads(folder, s)? {
+                    if let Some(proved) = proved_leads(folder, s)? {
                         let cells = s.shape.cells() as i32;
-                        if let Some(text) = lead_range_text(start, cells) {
+                        if let Some(text) = lead_range_text(proved.start, cells) {
                             value += &format!(" ({text})");
                         }
-                        let known: Vec<String> = moves
+                        let known: Vec<String> = proved
+                            .after
                             .iter()
                             .filter_map(|&(sq, range)| {
                                 lead_range_text(range, cells).map(|text| format!("{sq} {text}"))
