@@ -31,6 +31,14 @@ const PLACE_ANYWHERE: Variant = Variant {
     place_anywhere: true,
     ..FULL
 };
+const SIMPLE: Variant = Variant {
+    rule_set: RuleSet::Simple,
+    ..FULL
+};
+const SIMPLE_MISERE: Variant = Variant {
+    misere: true,
+    ..SIMPLE
+};
 
 /// A position drawn as rows of `B` (black), `W` (white) and `.` (empty), cells separated by
 /// spaces, row 1 at the top. Returns the rows, the columns and the position.
@@ -702,21 +710,13 @@ fn a_line_after_a_timed_solve_is_not_cut_short_by_its_limit() {
 fn a_journal_carries_a_stopped_solve_on() {
     use std::ops::ControlFlow;
     use std::sync::Mutex;
-    let simple = Variant {
-        rule_set: RuleSet::Simple,
-        ..FULL
-    };
-    let simple_misere = Variant {
-        misere: true,
-        ..simple
-    };
     let simple_anywhere = Variant {
         place_anywhere: true,
-        ..simple
+        ..SIMPLE
     };
     for (rows, cols, variant) in [
-        (4, 5, simple),
-        (4, 5, simple_misere),
+        (4, 5, SIMPLE),
+        (4, 5, SIMPLE_MISERE),
         (5, 5, MISERE),
         (4, 5, simple_anywhere),
     ] {
@@ -789,14 +789,6 @@ fn a_journal_carries_a_stopped_solve_on() {
 /// solver scores it (misère too).
 #[test]
 fn a_journal_proves_what_its_bounds_imply() {
-    let simple = Variant {
-        rule_set: RuleSet::Simple,
-        ..FULL
-    };
-    let simple_misere = Variant {
-        misere: true,
-        ..simple
-    };
     let config = Config {
         threads: 1,
         hash_mb: 16,
@@ -805,8 +797,8 @@ fn a_journal_proves_what_its_bounds_imply() {
     for (rows, cols, variant) in [
         (4, 4, FULL),
         (4, 4, MISERE),
-        (4, 4, simple),
-        (4, 4, simple_misere),
+        (4, 4, SIMPLE),
+        (4, 4, SIMPLE_MISERE),
         (4, 4, PLACE_ANYWHERE),
         (4, 6, FULL),
     ] {
@@ -855,7 +847,7 @@ fn a_journal_proves_what_its_bounds_imply() {
         assert_eq!(journal.proved(&rules, &start, 0), unknown, "{name}");
     }
     // Looking through every move to the end of a 3x3 game is a plain minimax.
-    for variant in [FULL, MISERE, simple, simple_misere, PLACE_ANYWHERE] {
+    for variant in [FULL, MISERE, SIMPLE, SIMPLE_MISERE, PLACE_ANYWHERE] {
         let rules = Rules::<u64>::new(crate::rules::Shape::new(3, 3).unwrap(), variant).unwrap();
         let start = rules.start(Color::Black, Color::White);
         let value = Engine::new(rules.clone(), config)
@@ -870,12 +862,7 @@ fn a_journal_proves_what_its_bounds_imply() {
 /// the position: the solve searched one, and its twin's search could take as long again.
 #[test]
 fn a_line_of_perfect_play_tries_one_move_of_each_kind() {
-    let simple_misere = Variant {
-        rule_set: RuleSet::Simple,
-        misere: true,
-        ..FULL
-    };
-    let e = engine::<u64>(4, 8, simple_misere, Config::default());
+    let e = engine::<u64>(4, 8, SIMPLE_MISERE, Config::default());
     let start = e.rules().start(Color::Black, Color::White);
     let mut list = Vec::new();
     let names = |list: &[Candidate<u64>]| -> Vec<String> {
