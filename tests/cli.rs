@@ -429,6 +429,45 @@ fn a_solve_stops_at_its_limit_and_says_how_to_go_on() {
 }
 
 #[test]
+fn a_stopped_solve_says_what_its_journal_proves() {
+    // The 5x6 SIMPLE start is worth -10 to Black, and c1 is one of its best moves: after it,
+    // White to move, the discs are c1, c2, d2 and c3 for Black and d3 for White.
+    let journal =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve-journal-proved.txt");
+    let after_c1 = "(w --b--- --bb-- --bw-- ------ ------)";
+    std::fs::write(
+        &journal,
+        format!("board 5x6 simple normal standard\n{after_c1} 10 10\n"),
+    )
+    .unwrap();
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["solve", "--rows", "5", "--cols", "6", "--rules", "simple"])
+        .args([
+            "--threads",
+            "1",
+            "--hash-mb",
+            "16",
+            "--limit",
+            "1ms",
+            "--journal",
+        ])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(lines[1].starts_with("Not solved within 1ms: "), "{stdout}");
+    assert_eq!(lines[2], "Proved so far (journal): at least -10 (c1 -10)");
+    assert!(
+        lines[3].starts_with("Next: run the same command again"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_journal_that_contradicts_itself_is_refused() {
     let journal =
         std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve-journal-bad.txt");

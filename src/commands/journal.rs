@@ -5,7 +5,7 @@
 
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::MAX_LINE;
-use crate::rules::{Bits, Rules, Shape};
+use crate::rules::{Bits, Position, Rules, Shape, Square};
 use crate::search::{Bounds, Journal};
 use anyhow::{bail, Context};
 use std::fs::File;
@@ -209,4 +209,91 @@ pub fn load<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Option<Jou
         return Ok(None);
     }
     Ok(Some(read(path, rules)?.journal))
+}
+
+/// Moves ahead of a position that [`Proved::of`] looks through a journal: enough to combine the
+/// values a stopped solve proved for the first moves and the replies to them.
+const PROOF_PLIES: u32 = 3;
+
+/// What a journal proves of the value of a position not yet solved, for its side to move (in
+/// the discs it wants: fewer under misère).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proved {
+    /// Cells on the board: a bound of that many discs says nothing.
+    pub cells: usize,
+    pub value: Bounds,
+    /// The value of each move, by square, ordered by column then row.
+    pub moves: Vec<(Square, Bounds)>,
+}
+
+impl Proved {
+    /// What `journal` proves of `pos` under `rules` (see [`Journal::proved`]).
+    pub fn of<B: Bits>(journal: &Journal<B>, rules: &Rules<B>, pos: &Position<B>) -> Proved {
+        let mut moves: Vec<(Square, Bounds)> = rules
+            .moves(pos)
+            .iter()
+            .map(|m| {
+                let after = rules.play_flips(pos, m, rules.flips(pos, m));
+                // The reply's value is the other side's: turned over, it is the mover's.
+                let b = journal.proved(rules, &after, PROOF_PLIES - 1);
+                let value = Bounds {
+                    low: -b.high,
+                    high: -b.low,
+                };
+                (rules.geometry.square(m), value)
+            })
+            .collect();
+        moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
+        Proved {
+            cells: rules.geometry.cell_count(),
+            value: journal.proved(rules, pos, PROOF_PLIES),
+            moves,
+        }
+    }
+
+    /// The same, seen from the other side.
+    pub fn turned_over(&self) -> Proved {
+        let turn = |b: Bounds| Bounds {
+            low: -b.high,
+            high: -b.low,
+        };
+        Proved {
+            cells: self.cells,
+            value: turn(self.value),
+            moves: self.moves.iter().map(|&(sq, b)| (sq, turn(b))).collect(),
+        }
+    }
+
+    /// The value in words (`at least +11`, `at most -2`, `+9 to +11`, `+11`), if the bounds
+    /// say anything; then each move whose bounds do (`c1 +11, d1 at most +9`), if any.
+    pub fn text(&self) -> (Option<String>, Option<String>) {
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .filter_map(|&(sq, b)| bounds_text(b, self.cells).map(|text| format!("{sq} {text}")))
+            .collect();
+        (
+            bounds_text(self.value, self.cells),
+            (!moves.is_empty()).then(|| moves.join(", ")),
+        )
+    }
+}
+
+/// A value lying in `b` on a board of `cells` cells, in words, if the bounds say anything.
+fn bounds_text(b: Bounds, cells: usize) -> Option<String> {
+    let most = cells as i32;
+    let signed = |v: i32| {
+        if v == 0 {
+            "0".to_string()
+        } else {
+            format!("{v:+}")
+        }
+    };
+    match (b.low > -most, b.high < most) {
+        _ if b.low == b.high => Some(signed(b.low)),
+        (true, true) => Some(format!("{} to {}", signed(b.low), signed(b.high))),
+        (true, false) => Some(format!("at least {}", signed(b.low))),
+        (false, true) => Some(format!("at most {}", signed(b.high))),
+        (false, false) => None,
+    }
 }

@@ -26,11 +26,11 @@
 //! `earlier-seconds=`. A later line replaces an earlier one for the same entry.
 
 use super::interrupt::{Interrupt, Stopped};
-use super::journal::{self, Earlier};
+use super::journal::{self, Earlier, Proved};
 use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::{MoveList, VariantWords};
 use crate::players::parse_duration;
-use crate::rules::{Bits, Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
+use crate::rules::{Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
 use crate::search::{Observer, Progress, RootMoves};
 use anyhow::{anyhow, bail, Context};
@@ -367,21 +367,8 @@ fn journal_path(folder: &Path, setup: &Setup) -> PathBuf {
     folder.join(format!("{}-{words}.txt", setup.shape))
 }
 
-/// Moves ahead of the start that [`proved_leads`] looks through the journal: enough to combine
-/// the values a stopped solve proved for Black's first moves and White's replies.
-const PROOF_PLIES: u32 = 3;
-
-/// Bounds on Black − White under perfect play, lowest and highest.
-type LeadRange = (i32, i32);
-
-/// What the journal of an entry not solved proves of Black − White under perfect play.
-struct Proved {
-    start: LeadRange,
-    /// After each first move, by square, in the order of the best first moves of an entry solved.
-    after: Vec<(Square, LeadRange)>,
-}
-
-/// What the journal of an entry not solved proves ([`Proved`]); `None` without a journal.
+/// What the journal of an entry not solved proves of Black − White under perfect play, from
+/// the start and after each first move; `None` without a journal.
 fn proved_leads(folder: &Path, setup: &Setup) -> anyhow::Result<Option<Proved>> {
     let s = *setup;
     let path = journal_path(folder, &s);
@@ -391,49 +378,12 @@ fn proved_leads(folder: &Path, setup: &Setup) -> anyhow::Result<Option<Proved>> 
         let Some(journal) = journal::load(&path, &rules)? else {
             return Ok(None);
         };
-        // The journal's values are those of the side to move, in the discs it wants (fewer
-        // under misère): `sign` turns the first player's into Black − White.
-        let sign = if (start.to_move == Color::Black) != s.variant.misere {
-            1
-        } else {
-            -1
-        };
-        let lead = |low: i32, high: i32| {
-            if sign > 0 {
-                (low, high)
-            } else {
-                (-high, -low)
-            }
-        };
-        let at_start = journal.proved(&rules, &start, PROOF_PLIES);
-        let mut moves: Vec<(Square, LeadRange)> = rules
-            .moves(&start)
-            .iter()
-            .map(|m| {
-                let after = rules.play_flips(&start, m, rules.flips(&start, m));
-                // The reply's value, for the other side, is the first player's turned over.
-                let b = journal.proved(&rules, &after, PROOF_PLIES - 1);
-                (rules.geometry.square(m), lead(-b.high, -b.low))
-            })
-            .collect();
-        moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
-        Ok(Some(Proved {
-            start: lead(at_start.low, at_start.high),
-            after: moves,
-        }))
+        let proved = Proved::of(&journal, &rules, &start);
+        // The journal's values are the first player's, in the discs it wants (fewer under
+        // misère).
+        let black = (start.to_move == Color::Black) != s.variant.misere;
+        Ok(Some(if black { proved } else { proved.turned_over() }))
     })
-}
-
-/// The words for Black − White lying in `low..=high` on a board of `cells` cells, if they
-/// say anything.
-fn lead_range_text((low, high): (i32, i32), cells: i32) -> Option<String> {
-    match (low > -cells, high < cells) {
-        _ if low == high => Some(signed(low)),
-        (true, true) => Some(format!("{} to {}", signed(low), signed(high))),
-        (true, false) => Some(format!("at least {}", signed(low))),
-        (false, true) => Some(format!("at most {}", signed(high))),
-        (false, false) => None,
-    }
 }
 
 /// The time a run stopped by a signal had, as its cache line records it: whole minutes, or
@@ -662,19 +612,12 @@ fn write_document(
                 let mut first_moves = "-".to_string();
                 if let Some(folder) = &options.journals {
                     if let Some(proved) = proved_leads(folder, s)? {
-                        let cells = s.shape.cells() as i32;
-                        if let Some(text) = lead_range_text(proved.start, cells) {
-                            value += &format!(" ({text})");
+                        let (lead, moves) = proved.text();
+                        if let Some(lead) = lead {
+                            value += &format!(" ({lead})");
                         }
-                        let known: Vec<String> = proved
-                            .after
-                            .iter()
-                            .filter_map(|&(sq, range)| {
-                                lead_range_text(range, cells).map(|text| format!("{sq} {text}"))
-                            })
-                            .collect();
-                        if !known.is_empty() {
-                            first_moves = known.join(", ");
+                        if let Some(moves) = moves {
+                            first_moves = moves;
                         }
                     }
                 }

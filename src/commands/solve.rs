@@ -1,6 +1,7 @@
 //! `othello solve`: perfect play from one position (the value, the final count, the best moves
 //! and a line of perfect play), or the exact values of every position in an OBF file.
 
+use super::journal::Proved;
 use super::{signal_name, Earlier, Interrupt, JournalFile, Start};
 use crate::notation::{MoveList, Obf};
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
@@ -84,7 +85,7 @@ pub fn solve_position<B: Bits>(
 }
 
 /// A solve that gave up at its time limit, or when a signal asked it to stop: the work it did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutOfTime {
     pub nodes: u64,
     pub elapsed: Duration,
@@ -92,6 +93,8 @@ pub struct OutOfTime {
     pub earlier: Earlier,
     /// The signal that stopped it, if one did (see [`Interrupt`]).
     pub signal: Option<i32>,
+    /// With a journal, what it proves so far of the position and of each move.
+    pub proved: Option<Proved>,
 }
 
 /// As [`solve_position`], giving up once `options.limit` has passed or `options.interrupt` is
@@ -131,6 +134,7 @@ pub fn solve_position_within<B: Bits>(
             elapsed,
             earlier,
             signal: options.interrupt.signal(),
+            proved: journal.as_ref().map(|j| Proved::of(&j.journal, rules, pos)),
         }));
     };
     let line = engine.perfect_line(pos, solved.score);
@@ -397,6 +401,15 @@ fn write_stopped(
         stopped.elapsed.as_secs_f64()
     )?;
     write_earlier(out, stopped.earlier)?;
+    if let Some(proved) = &stopped.proved {
+        let known = match proved.text() {
+            (Some(value), Some(moves)) => Some(format!("{value} ({moves})")),
+            (value, moves) => value.or(moves),
+        };
+        if let Some(known) = known {
+            writeln!(out, "Proved so far (journal): {known}")?;
+        }
+    }
     let next = match &options.journal {
         Some(path) => format!(
             "run the same command again to go on from the bounds kept in {}",
