@@ -235,11 +235,7 @@ impl Proved {
             .map(|m| {
                 let after = rules.play_flips(pos, m, rules.flips(pos, m));
                 // The reply's value is the other side's: turned over, it is the mover's.
-                let b = journal.proved(rules, &after, PROOF_PLIES - 1);
-                let value = Bounds {
-                    low: -b.high,
-                    high: -b.low,
-                };
+                let value = journal.proved(rules, &after, PROOF_PLIES - 1).turned_over();
                 (rules.geometry.square(m), value)
             })
             .collect();
@@ -253,14 +249,14 @@ impl Proved {
 
     /// The same, seen from the other side.
     pub fn turned_over(&self) -> Proved {
-        let turn = |b: Bounds| Bounds {
-            low: -b.high,
-            high: -b.low,
-        };
         Proved {
             cells: self.cells,
-            value: turn(self.value),
-            moves: self.moves.iter().map(|&(sq, b)| (sq, turn(b))).collect(),
+            value: self.value.turned_over(),
+            moves: self
+                .moves
+                .iter()
+                .map(|&(sq, b)| (sq, b.turned_over()))
+                .collect(),
         }
     }
 

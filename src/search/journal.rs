@@ -20,6 +20,14 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The same bounds for the other side: a value for one side is minus the other's.
+    pub fn turned_over(self) -> Bounds {
+        Bounds {
+            low: -self.high,
+            high: -self.low,
+        }
+    }
+
     /// What both say.
     fn meet(self, other: Bounds) -> Bounds {
         Bounds {
@@ -189,10 +197,7 @@ impl<B: Bits> Proof<'_, B> {
                 };
             } else {
                 let after = self.bounds(&rules.pass(pos), plies);
-                bounds = bounds.meet(Bounds {
-                    low: -after.high,
-                    high: -after.low,
-                });
+                bounds = bounds.meet(after.turned_over());
             }
         } else if plies > 0 && bounds.low < bounds.high {
             // The best move is worth at least what any move is proved worth, and at most what
@@ -200,9 +205,9 @@ impl<B: Bits> Proof<'_, B> {
             let (mut low, mut high) = (-self.most, -self.most);
             for m in moves.iter() {
                 let child = rules.play_flips(pos, m, rules.flips(pos, m));
-                let after = self.bounds(&child, plies - 1);
-                low = low.max(-after.high);
-                high = high.max(-after.low);
+                let value = self.bounds(&child, plies - 1).turned_over();
+                low = low.max(value.low);
+                high = high.max(value.high);
             }
             bounds = bounds.meet(Bounds { low, high });
         }
