@@ -735,6 +735,44 @@ fn an_unsolved_entry_shows_what_its_journal_proves() {
     assert!(!journal.exists());
 }
 
+#[test]
+fn a_run_stopped_at_its_limit_tells_what_its_journal_proves() {
+    // The 5x6 SIMPLE start is worth -10 to Black, c1 is one of its best moves, and the whole
+    // solve takes minutes: a millisecond stops it with only what the journal held.
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-stopped-proved");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("5x6-simple-normal-standard.txt"),
+        "board 5x6 simple normal standard\n(w --b--- --bb-- --bw-- ------ ------) 10 10\n",
+    )
+    .unwrap();
+    let (text, log) = perfect_play_command(&[
+        "--boards",
+        "5x6",
+        "--rule-sets",
+        "simple",
+        "--goals",
+        "normal",
+        "--placements",
+        "standard",
+        "--limit",
+        "1ms",
+        "--journals",
+        folder.to_str().unwrap(),
+    ]);
+    assert!(
+        log.contains("not solved in 1ms (")
+            && log.contains("; proved, Black - White: at least -10 (c1 -10)\n"),
+        "{log}"
+    );
+    let row = &rows(&text)[0];
+    assert_eq!(
+        [&row[4], &row[6]],
+        ["not solved in 1ms (at least -10)", "c1 -10"]
+    );
+}
+
 /// The value and best-first-moves cells of the 4x4 full-rules entry of `cache`, listed with the
 /// journals of `folder`.
 fn listed_4x4(cache: &std::path::Path, folder: &std::path::Path) -> [String; 2] {

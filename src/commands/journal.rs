@@ -260,6 +260,15 @@ impl Proved {
         }
     }
 
+    /// [`Proved::text`] on one line: the value, then the moves in brackets, or whichever of
+    /// them says anything.
+    pub fn line(&self) -> Option<String> {
+        match self.text() {
+            (Some(value), Some(moves)) => Some(format!("{value} ({moves})")),
+            (value, moves) => value.or(moves),
+        }
+    }
+
     /// The value in words (`at least +11`, `at most -2`, `+9 to +11`, `+11`), if the bounds
     /// say anything; then each move whose bounds do (`c1 +11, d1 at most +9`), if any.
     pub fn text(&self) -> (Option<String>, Option<String>) {

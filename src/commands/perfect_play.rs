@@ -261,7 +261,16 @@ pub fn perfect_play(
             }
         };
         let from = if entry.cached { " (cached)" } else { "" };
-        writeln!(log, "perfect-play: {name}: {}{from}", summary(&entry.found))?;
+        let mut said = summary(&entry.found);
+        if let (Found::OutOfTime { .. }, false, Some(folder)) =
+            (&entry.found, entry.cached, &options.journals)
+        {
+            // What this run and those before it proved, for whoever watches a long run.
+            if let Some(known) = proved_leads(folder, &entry.setup)?.and_then(|p| p.line()) {
+                said += &format!("; proved, Black - White: {known}");
+            }
+        }
+        writeln!(log, "perfect-play: {name}: {said}{from}")?;
         log.flush()?;
         table.push(entry);
         if let Some(signal) = options.interrupt.signal() {

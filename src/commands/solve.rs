@@ -401,14 +401,8 @@ fn write_stopped(
         stopped.elapsed.as_secs_f64()
     )?;
     write_earlier(out, stopped.earlier)?;
-    if let Some(proved) = &stopped.proved {
-        let known = match proved.text() {
-            (Some(value), Some(moves)) => Some(format!("{value} ({moves})")),
-            (value, moves) => value.or(moves),
-        };
-        if let Some(known) = known {
-            writeln!(out, "Proved so far (journal): {known}")?;
-        }
+    if let Some(known) = stopped.proved.as_ref().and_then(Proved::line) {
+        writeln!(out, "Proved so far (journal): {known}")?;
     }
     let next = match &options.journal {
         Some(path) => format!(
