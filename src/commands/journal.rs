@@ -3,6 +3,7 @@
 //! bounds, so that a solve stopped by its time limit or killed goes on where it was when the
 //! same command runs again.
 
+use super::signed;
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::MAX_LINE;
 use crate::rules::{Bits, Position, Rules, Shape, Square};
@@ -227,22 +228,17 @@ pub struct Proved {
 }
 
 impl Proved {
-    /// What `journal` proves of `pos` under `rules` (see [`Journal::proved`]).
+    /// What `journal` proves of `pos` under `rules` (see [`Journal::proved_with_moves`]).
     pub fn of<B: Bits>(journal: &Journal<B>, rules: &Rules<B>, pos: &Position<B>) -> Proved {
-        let mut moves: Vec<(Square, Bounds)> = rules
-            .moves(pos)
-            .iter()
-            .map(|m| {
-                let after = rules.play_flips(pos, m, rules.flips(pos, m));
-                // The reply's value is the other side's: turned over, it is the mover's.
-                let value = journal.proved(rules, &after, PROOF_PLIES - 1).turned_over();
-                (rules.geometry.square(m), value)
-            })
+        let (value, moves) = journal.proved_with_moves(rules, pos, PROOF_PLIES);
+        let mut moves: Vec<(Square, Bounds)> = moves
+            .into_iter()
+            .map(|(m, bounds)| (rules.geometry.square(m), bounds))
             .collect();
         moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
         Proved {
             cells: rules.geometry.cell_count(),
-            value: journal.proved(rules, pos, PROOF_PLIES),
+            value,
             moves,
         }
     }
@@ -287,13 +283,6 @@ impl Proved {
 /// A value lying in `b` on a board of `cells` cells, in words, if the bounds say anything.
 fn bounds_text(b: Bounds, cells: usize) -> Option<String> {
     let most = cells as i32;
-    let signed = |v: i32| {
-        if v == 0 {
-            "0".to_string()
-        } else {
-            format!("{v:+}")
-        }
-    };
     match (b.low > -most, b.high < most) {
         _ if b.low == b.high => Some(signed(b.low)),
         (true, true) => Some(format!("{} to {}", signed(b.low), signed(b.high))),

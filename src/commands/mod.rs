@@ -29,6 +29,15 @@ use crate::rules::{perft, Bits, Position, RuleSet, Rules, Setup, Shape, ShapeErr
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
+/// A disc difference with its sign: `+3`, `0`, `-8`.
+fn signed(n: i32) -> String {
+    if n == 0 {
+        "0".to_string()
+    } else {
+        format!("{n:+}")
+    }
+}
+
 /// Where a command's game starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {

@@ -27,6 +27,7 @@
 
 use super::interrupt::{Interrupt, Stopped};
 use super::journal::{self, Earlier, Proved};
+use super::signed;
 use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::{MoveList, VariantWords};
 use crate::players::parse_duration;
@@ -507,15 +508,6 @@ fn summary(found: &Found) -> String {
             duration_text(*limit)
         ),
         Found::NotYetTried => "not in the cache".to_string(),
-    }
-}
-
-/// A disc difference with its sign: `+3`, `0`, `-8`.
-fn signed(n: i32) -> String {
-    if n == 0 {
-        "0".to_string()
-    } else {
-        format!("{n:+}")
     }
 }
 

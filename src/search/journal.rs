@@ -143,15 +143,42 @@ impl<B: Bits> Journal<B> {
     /// as its images under the board's symmetries, which have its value (a solve searches
     /// only one of two such root moves).
     pub fn proved(&self, rules: &Rules<B>, pos: &Position<B>, plies: u32) -> Bounds {
+        self.with_proof(rules, |proof| proof.bounds(pos, plies))
+    }
+
+    /// As [`Journal::proved`], with what it proves of each move of `pos`: the bounds of the
+    /// position after it, `plies - 1` moves deep, turned over to the side to move in `pos`.
+    /// One minimax serves both, so the positions after the moves are looked at once.
+    pub fn proved_with_moves(
+        &self,
+        rules: &Rules<B>,
+        pos: &Position<B>,
+        plies: u32,
+    ) -> (Bounds, Vec<(usize, Bounds)>) {
+        self.with_proof(rules, |proof| {
+            let moves = rules
+                .moves(pos)
+                .iter()
+                .map(|m| {
+                    let child = rules.play_flips(pos, m, rules.flips(pos, m));
+                    let value = proof.bounds(&child, plies.saturating_sub(1));
+                    (m, value.turned_over())
+                })
+                .collect();
+            (proof.bounds(pos, plies), moves)
+        })
+    }
+
+    /// Runs `f` with a minimax over the journal's bounds under `rules`.
+    fn with_proof<R>(&self, rules: &Rules<B>, f: impl FnOnce(&mut Proof<'_, B>) -> R) -> R {
         let inner = self.lock();
-        let mut search = Proof {
+        f(&mut Proof {
             known: &inner.known,
             rules,
             maps: rules.geometry.symmetries(),
             most: self.cells as i32,
             seen: HashMap::new(),
-        };
-        search.bounds(pos, plies)
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner<B>> {
