@@ -227,6 +227,7 @@ pub fn perfect_play(
                 }
                 Found::NotTried { .. } | Found::NotYetTried => false,
             });
+        let mut stopped_proved = None;
         let entry = if let Some(found) = known {
             TableEntry {
                 setup,
@@ -251,10 +252,12 @@ pub fn perfect_play(
             let within = limit.map_or("no time limit".to_string(), duration_text);
             writeln!(log, "perfect-play: {name}: solving ({within})")?;
             log.flush()?;
-            let found = solve_entry(&setup, limit, options)?;
+            let (found, proved) = solve_entry(&setup, limit, options)?;
             if let Some(cache) = &mut cache {
                 cache.append(&setup, &found)?;
             }
+            // What this run and those before it proved, for whoever watches a long run.
+            stopped_proved = proved.as_ref().and_then(Proved::line);
             TableEntry {
                 setup,
                 found,
@@ -263,13 +266,8 @@ pub fn perfect_play(
         };
         let from = if entry.cached { " (cached)" } else { "" };
         let mut said = summary(&entry.found);
-        if let (Found::OutOfTime { .. }, false, Some(folder)) =
-            (&entry.found, entry.cached, &options.journals)
-        {
-            // What this run and those before it proved, for whoever watches a long run.
-            if let Some(known) = proved_leads(folder, &entry.setup)?.and_then(|p| p.line()) {
-                said += &format!("; proved, Black - White: {known}");
-            }
+        if let Some(known) = stopped_proved {
+            said += &format!("; proved, Black - White: {known}");
         }
         writeln!(log, "perfect-play: {name}: {said}{from}")?;
         log.flush()?;
@@ -323,12 +321,12 @@ fn size_of(setup: &Setup) -> Shape {
 }
 
 /// Solves the start of `setup` within `limit`: the value, Black's best first moves and a line
-/// of perfect play.
+/// of perfect play; or, stopped with a journal, what the journal proves so far.
 fn solve_entry(
     setup: &Setup,
     limit: Option<Duration>,
     options: &PerfectPlayOptions,
-) -> anyhow::Result<Found> {
+) -> anyhow::Result<(Found, Option<Proved>)> {
     let report = options.progress;
     let journal = options
         .journals
@@ -355,17 +353,21 @@ fn solve_entry(
             match solve_position_within(&rules, &start, &options, observer)? {
                 Ok(mut solved) => {
                     solved.moves.sort_by_key(|&(sq, _)| (sq.col, sq.row));
-                    Found::Solved(solved)
+                    (Found::Solved(solved), None)
                 }
-                Err(out) => Found::OutOfTime {
-                    limit: match out.signal {
-                        Some(_) => time_run(out.elapsed),
-                        None => limit.expect("only a time limit or a signal stops a solve"),
+                Err(out) => (
+                    Found::OutOfTime {
+                        limit: match out.signal {
+                            Some(_) => time_run(out.elapsed),
+                            None => limit.expect("only a time limit or a signal stops a solve"),
+                        },
+                        nodes: out.nodes,
+                        elapsed: out.elapsed,
+                        earlier: out.earlier,
                     },
-                    nodes: out.nodes,
-                    elapsed: out.elapsed,
-                    earlier: out.earlier,
-                },
+                    out.proved
+                        .map(|proved| black_lead(proved, start.to_move, s.variant)),
+                ),
             },
         )
     })
@@ -388,12 +390,22 @@ fn proved_leads(folder: &Path, setup: &Setup) -> anyhow::Result<Option<Proved>> 
         let Some(journal) = journal::load(&path, &rules)? else {
             return Ok(None);
         };
-        let proved = Proved::of(&journal, &rules, &start);
-        // The journal's values are the first player's, in the discs it wants (fewer under
-        // misère).
-        let black = (start.to_move == Color::Black) != s.variant.misere;
-        Ok(Some(if black { proved } else { proved.turned_over() }))
+        Ok(Some(black_lead(
+            Proved::of(&journal, &rules, &start),
+            start.to_move,
+            s.variant,
+        )))
     })
+}
+
+/// `proved`, what a journal proves for `first`, the side to move at the start, in the discs it
+/// wants (fewer under misère), as Black − White.
+fn black_lead(proved: Proved, first: Color, variant: Variant) -> Proved {
+    if (first == Color::Black) != variant.misere {
+        proved
+    } else {
+        proved.turned_over()
+    }
 }
 
 /// The time a run stopped by a signal had, as its cache line records it: whole minutes, or
