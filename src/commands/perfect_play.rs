@@ -715,8 +715,9 @@ winner (B or W) and the winner's discs first. Best first moves are all of Black'
 that keep that value, in standard notation (column letter, row number counted from the top). An
 entry not solved within its time limit says so; its value is not guessed, but where its runs kept
 a journal (listed with `--journals`) the bounds on Black − White that they proved follow in
-brackets (at least, at most, or a range), and in place of the best first moves, what they proved
-of each first move after which Black − White is bounded. An entry is not tried when a board that
+brackets (at least, at most, or a range; or the value itself, once every first move has been
+searched against the best and only the ties among them are left), and in place of the best first
+moves, what they proved of each first move after which Black − White is bounded. An entry is not tried when a board that
 fits inside it was not solved within the same time under the same rules.
 ";
 

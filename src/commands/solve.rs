@@ -463,17 +463,19 @@ pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: us
 /// searched; the best so far; nodes, seconds and speed. `cols` names the squares.
 pub fn progress_text(p: &Progress, finished: bool, cols: usize) -> String {
     let name = |m: usize| Square::new((m / cols) as u8, (m % cols) as u8).to_string();
-    let mut text = format!("move {}/{}", (p.done + 1).min(p.total), p.total);
-    if finished {
-        if let Some((m, v)) = p.last {
-            text = format!("move {}/{} {} ", p.done, p.total, name(m));
+    // The round of ties tests moves already counted once against the best value.
+    let round = if p.ties { "tie" } else { "move" };
+    let mut text = format!("{round} {}/{}", (p.done + 1).min(p.total), p.total);
+    match (finished, p.last, p.current) {
+        (true, Some((m, v)), _) => {
+            text = format!("{round} {}/{} {} ", p.done, p.total, name(m));
             text += &match v {
                 RootValue::Exact(v) => format!("{v:+}"),
                 RootValue::AtMost(v) => format!("<= {v:+}"),
             };
         }
-    } else if let Some(m) = p.current {
-        text += &format!(" {}", name(m));
+        (_, _, Some(m)) => text += &format!(" {}", name(m)),
+        _ => {}
     }
     if let Some((m, v)) = p.best {
         text += &format!(", best {} {v:+}", name(m));

@@ -84,6 +84,10 @@ struct Shared {
     next: AtomicUsize,
     /// Root moves (by their place in the list, the first 64) whose values are known.
     finished: AtomicU64,
+    /// Set when the main thread begins a solve's round of ties, with `ties` holding the root
+    /// moves it tests (by place, the first 64) and `alpha` the root's value.
+    tie_round: AtomicBool,
+    ties: AtomicU64,
     /// How many threads are searching each position, by a hash of its key (collisions only
     /// cost a deferral): the solver's threads leave a position another is in for later.
     busy: Box<[AtomicU8]>,

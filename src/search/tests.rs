@@ -784,6 +784,63 @@ fn a_journal_carries_a_stopped_solve_on() {
     }
 }
 
+/// A solve that wants every best move proves the value before it tests the other moves for a
+/// tie: stopped as that round begins, it has named the best value, and its journal (which
+/// keeps every root move's search, however small) proves exactly that value.
+#[test]
+fn the_value_is_proved_before_the_ties() {
+    use std::ops::ControlFlow;
+    use std::sync::Mutex;
+    for (rows, cols, variant) in [
+        (4, 6, SIMPLE),
+        (3, 8, SIMPLE),
+        (5, 5, FULL),
+        (4, 5, SIMPLE_MISERE),
+    ] {
+        let rules =
+            Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let config = Config {
+            threads: 1,
+            hash_mb: 16,
+            ..Config::default()
+        };
+        let plain = Engine::new(rules.clone(), config).solve_root(&start, RootMoves::Ties);
+        let journal = Arc::new(Journal::new(rules.geometry.cell_count(), u64::MAX));
+        let mut first = Engine::new(rules.clone(), config);
+        first.keep_journal(Some(Arc::clone(&journal)));
+        let seen = Arc::new(Mutex::new(None));
+        let at_ties = Arc::clone(&seen);
+        first.observe(Some(Box::new(move |p: &Progress| {
+            if p.ties {
+                *at_ties.lock().unwrap() = Some(p.clone());
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })));
+        assert_eq!(first.solve_root_within(&start, RootMoves::Ties, None), None);
+        let at_ties = seen.lock().unwrap().clone();
+        let at_ties = at_ties.unwrap_or_else(|| panic!("{rows}x{cols}: no round of ties"));
+        assert_eq!(
+            at_ties.best.map(|(_, v)| v),
+            Some(plain.score),
+            "{rows}x{cols}"
+        );
+        assert!(
+            at_ties.total >= 1 && at_ties.done == 0,
+            "{rows}x{cols}: {at_ties:?}"
+        );
+        let at_start = journal.proved(&rules, &start, 1);
+        assert_eq!(
+            (at_start.low, at_start.high),
+            (plain.score, plain.score),
+            "{rows}x{cols}"
+        );
+        assert!(plain.moves.len() > 1, "{rows}x{cols}: {plain:?}");
+    }
+}
+
 /// What a journal proves of a position: the minimax of its bounds over the moves after it,
 /// with positions looked up under the board's symmetries, and the game's end scored as the
 /// solver scores it (misère too).
