@@ -285,31 +285,37 @@ fn all_moves_golden_output() {
 }
 
 /// More threads give the same values, best moves and line of perfect play, in fewer or more
-/// nodes.
+/// nodes: every move's value, and every best move (found in the round of ties, which the
+/// helpers join).
 #[test]
 fn threads_change_no_value() {
-    let args = [
-        "solve",
-        "--rows",
-        "4",
-        "--cols",
-        "5",
-        "--all-moves",
-        "--threads",
-    ];
-    // Everything but the last line, which counts nodes.
-    let run = |threads: &str| {
-        let output = othello().args(args).arg(threads).output().unwrap();
-        assert!(output.status.success());
-        let text = String::from_utf8(output.stdout).unwrap();
-        let (body, nodes) = text.trim_end().rsplit_once('\n').unwrap();
-        assert!(nodes.starts_with("Nodes: "), "{nodes}");
-        body.to_string()
-    };
-    let one = run("1");
-    assert!(one.contains("All moves: c4 +16, d3 +14,"), "{one}");
-    for threads in ["2", "4"] {
-        assert_eq!(run(threads), one, "{threads} threads");
+    let all_moves = "solve --rows 4 --cols 5 --all-moves --threads";
+    let ties = "solve --rows 4 --cols 5 --rules simple --threads";
+    for (args, expected) in [
+        (all_moves, "All moves: c4 +16, d3 +14,"),
+        (
+            ties,
+            "Best moves: a1 -8, c4 -8, b4 -8, c1 -8, b1 -8, a2 -8, a3 -8, d4 -8, d2 -8, d3 -8\n",
+        ),
+    ] {
+        // Everything but the last line, which counts nodes.
+        let run = |threads: &str| {
+            let output = othello()
+                .args(args.split_whitespace())
+                .arg(threads)
+                .output()
+                .unwrap();
+            assert!(output.status.success());
+            let text = String::from_utf8(output.stdout).unwrap();
+            let (body, nodes) = text.trim_end().rsplit_once('\n').unwrap();
+            assert!(nodes.starts_with("Nodes: "), "{nodes}");
+            body.to_string()
+        };
+        let one = run("1");
+        assert!(one.contains(expected), "{one}");
+        for threads in ["2", "4"] {
+            assert_eq!(run(threads), one, "{args} {threads}");
+        }
     }
 }
 
