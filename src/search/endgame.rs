@@ -401,7 +401,15 @@ impl<B: Bits> Engine<B> {
             self.notify();
         }
         if which == RootMoves::Ties && !self.stopped {
-            self.test_ties(pos, key, list, &twins, &mut known, &mut values, alpha);
+            // Moves no better than the best but not shown worse; their images follow them.
+            let open = RootValue::AtMost(alpha);
+            let places: Vec<usize> = (0..n)
+                .filter(|&i| twins[i].is_none() && known.contains(&(list[i].cell, open)))
+                .collect();
+            for i in self.test_ties(pos, key, list, &places, alpha) {
+                let images = (0..n).filter(|&j| j == i || twins[j] == Some(list[i].cell));
+                values.extend(images.map(|j| (list[j].cell, alpha)));
+            }
         }
         // Among equal values the first in the list comes first, however the threads shared
         // the moves out.
@@ -444,27 +452,20 @@ impl<B: Bits> Engine<B> {
     }
 
     /// The second round of a solve that wants every best move, once `alpha`, the value of
-    /// `pos`, is known: each move of `list` that the first round proved no better than `alpha`
-    /// but not worse (`known` holds what it proved of each move, by square; `twins` as
-    /// [`Engine::twins`] gives) is searched in a null window just below `alpha`, which shows
-    /// it a tie or worse. Ties, and the moves a symmetry maps onto them, join `values`.
-    #[allow(clippy::too_many_arguments)]
+    /// `pos`, is known: the moves at `places` of `list`, which the first round proved no
+    /// better than `alpha` but not worse, are each searched in a null window just below
+    /// `alpha`, which shows a move a tie or worse. The places of the ties.
     fn test_ties(
         &mut self,
         pos: &Position<B>,
         key: u64,
         list: &[Candidate<B>],
-        twins: &[Option<usize>],
-        known: &mut [(usize, RootValue)],
-        values: &mut Vec<(usize, i32)>,
+        places: &[usize],
         alpha: i32,
-    ) {
-        let open = RootValue::AtMost(alpha);
-        let places: Vec<usize> = (0..list.len())
-            .filter(|&i| twins[i].is_none() && known.contains(&(list[i].cell, open)))
-            .collect();
+    ) -> Vec<usize> {
+        let mut ties = Vec::new();
         if places.is_empty() {
-            return;
+            return ties;
         }
         let helped = places.iter().filter(|&&i| i < 64);
         self.shared
@@ -482,23 +483,19 @@ impl<B: Bits> Engine<B> {
             let (child, child_key) = self.after(pos, key, m, list[i].flips(&self.rules, pos));
             let probe = -self.solve_root_move(&child, child_key, -alpha, 1 - alpha);
             if self.stopped {
-                return;
+                break;
             }
             let result = if probe >= alpha {
-                values.push((m, alpha));
-                let images = (0..list.len()).filter(|&j| twins[j] == Some(m));
-                values.extend(images.map(|j| (list[j].cell, alpha)));
+                ties.push(i);
                 RootValue::Exact(alpha)
             } else {
                 RootValue::AtMost(probe)
             };
-            for entry in known.iter_mut().filter(|(k, _)| *k == m) {
-                entry.1 = result;
-            }
             self.progress.done = done + 1;
             self.progress.last = Some((m, result));
             self.notify();
         }
+        ties
     }
 
     /// [`Engine::solve`] of the position after a root move, kept in the journal however small
