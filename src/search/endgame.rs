@@ -63,16 +63,33 @@ const ANYWHERE_REACH: Reach = Reach {
 /// the first move, a move whose position another thread is searching is left for later.
 const SPLIT: u32 = 12;
 
-/// A root move after the first is searched first in a null window at `alpha`, the best value
-/// so far: a value at or below it shows the move no better than the best, one above it is
-/// searched again for its exact value. The value of the root is known once every move has
-/// been through this. Ties are told apart afterwards, in a second round against the final
-/// value only (see [`Engine::test_ties`]): the same nodes in all as testing each move against
-/// the best so far for a tie at once (within 1% on the 4x5-3x10 starts, both rule sets,
-/// misère too), but the value comes first (3x9 SIMPLE: after 140 M of the 200 M nodes), so a
-/// long solve stopped among the ties has proved it.
-fn probe_window(alpha: i32) -> (i32, i32) {
-    (alpha, alpha + 1)
+/// How a solve that wants every best move tells a tie from a worse root move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TieTest {
+    /// None are wanted ([`RootMoves::Best`], [`RootMoves::All`]).
+    None,
+    /// Within the first search of each move: a window a disc either side of the best value so
+    /// far tells worse, tie and better apart at once.
+    InWindow,
+    /// In a second round, once every move has been searched against the best and the value is
+    /// known (see [`Engine::test_ties`]). For a solve that keeps a journal: stopped among the
+    /// ties, it has proved its value (3x9 SIMPLE: known after 140 M of its 200 M nodes).
+    /// Nodes in all within 1% of `InWindow` on the 4x5-3x10 starts, both rule sets and
+    /// misère, but 3% more over FFO #20-#44, so a solve that keeps no journal tests in the
+    /// window.
+    Afterwards,
+}
+
+/// The window in which a root move after the first is searched first, when `alpha` is the
+/// best value so far: one above it shows a move no better (or, with ties tested in the window,
+/// worse) than the best; a tie lies inside the window for ties; a move above it is searched
+/// again.
+fn probe_window(ties: TieTest, alpha: i32) -> (i32, i32) {
+    if ties == TieTest::InWindow {
+        (alpha - 1, alpha + 1)
+    } else {
+        (alpha, alpha + 1)
+    }
 }
 
 /// An exact result.
@@ -109,8 +126,9 @@ pub struct Progress {
     pub total: usize,
     /// The root move being searched.
     pub current: Option<usize>,
-    /// In a solve that wants every best move, the round after the value is known, which tests
-    /// the moves found no better than the best for a tie: `done` and `total` count those.
+    /// In a solve that wants every best move and keeps a journal, the round after the value is
+    /// known, which tests the moves found no better than the best for a tie: `done` and
+    /// `total` count those.
     pub ties: bool,
     /// The best root move so far and its value: in a solve, in discs (exact once
     /// `done == total`, or `ties`); in an iterative search, in hundredths of a disc.
@@ -253,7 +271,7 @@ impl<B: Bits> Engine<B> {
                 self.solve_around(&next, next_key, guess, limit);
             } else {
                 let alpha = self.shared.alpha.load(Relaxed);
-                let (bar, top) = probe_window(alpha);
+                let (bar, top) = probe_window(self.tie_test(which), alpha);
                 if which == RootMoves::All
                     || -self.solve_root_move(&next, next_key, -top, -bar) >= top && !self.stopped
                 {
@@ -264,7 +282,7 @@ impl<B: Bits> Engine<B> {
                 self.shared.finish(i);
             }
         }
-        if which == RootMoves::Ties {
+        if self.tie_test(which) == TieTest::Afterwards {
             self.help_test_ties(pos, key, list);
         }
     }
@@ -369,10 +387,12 @@ impl<B: Bits> Engine<B> {
             } else if which == RootMoves::All {
                 RootValue::Exact(value(self, -limit, limit))
             } else {
-                let (bar, top) = probe_window(alpha);
+                let (bar, top) = probe_window(self.tie_test(which), alpha);
                 let probe = value(self, bar, top);
                 if probe <= bar {
                     RootValue::AtMost(probe)
+                } else if probe < top {
+                    RootValue::Exact(probe)
                 } else {
                     let score = value(self, alpha, limit);
                     RootValue::Exact(if score <= alpha { alpha } else { score })
@@ -400,7 +420,7 @@ impl<B: Bits> Engine<B> {
             self.progress.last = Some((m, result));
             self.notify();
         }
-        if which == RootMoves::Ties && !self.stopped {
+        if self.tie_test(which) == TieTest::Afterwards && !self.stopped {
             // Moves no better than the best but not shown worse; their images follow them.
             let open = RootValue::AtMost(alpha);
             let places: Vec<usize> = (0..n)
@@ -451,10 +471,10 @@ impl<B: Bits> Engine<B> {
         }
     }
 
-    /// The second round of a solve that wants every best move, once `alpha`, the value of
-    /// `pos`, is known: the moves at `places` of `list`, which the first round proved no
-    /// better than `alpha` but not worse, are each searched in a null window just below
-    /// `alpha`, which shows a move a tie or worse. The places of the ties.
+    /// The second round of a solve that tests ties afterwards ([`TieTest::Afterwards`]), once
+    /// `alpha`, the value of `pos`, is known: the moves at `places` of `list`, which the first
+    /// round proved no better than `alpha` but not worse, are each searched in a null window
+    /// just below `alpha`, which shows a move a tie or worse. The places of the ties.
     fn test_ties(
         &mut self,
         pos: &Position<B>,
@@ -496,6 +516,15 @@ impl<B: Bits> Engine<B> {
             self.notify();
         }
         ties
+    }
+
+    /// How this solve, proving the values `which` asks for, tells ties from worse root moves.
+    fn tie_test(&self, which: RootMoves) -> TieTest {
+        match (which, &self.journal) {
+            (RootMoves::Ties, Some(_)) => TieTest::Afterwards,
+            (RootMoves::Ties, None) => TieTest::InWindow,
+            (RootMoves::Best | RootMoves::All, _) => TieTest::None,
+        }
     }
 
     /// [`Engine::solve`] of the position after a root move, kept in the journal however small

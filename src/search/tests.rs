@@ -784,9 +784,10 @@ fn a_journal_carries_a_stopped_solve_on() {
     }
 }
 
-/// A solve that wants every best move proves the value before it tests the other moves for a
-/// tie: stopped as that round begins, it has named the best value, and its journal (which
-/// keeps every root move's search, however small) proves exactly that value.
+/// A solve that wants every best move and keeps a journal proves the value before it tests
+/// the other moves for a tie: stopped as that round begins, it has named the best value, and
+/// its journal (which keeps every root move's search, however small) proves exactly that
+/// value. Run to the end, it finds the same best moves as a solve that tests for ties at once.
 #[test]
 fn the_value_is_proved_before_the_ties() {
     use std::ops::ControlFlow;
@@ -838,6 +839,18 @@ fn the_value_is_proved_before_the_ties() {
             "{rows}x{cols}"
         );
         assert!(plain.moves.len() > 1, "{rows}x{cols}: {plain:?}");
+        // Ties found afterwards are those found in the window, with helpers too.
+        for threads in [1, 2] {
+            let mut engine = Engine::new(rules.clone(), Config { threads, ..config });
+            let journal = Journal::new(rules.geometry.cell_count(), u64::MAX);
+            engine.keep_journal(Some(Arc::new(journal)));
+            let afterwards = engine.solve_root(&start, RootMoves::Ties);
+            assert_eq!(
+                (afterwards.score, &afterwards.moves),
+                (plain.score, &plain.moves),
+                "{rows}x{cols}, {threads} threads"
+            );
+        }
     }
 }
 
