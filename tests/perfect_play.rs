@@ -551,6 +551,69 @@ fn a_signal_caches_the_entry_it_stopped_and_starts_no_other() {
     );
 }
 
+/// A run stopped as the solver began testing first moves for a tie with the best has proved
+/// the value in its journal: the table gives it, says the ties were not all tested, and counts
+/// the entry apart from those solved and those not.
+#[test]
+fn an_entry_stopped_among_the_ties_gives_its_value() {
+    use othello::commands::{solve_position_within, SolveOptions};
+    use othello::rules::{Color, Rules, Variant};
+    use othello::search::{Progress, RootMoves};
+    use std::ops::ControlFlow;
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-ties");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let simple = Variant {
+        rule_set: RuleSet::Simple,
+        ..Variant::default()
+    };
+    let rules = Rules::<u64>::new(Shape::new(4, 5).unwrap(), simple).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    let solve = SolveOptions {
+        which: RootMoves::Ties,
+        hash_mb: 16,
+        threads: 1,
+        max_empties: None,
+        journal: Some(folder.join("4x5-simple-normal-standard.txt")),
+        limit: None,
+        interrupt: Interrupt::default(),
+    };
+    let at_ties = Box::new(|p: &Progress| {
+        if p.ties {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let stopped = solve_position_within(&rules, &start, &solve, Some(at_ties)).unwrap();
+    assert!(stopped.is_err(), "{stopped:?}");
+    let cache = temp_file("perfect-play-ties.txt");
+    let line = "4x5 simple normal standard unsolved limit=1m nodes=1000 seconds=60.000\n";
+    std::fs::write(&cache, line).unwrap();
+    let options = PerfectPlayOptions {
+        rule_sets: vec![RuleSet::Simple],
+        misere: vec![false],
+        place_anywhere: vec![false],
+        cache: Some(cache),
+        journals: Some(folder),
+        from_cache: true,
+        ..options(&[(4, 5)])
+    };
+    let (_, doc) = run(&options);
+    // Black − White is -8, a1 among the best first moves (see the 4x5 SIMPLE entry).
+    assert!(
+        doc.contains("| 4x5 | simple | no | no | -8 (ties not all tested in 1m) | - | "),
+        "{doc}"
+    );
+    assert!(doc.contains("a1 -8"), "{doc}");
+    assert!(
+        doc.contains(
+            "Totals: 0 solved, 1 with the value proved but not every tie tested, 0 not solved"
+        ),
+        "{doc}"
+    );
+}
+
 /// Runs the command; returns stdout and stderr.
 fn perfect_play_command(args: &[&str]) -> (String, String) {
     let output = othello()

@@ -591,7 +591,7 @@ fn write_document(
         "| --- | --- | --- | --- | ---: | --- | --- | ---: | ---: |"
     )?;
     let (mut nodes, mut seconds) = (0u64, 0f64);
-    let (mut solved, mut unsolved, mut untried, mut cached) = (0, 0, 0, 0);
+    let (mut solved, mut value_only, mut unsolved, mut untried, mut cached) = (0, 0, 0, 0, 0);
     let not_tried = |why: String| [why, "-".into(), "-".into(), "-".into(), "-".into()];
     for entry in table {
         let s = &entry.setup;
@@ -619,19 +619,29 @@ fn write_document(
                 ]
             }
             Found::OutOfTime { limit, .. } => {
-                unsolved += 1;
                 let [n, secs] = work_cells(work);
-                let mut value = format!("not solved in {}", duration_text(*limit));
+                let within = duration_text(*limit);
+                let mut value = format!("not solved in {within}");
                 let mut first_moves = "-".to_string();
-                if let Some(folder) = &options.journals {
-                    if let Some(proved) = proved_leads(folder, s)? {
-                        let (lead, moves) = proved.text();
-                        if let Some(lead) = lead {
-                            value += &format!(" ({lead})");
-                        }
-                        if let Some(moves) = moves {
-                            first_moves = moves;
-                        }
+                let proved = match &options.journals {
+                    Some(folder) => proved_leads(folder, s)?,
+                    None => None,
+                };
+                let exact = proved.as_ref().and_then(|p| p.value.exact());
+                if let Some(lead) = exact {
+                    // Only ties are left to test: the value stands.
+                    value_only += 1;
+                    value = format!("{} (ties not all tested in {within})", signed(lead));
+                } else {
+                    unsolved += 1;
+                }
+                if let Some(proved) = proved {
+                    let (lead, moves) = proved.text();
+                    if let (None, Some(lead)) = (exact, lead) {
+                        value += &format!(" ({lead})");
+                    }
+                    if let Some(moves) = moves {
+                        first_moves = moves;
                     }
                 }
                 [value, "-".to_string(), first_moves, n, secs]
@@ -659,10 +669,14 @@ fn write_document(
             cells.join(" | ")
         )?;
     }
+    let value_only = match value_only {
+        0 => String::new(),
+        n => format!(", {n} with the value proved but not every tie tested"),
+    };
     writeln!(out)?;
     writeln!(
         out,
-        "Totals: {solved} solved, {unsolved} not solved in their time, {untried} not tried; \
+        "Totals: {solved} solved{value_only}, {unsolved} not solved in their time, {untried} not tried; \
          {} nodes, {seconds:.3} s ({cached} entries from the cache, with the nodes and time of \
          the run that made them).",
         grouped(nodes)
@@ -715,9 +729,10 @@ winner (B or W) and the winner's discs first. Best first moves are all of Black'
 that keep that value, in standard notation (column letter, row number counted from the top). An
 entry not solved within its time limit says so; its value is not guessed, but where its runs kept
 a journal (listed with `--journals`) the bounds on Black − White that they proved follow in
-brackets (at least, at most, or a range; or the value itself, once every first move has been
-searched against the best and only the ties among them are left), and in place of the best first
-moves, what they proved of each first move after which Black − White is bounded. An entry is not tried when a board that
+brackets (at least, at most, or a range), and in place of the best first moves, what they proved
+of each first move after which Black − White is bounded. Once every first move has been searched
+against the best, the journal proves the value itself: the entry gives it, and says that not
+every first move was yet tested for a tie with the best. An entry is not tried when a board that
 fits inside it was not solved within the same time under the same rules.
 ";
 

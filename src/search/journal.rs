@@ -20,6 +20,11 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The value itself, when the bounds meet.
+    pub fn exact(self) -> Option<i32> {
+        (self.low == self.high).then_some(self.low)
+    }
+
     /// The same bounds for the other side: a value for one side is minus the other's.
     pub fn turned_over(self) -> Bounds {
         Bounds {
