@@ -552,8 +552,8 @@ fn a_signal_caches_the_entry_it_stopped_and_starts_no_other() {
 }
 
 /// A run stopped as the solver began testing first moves for a tie with the best has proved
-/// the value in its journal: the table gives it, says the ties were not all tested, and counts
-/// the entry apart from those solved and those not.
+/// the value in its journal: the table gives it, says the entry is not solved, and counts it
+/// apart from those solved and those not.
 #[test]
 fn an_entry_stopped_among_the_ties_gives_its_value() {
     use othello::commands::{solve_position_within, SolveOptions};
@@ -602,13 +602,14 @@ fn an_entry_stopped_among_the_ties_gives_its_value() {
     let (_, doc) = run(&options);
     // Black − White is -8, a1 among the best first moves (see the 4x5 SIMPLE entry).
     assert!(
-        doc.contains("| 4x5 | simple | no | no | -8 (ties not all tested in 1m) | - | "),
+        doc.contains("| 4x5 | simple | no | no | -8 (proved; not solved in 1m) | - | "),
         "{doc}"
     );
     assert!(doc.contains("a1 -8"), "{doc}");
     assert!(
         doc.contains(
-            "Totals: 0 solved, 1 with the value proved but not every tie tested, 0 not solved"
+            "Totals: 0 solved, 1 with the value proved but not solved in their time, 0 not \
+             solved"
         ),
         "{doc}"
     );
@@ -775,7 +776,10 @@ fn an_unsolved_entry_shows_what_its_journal_proves() {
     // which proves the value itself.
     assert_eq!(
         value_for("8 8"),
-        ["not solved in 1s (-8)", "a2 -8, b1 -8, c4 -8, d3 -8"]
+        [
+            "-8 (proved; not solved in 1s)",
+            "a2 -8, b1 -8, c4 -8, d3 -8"
+        ]
     );
     // White gets at least 8 after each first move: Black gets at most -8.
     assert_eq!(

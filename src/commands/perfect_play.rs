@@ -629,9 +629,9 @@ fn write_document(
                 };
                 let exact = proved.as_ref().and_then(|p| p.value.exact());
                 if let Some(lead) = exact {
-                    // Only ties are left to test: the value stands.
+                    // Every first move searched against the best: the value stands.
                     value_only += 1;
-                    value = format!("{} (ties not all tested in {within})", signed(lead));
+                    value = format!("{} (proved; not solved in {within})", signed(lead));
                 } else {
                     unsolved += 1;
                 }
@@ -671,7 +671,7 @@ fn write_document(
     }
     let value_only = match value_only {
         0 => String::new(),
-        n => format!(", {n} with the value proved but not every tie tested"),
+        n => format!(", {n} with the value proved but not solved in their time"),
     };
     writeln!(out)?;
     writeln!(
@@ -731,9 +731,10 @@ entry not solved within its time limit says so; its value is not guessed, but wh
 a journal (listed with `--journals`) the bounds on Black − White that they proved follow in
 brackets (at least, at most, or a range), and in place of the best first moves, what they proved
 of each first move after which Black − White is bounded. Once every first move has been searched
-against the best, the journal proves the value itself: the entry gives it, and says that not
-every first move was yet tested for a tie with the best. An entry is not tried when a board that
-fits inside it was not solved within the same time under the same rules.
+against the best, the journal proves the value itself, and the entry gives it (`proved; not
+solved`): what is missing is the line, and a first move `at most` the value may yet tie with the
+best. An entry is not tried when a board that fits inside it was not solved within the same time
+under the same rules.
 ";
 
 /// The cache file: what earlier runs found, and where this run's entries are added.
