@@ -703,6 +703,24 @@ fn a_line_after_a_timed_solve_is_not_cut_short_by_its_limit() {
     assert_eq!(pos.score(), (3, 11));
 }
 
+/// The rules and start of a `rows`x`cols` board under `variant`, a one-thread configuration
+/// with a small table, and a solve of the start that names every best move.
+fn solved_start(
+    rows: usize,
+    cols: usize,
+    variant: Variant,
+) -> (Rules<u64>, Position<u64>, Config, endgame::Solved) {
+    let rules = Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    let config = Config {
+        threads: 1,
+        hash_mb: 16,
+        ..Config::default()
+    };
+    let plain = Engine::new(rules.clone(), config).solve_root(&start, RootMoves::Ties);
+    (rules, start, config, plain)
+}
+
 /// A solve stopped part way leaves bounds in its journal that hold (each is checked by a solve
 /// of its own position), and a later solve that reads them finds the value and best moves of a
 /// plain solve with less work.
@@ -720,15 +738,7 @@ fn a_journal_carries_a_stopped_solve_on() {
         (5, 5, MISERE),
         (4, 5, simple_anywhere),
     ] {
-        let rules =
-            Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
-        let start = rules.start(Color::Black, Color::White);
-        let config = Config {
-            threads: 1,
-            hash_mb: 16,
-            ..Config::default()
-        };
-        let plain = Engine::new(rules.clone(), config).solve_root(&start, RootMoves::Ties);
+        let (rules, start, config, plain) = solved_start(rows, cols, variant);
         // The stop below comes at the first look at the progress after half the nodes.
         let half = plain.nodes / 2;
         assert!(
@@ -798,15 +808,7 @@ fn the_value_is_proved_before_the_ties() {
         (5, 5, FULL),
         (4, 5, SIMPLE_MISERE),
     ] {
-        let rules =
-            Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
-        let start = rules.start(Color::Black, Color::White);
-        let config = Config {
-            threads: 1,
-            hash_mb: 16,
-            ..Config::default()
-        };
-        let plain = Engine::new(rules.clone(), config).solve_root(&start, RootMoves::Ties);
+        let (rules, start, config, plain) = solved_start(rows, cols, variant);
         let journal = Arc::new(Journal::new(rules.geometry.cell_count(), u64::MAX));
         let mut first = Engine::new(rules.clone(), config);
         first.keep_journal(Some(Arc::clone(&journal)));
