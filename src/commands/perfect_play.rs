@@ -621,29 +621,27 @@ fn write_document(
             Found::OutOfTime { limit, .. } => {
                 let [n, secs] = work_cells(work);
                 let within = duration_text(*limit);
-                let mut value = format!("not solved in {within}");
-                let mut first_moves = "-".to_string();
                 let proved = match &options.journals {
                     Some(folder) => proved_leads(folder, s)?,
                     None => None,
                 };
-                let exact = proved.as_ref().and_then(|p| p.value.exact());
-                if let Some(lead) = exact {
+                let (bounds, first_moves) = proved.as_ref().map_or((None, None), Proved::text);
+                let value = match (proved.and_then(|p| p.value.exact()), bounds) {
                     // Every first move searched against the best: the value stands.
-                    value_only += 1;
-                    value = format!("{} (proved; not solved in {within})", signed(lead));
-                } else {
-                    unsolved += 1;
-                }
-                if let Some(proved) = proved {
-                    let (lead, moves) = proved.text();
-                    if let (None, Some(lead)) = (exact, lead) {
-                        value += &format!(" ({lead})");
+                    (Some(lead), _) => {
+                        value_only += 1;
+                        format!("{} (proved; not solved in {within})", signed(lead))
                     }
-                    if let Some(moves) = moves {
-                        first_moves = moves;
+                    (None, Some(bounds)) => {
+                        unsolved += 1;
+                        format!("not solved in {within} ({bounds})")
                     }
-                }
+                    (None, None) => {
+                        unsolved += 1;
+                        format!("not solved in {within}")
+                    }
+                };
+                let first_moves = first_moves.unwrap_or_else(|| "-".to_string());
                 [value, "-".to_string(), first_moves, n, secs]
             }
             Found::NotTried { inside, limit } => {
