@@ -662,13 +662,15 @@ impl<B: Bits> Engine<B> {
         mut beta: i32,
         ply: usize,
     ) -> i32 {
-        let empties = self.rules.empty(pos).count();
+        let empty = self.rules.empty(pos);
+        let empties = empty.count();
         let reach = self.reach();
         if empties <= reach.shallow {
             return self.solve_shallow(pos.mover(), pos.opponent(), alpha, beta);
         }
         let start = self.nodes;
-        self.table.prefetch(key);
+        let (table_key, offset) = self.table_key(pos, key, empty);
+        self.table.prefetch(table_key);
         if self.count_node() {
             return 0;
         }
@@ -703,11 +705,11 @@ impl<B: Bits> Engine<B> {
             }
         }
         let mut table_move = None;
-        if let Some(e) = self.table.probe(key) {
+        if let Some(e) = self.table.probe(table_key) {
             table_move = e.best.filter(|&m| moves.contains(m));
             if e.depth == SOLVED {
                 // Solved entries hold outcomes, so their scores convert back exactly.
-                let score = Outcome::at_most(e.score);
+                let score = Outcome::at_most(e.score) + offset;
                 if e.bound.settles(score, alpha, beta) {
                     return score;
                 }
@@ -739,9 +741,9 @@ impl<B: Bits> Engine<B> {
         }
         let bound = Bound::of(best_score, alpha, beta);
         self.table.store(
-            key,
+            table_key,
             Entry {
-                score: Outcome(best_score).score(),
+                score: Outcome(best_score - offset).score(),
                 best: best_move,
                 depth: SOLVED,
                 bound,
@@ -782,13 +784,15 @@ impl<B: Bits> Engine<B> {
     /// misses overlap (eight SIMPLE positions 19 cells from the end, where the cut-offs start
     /// at 9 cells: about 15% less time).
     fn transposition_cut(&self, pos: &Position<B>, key: u64, moves: B, beta: i32) -> Option<i32> {
-        let mut keys = [0; 64];
+        let mut keys = [(0, 0); 64];
         let mut fetched = 0;
+        let empty = self.rules.empty(pos);
         for m in moves.iter() {
             let flips = self.rules.flips(pos, m);
-            let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+            let (child, child_key) = self.after(pos, key, m, flips);
+            let child_key = self.table_key(&child, child_key, empty & !B::bit(m));
             if fetched < keys.len() {
-                self.table.prefetch(child_key);
+                self.table.prefetch(child_key.0);
                 keys[fetched] = child_key;
                 fetched += 1;
             } else if let Some(score) = self.cut_by(child_key, beta) {
@@ -800,19 +804,41 @@ impl<B: Bits> Engine<B> {
             .find_map(|&child_key| self.cut_by(child_key, beta))
     }
 
-    /// The cut-off that the table entry of the position after a move (`child_key`) proves
-    /// here, if any.
+    /// The cut-off that the table entry of the position after a move (its table key and
+    /// offset, see [`Engine::table_key`]) proves here, if any.
     #[inline]
-    fn cut_by(&self, child_key: u64, beta: i32) -> Option<i32> {
+    fn cut_by(&self, (child_key, offset): (u64, i32), beta: i32) -> Option<i32> {
         let e = self.table.probe(child_key)?;
         if e.depth == SOLVED && e.bound != Bound::Lower {
             // The child is worth at most this to its mover, so at least its negation here.
-            let score = -Outcome::at_most(e.score);
+            let score = -(Outcome::at_most(e.score) + offset);
             if score >= beta {
                 return Some(score);
             }
         }
         None
+    }
+
+    /// The table's key for `pos` (whose full key is `key` and empty cells `empty`) and the
+    /// part of its value that the table leaves out. Under SIMPLE rules a disc with no empty
+    /// cell beside it can never be turned over, nor make a move legal (a move needs an
+    /// opponent's disc beside it), and the game ends on a full board: positions that differ
+    /// only in the colour of such discs are worth the same up to their count, so they share
+    /// one entry, which holds the value less that count.
+    #[inline]
+    fn table_key(&self, pos: &Position<B>, key: u64, empty: B) -> (u64, i32) {
+        if self.rules.variant.rule_set != RuleSet::Simple {
+            return (key, 0);
+        }
+        let settled = !(self.rules.geometry.neighbours(empty) | empty);
+        let lead =
+            (pos.mover() & settled).count() as i32 - (pos.opponent() & settled).count() as i32;
+        let offset = if self.rules.variant.misere {
+            -lead
+        } else {
+            lead
+        };
+        (self.zobrist.settled(key, pos.white, settled), offset)
     }
 
     /// Where the solver's tools take over under these rules.

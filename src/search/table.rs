@@ -12,6 +12,8 @@ pub struct Zobrist {
     /// `black[i] ^ white key of i`: what turning the disc on `i` over does to a key.
     turn_over: Vec<u64>,
     white_to_move: u64,
+    /// Marks the keys of [`Zobrist::settled`], apart from every full key.
+    settled: u64,
 }
 
 /// SplitMix64: a small, well-mixed generator for keys and seeded choices.
@@ -32,6 +34,7 @@ impl Zobrist {
             black,
             turn_over,
             white_to_move: splitmix(&mut state),
+            settled: splitmix(&mut state),
         }
     }
 
@@ -57,6 +60,18 @@ impl Zobrist {
             key ^= self.turn_over[index];
         }
         for i in flips.iter() {
+            key ^= self.turn_over[i];
+        }
+        key
+    }
+
+    /// The key of the position whose full key is `key`, its discs in `settled` keyed as discs
+    /// of no colour (`white` names the white ones): positions that differ only in the colour
+    /// of those discs share it. It never equals a full key but by chance.
+    #[inline]
+    pub fn settled<B: Bits>(&self, key: u64, white: B, settled: B) -> u64 {
+        let mut key = key ^ self.settled;
+        for i in (white & settled).iter() {
             key ^= self.turn_over[i];
         }
         key

@@ -952,3 +952,46 @@ fn a_line_of_perfect_play_tries_one_move_of_each_kind() {
     e.line_candidates(&after, e.rules().moves(&after), &mut list);
     assert_eq!(list.len(), e.rules().moves(&after).count() as usize);
 }
+
+/// Under SIMPLE rules a disc with no empty cell beside it never changes, so the table keys
+/// positions without its colour: a position that differs from a solved one only there is
+/// solved mostly from the table, and its value is the other's moved by that disc.
+#[test]
+fn simple_positions_differing_in_settled_discs_share_the_table() {
+    for variant in [SIMPLE, SIMPLE_MISERE] {
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(4, 6).unwrap(), variant).unwrap();
+        let g = &rules.geometry;
+        let (pos, settled) = (0..)
+            .map(|seed| random_position(&rules, seed, 12))
+            .find_map(|pos| {
+                let empty = rules.empty(&pos);
+                let settled = (pos.black | pos.white) & !(g.neighbours(empty) | empty);
+                settled.lowest().map(|cell| (pos, cell))
+            })
+            .unwrap();
+        let mut turned = pos;
+        turned.black ^= u64::bit(settled);
+        turned.white ^= u64::bit(settled);
+        let mut e = engine::<u64>(4, 6, variant, depth(64));
+        let first = e.solve_exact(&pos, false);
+        let again = e.solve_exact(&turned, false);
+        let fresh = engine::<u64>(4, 6, variant, depth(64)).solve_exact(&turned, false);
+        let what = format!("{variant:?} {pos:?}, {} turned over", name(6, settled));
+        assert_eq!(again.score, fresh.score, "{what}");
+        assert_eq!(
+            fresh.score,
+            minimax(&rules, &turned, Scoring::Plain),
+            "{what}"
+        );
+        // The mover's disc turned to the opponent's costs it two discs, and gains two under misère.
+        let mover_lost = pos.mover() & u64::bit(settled) != 0;
+        let change = if mover_lost == variant.misere { 2 } else { -2 };
+        assert_eq!(fresh.score, first.score + change, "{what}");
+        assert!(
+            again.nodes * 4 < fresh.nodes,
+            "{what}: {} nodes after the first, {} fresh",
+            again.nodes,
+            fresh.nodes
+        );
+    }
+}
