@@ -1,8 +1,9 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
+use super::table::Zobrist;
 use super::{Bound, Candidate, Engine, Entry, Journal, Look, Outcome, DISC, INFINITY, SOLVED};
-use crate::rules::{Bits, Position, RuleSet};
+use crate::rules::{Bits, Position, RuleSet, Rules};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::Arc;
@@ -62,6 +63,67 @@ const ANYWHERE_REACH: Reach = Reach {
 /// From this many empty cells on, threads that meet in a position share out its moves: after
 /// the first move, a move whose position another thread is searching is left for later.
 const SPLIT: u32 = 12;
+
+/// From this many empty cells on, a SIMPLE position shares its table entry with its images
+/// under the board's symmetries (see [`Engine::place`]).
+const SYMMETRIC_FROM: u32 = 12;
+
+/// A symmetry of the board, as the solver's table reads it.
+#[derive(Debug)]
+pub(super) struct Image {
+    /// The keys of a position's image.
+    zobrist: Zobrist,
+    /// The cell each cell goes to, and the cell each comes from.
+    to: Vec<usize>,
+    from: Vec<usize>,
+}
+
+impl Image {
+    /// The symmetries of `rules`' board that the solver's table uses: none but under SIMPLE
+    /// rules (see [`Engine::place`]).
+    pub(super) fn all<B: Bits>(rules: &Rules<B>, zobrist: &Zobrist) -> Vec<Image> {
+        if rules.variant.rule_set != RuleSet::Simple {
+            return Vec::new();
+        }
+        let g = &rules.geometry;
+        g.symmetries()
+            .into_iter()
+            .map(|to| {
+                let mut from = vec![0; to.len()];
+                for (cell, &image) in to.iter().enumerate() {
+                    from[image] = cell;
+                }
+                Image {
+                    zobrist: zobrist.mapped(&to),
+                    to,
+                    from,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Where a position's value is kept in the solver's table: the key, what the stored value
+/// leaves out, and the symmetry under which the entry reads the position, if any.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Place {
+    key: u64,
+    offset: i32,
+    /// Its place among the engine's images.
+    image: Option<usize>,
+}
+
+impl Place {
+    /// A move as the entry stores it.
+    fn write(&self, images: &[Image], m: usize) -> usize {
+        self.image.map_or(m, |i| images[i].to[m])
+    }
+
+    /// A move the entry stores, as a move of the position.
+    fn read(&self, images: &[Image], m: usize) -> usize {
+        self.image.map_or(m, |i| images[i].from[m])
+    }
+}
 
 /// How a solve that wants every best move tells a tie from a worse root move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -669,8 +731,8 @@ impl<B: Bits> Engine<B> {
             return self.solve_shallow(pos.mover(), pos.opponent(), alpha, beta);
         }
         let start = self.nodes;
-        let (table_key, offset) = self.table_key(pos, key, empty);
-        self.table.prefetch(table_key);
+        let place = self.place(pos, key, empty);
+        self.table.prefetch(place.key);
         if self.count_node() {
             return 0;
         }
@@ -705,11 +767,14 @@ impl<B: Bits> Engine<B> {
             }
         }
         let mut table_move = None;
-        if let Some(e) = self.table.probe(table_key) {
-            table_move = e.best.filter(|&m| moves.contains(m));
+        if let Some(e) = self.table.probe(place.key) {
+            table_move = e
+                .best
+                .map(|m| place.read(&self.images, m))
+                .filter(|&m| moves.contains(m));
             if e.depth == SOLVED {
                 // Solved entries hold outcomes, so their scores convert back exactly.
-                let score = Outcome::at_most(e.score) + offset;
+                let score = Outcome::at_most(e.score) + place.offset;
                 if e.bound.settles(score, alpha, beta) {
                     return score;
                 }
@@ -741,10 +806,10 @@ impl<B: Bits> Engine<B> {
         }
         let bound = Bound::of(best_score, alpha, beta);
         self.table.store(
-            table_key,
+            place.key,
             Entry {
-                score: Outcome(best_score - offset).score(),
-                best: best_move,
+                score: Outcome(best_score - place.offset).score(),
+                best: best_move.map(|m| place.write(&self.images, m)),
                 depth: SOLVED,
                 bound,
                 cost: Entry::cost_of(self.nodes - start),
@@ -784,34 +849,34 @@ impl<B: Bits> Engine<B> {
     /// misses overlap (eight SIMPLE positions 19 cells from the end, where the cut-offs start
     /// at 9 cells: about 15% less time).
     fn transposition_cut(&self, pos: &Position<B>, key: u64, moves: B, beta: i32) -> Option<i32> {
-        let mut keys = [(0, 0); 64];
+        let mut places = [Place::default(); 64];
         let mut fetched = 0;
         let empty = self.rules.empty(pos);
         for m in moves.iter() {
             let flips = self.rules.flips(pos, m);
             let (child, child_key) = self.after(pos, key, m, flips);
-            let child_key = self.table_key(&child, child_key, empty & !B::bit(m));
-            if fetched < keys.len() {
-                self.table.prefetch(child_key.0);
-                keys[fetched] = child_key;
+            let place = self.place(&child, child_key, empty & !B::bit(m));
+            if fetched < places.len() {
+                self.table.prefetch(place.key);
+                places[fetched] = place;
                 fetched += 1;
-            } else if let Some(score) = self.cut_by(child_key, beta) {
+            } else if let Some(score) = self.cut_by(&place, beta) {
                 return Some(score);
             }
         }
-        keys[..fetched]
+        places[..fetched]
             .iter()
-            .find_map(|&child_key| self.cut_by(child_key, beta))
+            .find_map(|place| self.cut_by(place, beta))
     }
 
-    /// The cut-off that the table entry of the position after a move (its table key and
-    /// offset, see [`Engine::table_key`]) proves here, if any.
+    /// The cut-off that the table entry of the position after a move (at `place`) proves
+    /// here, if any.
     #[inline]
-    fn cut_by(&self, (child_key, offset): (u64, i32), beta: i32) -> Option<i32> {
-        let e = self.table.probe(child_key)?;
+    fn cut_by(&self, place: &Place, beta: i32) -> Option<i32> {
+        let e = self.table.probe(place.key)?;
         if e.depth == SOLVED && e.bound != Bound::Lower {
             // The child is worth at most this to its mover, so at least its negation here.
-            let score = -(Outcome::at_most(e.score) + offset);
+            let score = -(Outcome::at_most(e.score) + place.offset);
             if score >= beta {
                 return Some(score);
             }
@@ -819,16 +884,20 @@ impl<B: Bits> Engine<B> {
         None
     }
 
-    /// The table's key for `pos` (whose full key is `key` and empty cells `empty`) and the
-    /// part of its value that the table leaves out. Under SIMPLE rules a disc with no empty
-    /// cell beside it can never be turned over, nor make a move legal (a move needs an
-    /// opponent's disc beside it), and the game ends on a full board: positions that differ
-    /// only in the colour of such discs are worth the same up to their count, so they share
-    /// one entry, which holds the value less that count.
+    /// Where the solver's table keeps `pos` (whose full key is `key` and empty cells
+    /// `empty`). Under SIMPLE rules a disc with no empty cell beside it can never be turned
+    /// over, nor make a move legal (a move needs an opponent's disc beside it), and the game
+    /// ends on a full board: positions that differ only in the colour of such discs are worth
+    /// the same up to their count, so they share one entry, which holds the value less that
+    /// count. From [`SYMMETRIC_FROM`] empty cells on, a position also shares its entry with
+    /// its images under the board's symmetries (the entry of the smallest key of them all).
     #[inline]
-    fn table_key(&self, pos: &Position<B>, key: u64, empty: B) -> (u64, i32) {
+    fn place(&self, pos: &Position<B>, key: u64, empty: B) -> Place {
         if self.rules.variant.rule_set != RuleSet::Simple {
-            return (key, 0);
+            return Place {
+                key,
+                ..Place::default()
+            };
         }
         let settled = !(self.rules.geometry.neighbours(empty) | empty);
         let lead =
@@ -838,7 +907,22 @@ impl<B: Bits> Engine<B> {
         } else {
             lead
         };
-        (self.zobrist.settled(key, pos.white, settled), offset)
+        let mut place = Place {
+            key: self.zobrist.settled(key, pos.white, settled),
+            offset,
+            image: None,
+        };
+        if empty.count() >= SYMMETRIC_FROM {
+            for (i, image) in self.images.iter().enumerate() {
+                let z = &image.zobrist;
+                let key = z.settled(z.key(pos), pos.white, settled);
+                if key < place.key {
+                    place.key = key;
+                    place.image = Some(i);
+                }
+            }
+        }
+        place
     }
 
     /// Where the solver's tools take over under these rules.

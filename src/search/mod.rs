@@ -272,6 +272,8 @@ pub struct Engine<B> {
     progress: Progress,
     /// Bounds kept from one solve to the next, if the solve keeps them.
     journal: Option<Arc<Journal<B>>>,
+    /// The board's symmetries, for the solver's table.
+    images: Arc<[endgame::Image]>,
 }
 
 impl<B: Bits> Engine<B> {
@@ -292,10 +294,12 @@ impl<B: Bits> Engine<B> {
                 .filter(|&i| set & (1 << quarter_of[i]) != 0)
                 .fold(B::ZERO, |cells, i| cells | B::bit(i))
         });
+        let zobrist = Zobrist::new(cells);
         Engine {
+            images: endgame::Image::all(&rules, &zobrist).into(),
             quarter_of,
             quarter_cells,
-            zobrist: Zobrist::new(cells),
+            zobrist,
             table: Arc::new(Table::new(config.hash_mb)),
             id: 0,
             shared: Arc::default(),
@@ -354,6 +358,7 @@ impl<B: Bits> Engine<B> {
             observer: None,
             progress: Progress::default(),
             journal: self.journal.clone(),
+            images: Arc::clone(&self.images),
         }
     }
 

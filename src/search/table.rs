@@ -77,6 +77,16 @@ impl Zobrist {
         key
     }
 
+    /// Keys that read a position as its image under `map` (the cell each cell goes to): the
+    /// key of the image, found without making it.
+    pub fn mapped(&self, map: &[usize]) -> Zobrist {
+        Zobrist {
+            black: map.iter().map(|&to| self.black[to]).collect(),
+            turn_over: map.iter().map(|&to| self.turn_over[to]).collect(),
+            ..*self
+        }
+    }
+
     /// The key after a pass.
     #[inline]
     pub fn after_pass(&self, key: u64) -> u64 {
