@@ -23,6 +23,9 @@ struct Shallow<'a, B, F> {
     /// 1 for the normal game, -1 under misère: the sign of a disc difference's value.
     sign: i32,
     anywhere: bool,
+    /// The quarters whose cells come first, from those holding an odd number of empty cells:
+    /// XORed with this (0, or all four under misère).
+    parity: usize,
 }
 
 /// A shallow solve waiting for its kernel.
@@ -49,6 +52,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             cells: self.engine.rules.geometry.cell_count() as i32,
             sign: if variant.misere { -1 } else { 1 },
             anywhere: variant.place_anywhere,
+            parity: if variant.misere { 15 } else { 0 },
         };
         let (mine, theirs) = (self.mine, self.theirs);
         let empty = self.engine.rules.geometry.cells() & !(mine | theirs);
@@ -167,8 +171,9 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         beta: i32,
     ) -> i32 {
         // Parity: cells in quarters of the board with an odd number of empty cells first, so
-        // that the mover tends to get the last move of each quarter.
-        let first = self.quarter_cells[odd & 15]; // (odd < 16: the mask spares a bounds check)
+        // that the mover tends to get the last move of each quarter; under misère, where the
+        // last move tends to cost discs, those with an even number.
+        let first = self.quarter_cells[(odd ^ self.parity) & 15]; // (odd < 16: the mask spares a bounds check)
         let mut best = NO_MOVE;
         for cell in (empty & first).iter().chain((empty & !first).iter()) {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
