@@ -896,7 +896,8 @@ impl<B: Bits> Engine<B> {
     /// over, nor make a move legal (a move needs an opponent's disc beside it), and the game
     /// ends on a full board: positions that differ only in the colour of such discs are worth
     /// the same up to their count, so they share one entry, which holds the value less that
-    /// count. From [`SYMMETRIC_FROM`] empty cells on, a position also shares its entry with
+    /// count; under place-anywhere, so do positions that differ in the colour of any disc.
+    /// From [`SYMMETRIC_FROM`] empty cells on, a position also shares its entry with
     /// its images under the board's symmetries (the entry of the smallest key of them all).
     #[inline]
     fn place(&self, pos: &Position<B>, key: u64, empty: B) -> Place {
@@ -914,15 +915,25 @@ impl<B: Bits> Engine<B> {
         } else {
             lead
         };
+        // Under place-anywhere as well, every empty cell is a move whatever the colours, and
+        // each disc ends up the colour of whoever fills the last empty cell beside it, as a
+        // move turns every disc beside it to the mover: no disc's colour now bears on the rest
+        // of the game, so all are keyed colourless (the value less the settled discs' lead
+        // depends on the empty cells and the side to move alone).
+        let colourless = if self.rules.variant.place_anywhere {
+            pos.black | pos.white
+        } else {
+            settled
+        };
         let mut place = Place {
-            key: self.zobrist.settled(key, pos.white, settled),
+            key: self.zobrist.settled(key, pos.white, colourless),
             offset,
             image: None,
         };
         if empty.count() >= SYMMETRIC_FROM {
             for (i, image) in self.images.iter().enumerate() {
                 let z = &image.zobrist;
-                let key = z.settled(z.key(pos), pos.white, settled);
+                let key = z.settled(z.key(pos), pos.white, colourless);
                 if key < place.key {
                     place.key = key;
                     place.image = Some(i);

@@ -736,7 +736,7 @@ fn a_journal_carries_a_stopped_solve_on() {
         (3, 8, SIMPLE),
         (4, 5, SIMPLE_MISERE),
         (5, 5, MISERE),
-        (4, 5, simple_anywhere),
+        (4, 6, simple_anywhere),
     ] {
         let (rules, start, config, plain) = solved_start(rows, cols, variant);
         // The stop below comes at the first look at the progress after half the nodes.
@@ -1023,6 +1023,50 @@ fn simple_positions_share_the_table_with_their_images() {
             assert!(rules.moves(&image).contains(again.best.unwrap()), "{what}");
             assert!(
                 again.nodes * 4 < fresh.nodes,
+                "{what}: {} nodes after the first, {} fresh",
+                again.nodes,
+                fresh.nodes
+            );
+        }
+    }
+}
+
+/// Under place-anywhere SIMPLE rules every empty cell is a move whatever the colours, and a
+/// disc ends up the colour of whoever fills the last empty cell beside it: positions that
+/// differ only in the colour of a disc with an empty cell beside it are worth the same, and
+/// the solver's table keys them as one.
+#[test]
+fn place_anywhere_simple_positions_differing_in_any_disc_share_the_table() {
+    for misere in [false, true] {
+        let variant = Variant {
+            place_anywhere: true,
+            misere,
+            ..SIMPLE
+        };
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(4, 6).unwrap(), variant).unwrap();
+        let g = &rules.geometry;
+        let pos = random_position(&rules, 3, 10);
+        let empty = rules.empty(&pos);
+        let unsettled = (pos.black | pos.white) & g.neighbours(empty);
+        assert!(unsettled.count() >= 3, "{pos:?}");
+        for cell in unsettled.iter().take(3) {
+            let mut turned = pos;
+            turned.black ^= u64::bit(cell);
+            turned.white ^= u64::bit(cell);
+            let mut e = engine::<u64>(4, 6, variant, depth(64));
+            let first = e.solve_exact(&pos, false);
+            let again = e.solve_exact(&turned, false);
+            let fresh = engine::<u64>(4, 6, variant, depth(64)).solve_exact(&turned, false);
+            let what = format!("{variant:?} {pos:?}, {} turned over", name(6, cell));
+            assert_eq!(
+                fresh.score,
+                minimax(&rules, &turned, Scoring::Plain),
+                "{what}"
+            );
+            assert_eq!(fresh.score, first.score, "{what}");
+            assert_eq!(again.score, first.score, "{what}");
+            assert!(
+                again.nodes * 20 < fresh.nodes,
                 "{what}: {} nodes after the first, {} fresh",
                 again.nodes,
                 fresh.nodes
