@@ -920,20 +920,24 @@ impl<B: Bits> Engine<B> {
         // move turns every disc beside it to the mover: no disc's colour now bears on the rest
         // of the game, so all are keyed colourless (the value less the settled discs' lead
         // depends on the empty cells and the side to move alone).
-        let colourless = if self.rules.variant.place_anywhere {
-            pos.black | pos.white
-        } else {
-            settled
-        };
+        let anywhere = self.rules.variant.place_anywhere;
         let mut place = Place {
-            key: self.zobrist.settled(key, pos.white, colourless),
+            key: if anywhere {
+                self.zobrist.colourless(empty, pos.to_move)
+            } else {
+                self.zobrist.settled(key, pos.white, settled)
+            },
             offset,
             image: None,
         };
         if empty.count() >= SYMMETRIC_FROM {
             for (i, image) in self.images.iter().enumerate() {
                 let z = &image.zobrist;
-                let key = z.settled(z.key(pos), pos.white, colourless);
+                let key = if anywhere {
+                    z.colourless(empty, pos.to_move)
+                } else {
+                    z.settled(z.key(pos), pos.white, settled)
+                };
                 if key < place.key {
                     place.key = key;
                     place.image = Some(i);

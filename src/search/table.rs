@@ -14,6 +14,8 @@ pub struct Zobrist {
     white_to_move: u64,
     /// Marks the keys of [`Zobrist::settled`], apart from every full key.
     settled: u64,
+    /// `black` of every cell: the discs' share of a key when they are all colourless.
+    all_black: u64,
 }
 
 /// SplitMix64: a small, well-mixed generator for keys and seeded choices.
@@ -30,11 +32,13 @@ impl Zobrist {
         let mut state = 0x0123_4567_89AB_CDEF;
         let black: Vec<u64> = (0..cells).map(|_| splitmix(&mut state)).collect();
         let turn_over = black.iter().map(|b| b ^ splitmix(&mut state)).collect();
+        let all_black = black.iter().fold(0, |all, b| all ^ b);
         Zobrist {
             black,
             turn_over,
             white_to_move: splitmix(&mut state),
             settled: splitmix(&mut state),
+            all_black,
         }
     }
 
@@ -73,6 +77,20 @@ impl Zobrist {
         let mut key = key ^ self.settled;
         for i in (white & settled).iter() {
             key ^= self.turn_over[i];
+        }
+        key
+    }
+
+    /// [`Zobrist::settled`] with every disc colourless, read off the empty cells (fewer than
+    /// the discs near the end) and the side to move alone.
+    #[inline]
+    pub fn colourless<B: Bits>(&self, empty: B, to_move: Color) -> u64 {
+        let mut key = self.settled ^ self.all_black;
+        for i in empty.iter() {
+            key ^= self.black[i];
+        }
+        if to_move == Color::White {
+            key ^= self.white_to_move;
         }
         key
     }
@@ -452,6 +470,35 @@ mod tests {
             key = z.after_move(key, pos.to_move, m, flips);
             pos = rules.play_flips(&pos, m, flips);
             assert_eq!(key, z.key(&pos));
+        }
+    }
+
+    #[test]
+    fn colourless_keys_are_settled_keys_with_every_disc() {
+        let rules = crate::rules::Rules::<u64>::new(
+            crate::rules::Shape::new(5, 6).unwrap(),
+            Default::default(),
+        )
+        .unwrap();
+        let z = Zobrist::new(30);
+        let mirror: Vec<usize> = (0..30).map(|i| i / 6 * 6 + 5 - i % 6).collect();
+        let image = z.mapped(&mirror);
+        let mut pos = rules.start(Color::Black, Color::White);
+        for _ in 0..12 {
+            let discs = pos.black | pos.white;
+            let empty = rules.empty(&pos);
+            assert_eq!(
+                z.colourless(empty, pos.to_move),
+                z.settled(z.key(&pos), pos.white, discs)
+            );
+            assert_eq!(
+                image.colourless(empty, pos.to_move),
+                image.settled(image.key(&pos), pos.white, discs)
+            );
+            pos = match rules.moves(&pos).iter().last() {
+                Some(m) => rules.play_unchecked(&pos, m),
+                None => rules.pass(&pos),
+            };
         }
     }
 
