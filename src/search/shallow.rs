@@ -172,8 +172,9 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     ) -> i32 {
         // Parity: cells in quarters of the board with an odd number of empty cells first, so
         // that the mover tends to get the last move of each quarter; under misère, where the
-        // last move tends to cost discs, those with an even number.
-        let first = self.quarter_cells[(odd ^ self.parity) & 15]; // (odd < 16: the mask spares a bounds check)
+        // last move tends to cost discs, those with an even number. (The mask spares a bounds
+        // check: both are below 16.)
+        let first = self.quarter_cells[(odd ^ self.parity) & 15];
         let mut best = NO_MOVE;
         for cell in (empty & first).iter().chain((empty & !first).iter()) {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
