@@ -920,24 +920,22 @@ impl<B: Bits> Engine<B> {
         // move turns every disc beside it to the mover: no disc's colour now bears on the rest
         // of the game, so all are keyed colourless (the value less the settled discs' lead
         // depends on the empty cells and the side to move alone).
-        let anywhere = self.rules.variant.place_anywhere;
-        let mut place = Place {
-            key: if anywhere {
-                self.zobrist.colourless(empty, pos.to_move)
+        // The key under `z`, whose full key of `pos` is `full` (found only where it is needed).
+        let key_under = |z: &Zobrist, full: Option<u64>| {
+            if self.rules.variant.place_anywhere {
+                z.colourless(empty, pos.to_move)
             } else {
-                self.zobrist.settled(key, pos.white, settled)
-            },
+                z.settled(full.unwrap_or_else(|| z.key(pos)), pos.white, settled)
+            }
+        };
+        let mut place = Place {
+            key: key_under(&self.zobrist, Some(key)),
             offset,
             image: None,
         };
         if empty.count() >= SYMMETRIC_FROM {
             for (i, image) in self.images.iter().enumerate() {
-                let z = &image.zobrist;
-                let key = if anywhere {
-                    z.colourless(empty, pos.to_move)
-                } else {
-                    z.settled(z.key(pos), pos.white, settled)
-                };
+                let key = key_under(&image.zobrist, None);
                 if key < place.key {
                     place.key = key;
                     place.image = Some(i);
