@@ -3,7 +3,7 @@
 
 use super::table::Zobrist;
 use super::{Bound, Candidate, Engine, Entry, Journal, Look, Outcome, DISC, INFINITY, SOLVED};
-use crate::rules::{Bits, Position, RuleSet, Rules};
+use crate::rules::{Bits, Color, Position, RuleSet, Rules};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::Arc;
@@ -69,6 +69,13 @@ const SPLIT: u32 = 12;
 /// under the board's symmetries (see [`Engine::place`]).
 const SYMMETRIC_FROM: u32 = 12;
 
+/// A position's colourless keys under the table's Zobrist and each image's (at most seven),
+/// in the order of [`Engine::zobrists`].
+#[derive(Clone, Copy, Debug)]
+struct ColourlessKeys {
+    keys: [u64; 8],
+}
+
 /// A symmetry of the board, as the solver's table reads it.
 #[derive(Debug)]
 pub(super) struct Image {
@@ -110,19 +117,20 @@ impl Image {
 pub(super) struct Place {
     key: u64,
     offset: i32,
-    /// Its place among the engine's images.
-    image: Option<usize>,
+    /// Its place among the engine's images (at most seven; kept small, as the enhanced
+    /// transposition cut-off holds an array of places).
+    image: Option<u8>,
 }
 
 impl Place {
     /// A move as the entry stores it.
     fn write(&self, images: &[Image], m: usize) -> usize {
-        self.image.map_or(m, |i| images[i].to[m])
+        self.image.map_or(m, |i| images[usize::from(i)].to[m])
     }
 
     /// A move the entry stores, as a move of the position.
     fn read(&self, images: &[Image], m: usize) -> usize {
-        self.image.map_or(m, |i| images[i].from[m])
+        self.image.map_or(m, |i| images[usize::from(i)].from[m])
     }
 }
 
@@ -859,10 +867,25 @@ impl<B: Bits> Engine<B> {
     ) -> Option<i32> {
         let mut places = [Place::default(); 64];
         let mut fetched = 0;
+        // Colourless keys follow from the parent's, one per image, without reading the
+        // child's empty cells again.
+        let colourless = self
+            .keys_colourless()
+            .then(|| self.colourless_keys(empty, pos.to_move));
         for m in moves.iter() {
             let flips = self.rules.flips(pos, m);
             let (child, child_key) = self.after(pos, key, m, flips);
-            let place = self.place(&child, child_key, empty & !B::bit(m));
+            let child_empty = empty & !B::bit(m);
+            let place = match &colourless {
+                Some(keys) => {
+                    let mut child_keys = *keys;
+                    for (key, z) in child_keys.keys.iter_mut().zip(self.zobrists()) {
+                        *key = z.colourless_after(*key, m);
+                    }
+                    self.place_with(&child, child_key, child_empty, Some(&child_keys))
+                }
+                None => self.place(&child, child_key, child_empty),
+            };
             if fetched < places.len() {
                 self.table.prefetch(place.key);
                 places[fetched] = place;
@@ -901,6 +924,40 @@ impl<B: Bits> Engine<B> {
     /// its images under the board's symmetries (the entry of the smallest key of them all).
     #[inline]
     fn place(&self, pos: &Position<B>, key: u64, empty: B) -> Place {
+        self.place_with(pos, key, empty, None)
+    }
+
+    /// Whether the table keys positions colourless (place-anywhere SIMPLE; see [`Engine::place`]).
+    fn keys_colourless(&self) -> bool {
+        let variant = &self.rules.variant;
+        variant.place_anywhere && variant.rule_set == RuleSet::Simple
+    }
+
+    /// The colourless keys of the position with `empty` cells and `to_move` to move, under the
+    /// table's Zobrist and each image's, in that order.
+    fn colourless_keys(&self, empty: B, to_move: Color) -> ColourlessKeys {
+        let mut keys = ColourlessKeys { keys: [0; 8] };
+        for (key, z) in keys.keys.iter_mut().zip(self.zobrists()) {
+            *key = z.colourless(empty, to_move);
+        }
+        keys
+    }
+
+    /// The table's Zobrist keys, then each image's.
+    fn zobrists(&self) -> impl Iterator<Item = &Zobrist> {
+        std::iter::once(&self.zobrist).chain(self.images.iter().map(|image| &image.zobrist))
+    }
+
+    /// [`Engine::place`], given the position's colourless keys where the table keys it so
+    /// and the caller has them.
+    #[inline]
+    fn place_with(
+        &self,
+        pos: &Position<B>,
+        key: u64,
+        empty: B,
+        colourless: Option<&ColourlessKeys>,
+    ) -> Place {
         if self.rules.variant.rule_set != RuleSet::Simple {
             return Place {
                 key,
@@ -920,25 +977,26 @@ impl<B: Bits> Engine<B> {
         // move turns every disc beside it to the mover: no disc's colour now bears on the rest
         // of the game, so all are keyed colourless (the value less the settled discs' lead
         // depends on the empty cells and the side to move alone).
-        // The key under `z`, whose full key of `pos` is `full` (found only where it is needed).
-        let key_under = |z: &Zobrist, full: Option<u64>| {
+        // The key under `z`, the `i`th of `zobrists()`, whose full key of `pos` is `full`
+        // (found only where it is needed).
+        let key_under = |i: usize, z: &Zobrist, full: Option<u64>| {
             if self.rules.variant.place_anywhere {
-                z.colourless(empty, pos.to_move)
+                colourless.map_or_else(|| z.colourless(empty, pos.to_move), |c| c.keys[i])
             } else {
                 z.settled(full.unwrap_or_else(|| z.key(pos)), pos.white, settled)
             }
         };
         let mut place = Place {
-            key: key_under(&self.zobrist, Some(key)),
+            key: key_under(0, &self.zobrist, Some(key)),
             offset,
             image: None,
         };
         if empty.count() >= SYMMETRIC_FROM {
             for (i, image) in self.images.iter().enumerate() {
-                let key = key_under(&image.zobrist, None);
+                let key = key_under(i + 1, &image.zobrist, None);
                 if key < place.key {
                     place.key = key;
-                    place.image = Some(i);
+                    place.image = Some(i as u8);
                 }
             }
         }

@@ -95,6 +95,13 @@ impl Zobrist {
         key
     }
 
+    /// [`Zobrist::colourless`] after a move on `cell`, from the key before it: one empty cell
+    /// fewer and the other side to move (place-anywhere has no passes).
+    #[inline]
+    pub fn colourless_after(&self, key: u64, cell: usize) -> u64 {
+        key ^ self.black[cell] ^ self.white_to_move
+    }
+
     /// Keys that read a position as its image under `map` (the cell each cell goes to): the
     /// key of the image, found without making it.
     pub fn mapped(&self, map: &[usize]) -> Zobrist {
