@@ -466,6 +466,9 @@ pub fn progress_text(p: &Progress, finished: bool, cols: usize) -> String {
     // The round of ties tests moves already counted once against the best value.
     let round = if p.ties { "tie" } else { "move" };
     let mut text = format!("{round} {}/{}", (p.done + 1).min(p.total), p.total);
+    if p.sets > 0 {
+        text = format!("sets of empty cells {}/{}", p.nodes, p.sets);
+    }
     match (finished, p.last, p.current) {
         (true, Some((m, v)), _) => {
             text = format!("{round} {}/{} {} ", p.done, p.total, name(m));

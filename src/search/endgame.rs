@@ -212,6 +212,9 @@ pub struct Progress {
     /// starting with the best move. Zero and empty in an exact solve.
     pub depth: u32,
     pub pv: Vec<usize>,
+    /// While a place-anywhere SIMPLE solve values the sets of its empty cells, how many there
+    /// are (`nodes` counts those done); zero otherwise.
+    pub sets: u64,
 }
 
 /// What a root move's search proved.
@@ -269,6 +272,10 @@ impl<B: Bits> Engine<B> {
     ) -> Option<Solved> {
         let clock = Instant::now();
         self.begin(clock, limit);
+        self.prepare_subsets(pos);
+        if self.stopped {
+            return None;
+        }
         // Every thread goes through the root moves in this order.
         let mut list = Vec::new();
         let key = self.zobrist.key(pos);
@@ -734,6 +741,12 @@ impl<B: Bits> Engine<B> {
         ply: usize,
     ) -> i32 {
         let empty = self.rules.empty(pos);
+        if let Some(subsets) = &self.subsets {
+            if let Some(value) = subsets.value(&self.rules, pos, empty) {
+                self.count_node();
+                return value;
+            }
+        }
         let empties = empty.count();
         let reach = self.reach();
         if empties <= reach.shallow {

@@ -11,6 +11,7 @@ mod eval;
 mod journal;
 pub mod patterns;
 mod shallow;
+mod subsets;
 mod table;
 pub mod time;
 pub mod weights;
@@ -274,6 +275,10 @@ pub struct Engine<B> {
     journal: Option<Arc<Journal<B>>>,
     /// The board's symmetries, for the solver's table.
     images: Arc<[endgame::Image]>,
+    /// Under place-anywhere SIMPLE, the values of the sets of a solve's empty cells, and from
+    /// how many empty cells on a solve works them out ([`subsets::SUBSETS_FROM`]).
+    subsets: Option<Arc<subsets::Subsets<B>>>,
+    subsets_from: u32,
 }
 
 impl<B: Bits> Engine<B> {
@@ -315,6 +320,8 @@ impl<B: Bits> Engine<B> {
             observer: None,
             progress: Progress::default(),
             journal: None,
+            subsets: None,
+            subsets_from: subsets::SUBSETS_FROM,
         }
     }
 
@@ -359,6 +366,8 @@ impl<B: Bits> Engine<B> {
             progress: Progress::default(),
             journal: self.journal.clone(),
             images: Arc::clone(&self.images),
+            subsets: self.subsets.clone(),
+            subsets_from: self.subsets_from,
         }
     }
 

@@ -1074,3 +1074,102 @@ fn place_anywhere_simple_positions_differing_in_any_disc_share_the_table() {
         }
     }
 }
+
+/// The values of the sets of a place-anywhere SIMPLE position's empty cells are those the
+/// search finds (minimax, where few cells are empty), for the position and for positions
+/// below it whatever the colours of their discs, under both goals.
+#[test]
+fn subsets_value_place_anywhere_simple_positions_as_the_search_does() {
+    let boards = [(4, 4, 8), (3, 6, 12), (4, 5, 14), (5, 5, 16), (3, 7, 17)];
+    for (seed, (rows, cols, empties)) in (1u64..).zip(boards) {
+        for misere in [false, true] {
+            let variant = Variant {
+                place_anywhere: true,
+                misere,
+                ..SIMPLE
+            };
+            let rules =
+                Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+            let mut pos = random_position(&rules, seed, empties);
+            let subsets = subsets::Subsets::new(&rules, rules.empty(&pos), |_| false).unwrap();
+            let mut e = engine::<u64>(rows, cols, variant, depth(64));
+            let mut rng = seed;
+            loop {
+                let empty = rules.empty(&pos);
+                let want = if empty.count() <= 7 {
+                    minimax(&rules, &pos, Scoring::Plain)
+                } else {
+                    e.solve_exact(&pos, false).score
+                };
+                let what = format!("{variant:?} {rows}x{cols} {pos:?}");
+                assert_eq!(subsets.value(&rules, &pos, empty), Some(want), "{what}");
+                if empty.is_empty() {
+                    break;
+                }
+                // Turn a disc over, then play a move, both at random.
+                let discs: Vec<usize> = (pos.black | pos.white).iter().collect();
+                let cell = discs[splitmix(&mut rng) as usize % discs.len()];
+                pos.black ^= u64::bit(cell);
+                pos.white ^= u64::bit(cell);
+                let moves: Vec<usize> = rules.moves(&pos).iter().collect();
+                pos = rules.play_unchecked(&pos, moves[splitmix(&mut rng) as usize % moves.len()]);
+            }
+            // A cell that was not empty at the root is not among the sets.
+            let mut outside = random_position(&rules, seed, empties);
+            let disc = (outside.black | outside.white).lowest().unwrap();
+            outside.black &= !u64::bit(disc);
+            outside.white &= !u64::bit(disc);
+            assert_eq!(subsets.value(&rules, &outside, rules.empty(&outside)), None);
+        }
+    }
+}
+
+/// A solve from enough empty cells answers from the sets of them, with the values, best
+/// moves and line of the search; and it searches where the table's memory would not hold them.
+#[test]
+fn place_anywhere_simple_solves_from_the_sets_of_empty_cells_as_the_search_does() {
+    for misere in [false, true] {
+        let variant = Variant {
+            place_anywhere: true,
+            misere,
+            ..SIMPLE
+        };
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(4, 5).unwrap(), variant).unwrap();
+        let pos = random_position(&rules, 11, 15);
+        assert_eq!(rules.empty(&pos).count(), 15);
+        let solve = |from, hash_mb| {
+            let mut e = engine::<u64>(
+                4,
+                5,
+                variant,
+                Config {
+                    hash_mb,
+                    ..depth(64)
+                },
+            );
+            e.subsets_from = from;
+            let solved = e.solve_exact(&pos, true);
+            let line = e.perfect_line(&pos, solved.score);
+            let mut moves = solved.moves.clone();
+            moves.sort();
+            (solved.score, moves, line, solved.nodes)
+        };
+        let (score, moves, line, nodes) = solve(10, 1);
+        let search = solve(subsets::SUBSETS_FROM, 1);
+        assert!((1 << 15..(1 << 15) + 100).contains(&nodes), "{nodes}");
+        assert!(search.3 > 1 << 15, "{}", search.3);
+        assert_eq!(
+            (score, &moves, &line),
+            (search.0, &search.1, &search.2),
+            "{variant:?}"
+        );
+        // 2^15 sets take 32 KB: with less memory than that, the solve searches.
+        let tight = solve(10, 0);
+        assert!(tight.3 > (1 << 15) + 100, "{}", tight.3);
+        assert_eq!(
+            (tight.0, tight.1, tight.2),
+            (score, moves, line),
+            "{variant:?}"
+        );
+    }
+}
