@@ -9,6 +9,8 @@
 
 use super::Engine;
 use crate::rules::{Bits, Position, RuleSet, Rules};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicUsize};
 use std::sync::Arc;
 
 /// From this many empty cells on, a place-anywhere SIMPLE solve values the sets of empty
@@ -35,23 +37,28 @@ pub(super) struct Subsets<B> {
     cells: Vec<usize>,
     within: B,
     /// `g` of each set, by index.
-    values: Vec<i8>,
+    pub(super) values: Vec<i8>,
     /// 1 for the normal game, -1 under misère.
     sign: i32,
 }
 
 impl<B: Bits> Subsets<B> {
     /// Values every set of the cells of `empty` (at most [`SUBSETS_UP_TO`]) on a board of at
-    /// most 127 cells under place-anywhere SIMPLE `rules`, calling `tick` with the number of
-    /// sets valued every so often: `None` once it answers true.
+    /// most 127 cells under place-anywhere SIMPLE `rules`, on `threads` threads, calling `tick`
+    /// with the number of sets valued every so often: `None` once it answers true.
+    ///
+    /// The sets go in blocks that share the index's top bits: a block needs the blocks whose
+    /// top bits are its own less one, so the blocks with as many top bits set are valued
+    /// together, one wave after another, each block from its smallest set up.
     pub(super) fn new(
         rules: &Rules<B>,
         empty: B,
+        threads: usize,
         mut tick: impl FnMut(u64) -> bool,
     ) -> Option<Self> {
-        let g = &rules.geometry;
         let sign = if rules.variant.misere { -1 } else { 1 };
         let cells: Vec<usize> = empty.iter().collect();
+        let n = cells.len();
         // The cells of each byte of an index, for each value of the byte.
         let bytes: Vec<[B; 256]> = cells
             .chunks(8)
@@ -65,34 +72,58 @@ impl<B: Bits> Subsets<B> {
                 })
             })
             .collect();
-        let all = g.cells();
-        let size = 1usize << cells.len();
-        let mut values = vec![0i8; size];
-        values[0] = (sign * g.cell_count() as i32) as i8;
-        for start in (0..size).step_by(CHUNK) {
-            let end = (start + CHUNK).min(size);
-            for x in start.max(1)..end {
-                let set = bytes.iter().enumerate().fold(B::ZERO, |set, (k, cells)| {
-                    set | cells[(x >> (8 * k)) & 0xFF]
-                });
-                let settled = (all & !set & !g.neighbours(set)).count() as i32;
-                let mut best = i32::MIN;
-                let mut rest = x;
-                while rest != 0 {
-                    let low = rest & rest.wrapping_neg();
-                    best = best.max(i32::from(values[x ^ low]));
-                    rest ^= low;
+        let values: Vec<AtomicI8> = (0..1usize << n).map(|_| AtomicI8::new(0)).collect();
+        let full = sign * rules.geometry.cell_count() as i32;
+        let block = Block {
+            rules,
+            bytes: &bytes,
+            values: &values,
+            sign,
+            full,
+        };
+        // Top bits: at most 10 (1024 blocks), and blocks of at least 2^16 sets.
+        let top = n.saturating_sub(16).min(10);
+        let low = n - top;
+        let (valued, stop) = (AtomicU64::new(0), AtomicBool::new(false));
+        let mut ticked = 0;
+        for wave in 0..=top {
+            let blocks: Vec<usize> = (0..1usize << top)
+                .filter(|b| b.count_ones() as usize == wave)
+                .collect();
+            let next = AtomicUsize::new(0);
+            // `report` is told how many sets all threads have valued; true stops them.
+            let work = |report: &mut dyn FnMut(u64) -> bool| {
+                while let Some(&b) = blocks.get(next.fetch_add(1, Relaxed)) {
+                    for start in (b << low..(b + 1) << low).step_by(CHUNK) {
+                        if stop.load(Relaxed) {
+                            return;
+                        }
+                        let end = (start + CHUNK).min((b + 1) << low);
+                        block.value(start..end);
+                        let len = (end - start) as u64;
+                        if report(valued.fetch_add(len, Relaxed) + len) {
+                            stop.store(true, Relaxed);
+                        }
+                    }
                 }
-                values[x] = (2 * sign * settled - best) as i8;
-            }
-            if tick((end - start) as u64) {
+            };
+            std::thread::scope(|scope| {
+                for _ in 1..threads.min(blocks.len()) {
+                    scope.spawn(|| work(&mut |_| false));
+                }
+                // Only this thread reports to `tick`: what was valued since it last did.
+                work(&mut |now| tick(now - std::mem::replace(&mut ticked, now)));
+            });
+            if stop.load(Relaxed) {
                 return None;
             }
         }
+        // The helpers' last sets.
+        tick(valued.into_inner() - ticked);
         Some(Subsets {
             cells,
             within: empty,
-            values,
+            values: values.into_iter().map(AtomicI8::into_inner).collect(),
             sign,
         })
     }
@@ -112,6 +143,47 @@ impl<B: Bits> Subsets<B> {
             .fold(0, |index, (i, _)| index | 1 << i);
         let settled = (pos.mover() & !rules.geometry.neighbours(empty)).count() as i32;
         Some(2 * self.sign * settled - i32::from(self.values[index]))
+    }
+}
+
+/// What valuing a run of sets needs.
+struct Block<'a, B> {
+    rules: &'a Rules<B>,
+    bytes: &'a [[B; 256]],
+    values: &'a [AtomicI8],
+    sign: i32,
+    /// `g` of the empty set.
+    full: i32,
+}
+
+impl<B: Bits> Block<'_, B> {
+    /// Values the sets of `indices`, whose subsets by one cell fewer are valued already,
+    /// unless they come before them in `indices`.
+    fn value(&self, indices: std::ops::Range<usize>) {
+        let g = &self.rules.geometry;
+        let all = g.cells();
+        for x in indices {
+            if x == 0 {
+                self.values[0].store(self.full as i8, Relaxed);
+                continue;
+            }
+            let set = self
+                .bytes
+                .iter()
+                .enumerate()
+                .fold(B::ZERO, |set, (k, cells)| {
+                    set | cells[(x >> (8 * k)) & 0xFF]
+                });
+            let settled = (all & !set & !g.neighbours(set)).count() as i32;
+            let mut best = i32::MIN;
+            let mut rest = x;
+            while rest != 0 {
+                let low = rest & rest.wrapping_neg();
+                best = best.max(i32::from(self.values[x ^ low].load(Relaxed)));
+                rest ^= low;
+            }
+            self.values[x].store((2 * self.sign * settled - best) as i8, Relaxed);
+        }
     }
 }
 
@@ -142,7 +214,9 @@ impl<B: Bits> Engine<B> {
         // A copy, as the sets are counted on the engine as they go.
         let rules = self.rules.clone();
         self.progress.sets = 1 << n;
-        self.subsets = Subsets::new(&rules, empty, |sets| self.count_nodes(sets)).map(Arc::new);
+        let threads = self.config.threads.max(1);
+        self.subsets =
+            Subsets::new(&rules, empty, threads, |sets| self.count_nodes(sets)).map(Arc::new);
         self.progress.sets = 0;
     }
 }

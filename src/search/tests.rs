@@ -1091,7 +1091,7 @@ fn subsets_value_place_anywhere_simple_positions_as_the_search_does() {
             let rules =
                 Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
             let mut pos = random_position(&rules, seed, empties);
-            let subsets = subsets::Subsets::new(&rules, rules.empty(&pos), |_| false).unwrap();
+            let subsets = subsets::Subsets::new(&rules, rules.empty(&pos), 1, |_| false).unwrap();
             let mut e = engine::<u64>(rows, cols, variant, depth(64));
             let mut rng = seed;
             loop {
@@ -1122,6 +1122,37 @@ fn subsets_value_place_anywhere_simple_positions_as_the_search_does() {
             assert_eq!(subsets.value(&rules, &outside, rules.empty(&outside)), None);
         }
     }
+}
+
+/// The sets are valued alike on any number of threads, and counted once each.
+#[test]
+fn subsets_are_the_same_on_any_number_of_threads() {
+    let rules = Rules::<u64>::new(
+        crate::rules::Shape::new(4, 6).unwrap(),
+        Variant {
+            place_anywhere: true,
+            ..SIMPLE
+        },
+    )
+    .unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    let empty = rules.empty(&start);
+    let build = |threads| {
+        let mut counted = 0;
+        let subsets = subsets::Subsets::new(&rules, empty, threads, |sets| {
+            counted += sets;
+            false
+        })
+        .unwrap();
+        assert_eq!(counted, 1 << 20, "{threads} threads");
+        subsets
+    };
+    let one = build(1);
+    for threads in [2, 5] {
+        assert!(one.values == build(threads).values, "{threads} threads");
+    }
+    // Stopped at the first report, it keeps nothing.
+    assert!(subsets::Subsets::new(&rules, empty, 2, |_| true).is_none());
 }
 
 /// A solve from enough empty cells answers from the sets of them, with the values, best
