@@ -45,7 +45,8 @@ pub(super) struct Subsets<B> {
 impl<B: Bits> Subsets<B> {
     /// Values every set of the cells of `empty` (at most [`SUBSETS_UP_TO`]) on a board of at
     /// most 127 cells under place-anywhere SIMPLE `rules`, on `threads` threads, calling `tick`
-    /// with the number of sets valued every so often: `None` once it answers true.
+    /// with the number of sets valued every so often: `None` once it answers true, or where
+    /// the memory for them cannot be had.
     ///
     /// The sets go in blocks that share the index's top bits: a block needs the blocks whose
     /// top bits are its own less one, so the blocks with as many top bits set are valued
@@ -72,7 +73,10 @@ impl<B: Bits> Subsets<B> {
                 })
             })
             .collect();
-        let values: Vec<AtomicI8> = (0..1usize << n).map(|_| AtomicI8::new(0)).collect();
+        // Where the memory cannot be had, the caller searches instead.
+        let mut values: Vec<AtomicI8> = Vec::new();
+        values.try_reserve_exact(1 << n).ok()?;
+        values.extend((0..1usize << n).map(|_| AtomicI8::new(0)));
         let full = sign * rules.geometry.cell_count() as i32;
         let block = Block {
             rules,
@@ -190,9 +194,9 @@ impl<B: Bits> Block<'_, B> {
 impl<B: Bits> Engine<B> {
     /// Before a solve of `pos`: values every set of its empty cells where the rules allow it
     /// and `pos` has [`SUBSETS_FROM`] (the engine's `subsets_from`) to [`SUBSETS_UP_TO`]
-    /// empty cells, one byte a set, if
-    /// the table's memory would hold them (`--hash-mb`) and the sets already valued do not
-    /// cover `pos`. The sets count as nodes; a solve stopped meanwhile keeps none.
+    /// empty cells, one byte a set, if the table's memory would hold them (`--hash-mb`) and
+    /// the sets already valued do not cover `pos`. The sets count as nodes; a solve stopped
+    /// meanwhile keeps none, and one refused the memory searches.
     pub(super) fn prepare_subsets(&mut self, pos: &Position<B>) {
         let variant = self.rules.variant;
         let empty = self.rules.empty(pos);
