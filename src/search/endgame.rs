@@ -741,7 +741,13 @@ impl<B: Bits> Engine<B> {
         ply: usize,
     ) -> i32 {
         let empty = self.rules.empty(pos);
-        if let Some(subsets) = &self.subsets {
+        // Under place-anywhere the sets' values are the positions' (under standard placement
+        // they only order the moves).
+        let exact = self
+            .subsets
+            .as_ref()
+            .filter(|_| self.rules.variant.place_anywhere);
+        if let Some(subsets) = exact {
             if let Some(value) = subsets.value(&self.rules, pos, empty) {
                 self.count_node();
                 return value;
