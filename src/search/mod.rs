@@ -278,10 +278,13 @@ pub struct Engine<B> {
     journal: Option<Arc<Journal<B>>>,
     /// The board's symmetries, for the solver's table.
     images: Arc<[endgame::Image]>,
-    /// Under place-anywhere SIMPLE, the values of the sets of a solve's empty cells, and from
-    /// how many empty cells on a solve works them out ([`subsets::SUBSETS_FROM`]).
+    /// Under SIMPLE rules, the values of the sets of a solve's empty cells, and from how many
+    /// empty cells on a solve works them out: under place-anywhere, where they answer it
+    /// ([`subsets::SUBSETS_FROM`]), and in the normal game under standard placement, where
+    /// they order its moves ([`subsets::ORDER_FROM`]).
     subsets: Option<Arc<subsets::Subsets<B>>>,
     subsets_from: u32,
+    order_from: u32,
 }
 
 impl<B: Bits> Engine<B> {
@@ -325,6 +328,7 @@ impl<B: Bits> Engine<B> {
             journal: None,
             subsets: None,
             subsets_from: subsets::SUBSETS_FROM,
+            order_from: subsets::ORDER_FROM,
         }
     }
 
@@ -371,6 +375,7 @@ impl<B: Bits> Engine<B> {
             images: Arc::clone(&self.images),
             subsets: self.subsets.clone(),
             subsets_from: self.subsets_from,
+            order_from: self.order_from,
         }
     }
 

@@ -22,7 +22,7 @@ pub(super) const SUBSETS_FROM: u32 = 22;
 
 /// From this many empty cells on, a SIMPLE solve of the normal game under standard placement
 /// values them to order its moves (2^18 sets, a few milliseconds).
-const ORDER_FROM: u32 = 18;
+pub(super) const ORDER_FROM: u32 = 18;
 
 /// At most this many empty cells (4 GiB).
 const SUBSETS_UP_TO: u32 = 32;
@@ -225,10 +225,10 @@ impl<B: Bits> Engine<B> {
     /// Before a solve of `pos`: values every set of its empty cells, one byte a set, under
     /// SIMPLE rules where `pos` has up to [`SUBSETS_UP_TO`] empty cells and from
     /// [`SUBSETS_FROM`] (the engine's `subsets_from`) under place-anywhere, whose solve they
-    /// answer, or from [`ORDER_FROM`] in the normal game under standard placement, whose
-    /// solve they order; if the table's memory would hold them (`--hash-mb`) and the sets
-    /// already valued do not cover `pos`. The sets count as nodes; a solve stopped meanwhile
-    /// keeps none, and one refused the memory goes on without them.
+    /// answer, or from [`ORDER_FROM`] (`order_from`) in the normal game under standard
+    /// placement, whose solve they order; if the table's memory would hold them (`--hash-mb`)
+    /// and the sets already valued do not cover `pos`. The sets count as nodes; a solve
+    /// stopped meanwhile keeps none, and one refused the memory goes on without them.
     pub(super) fn prepare_subsets(&mut self, pos: &Position<B>) {
         let variant = self.rules.variant;
         let empty = self.rules.empty(pos);
@@ -241,7 +241,7 @@ impl<B: Bits> Engine<B> {
         let n = empty.count();
         let from = match (variant.place_anywhere, variant.misere) {
             (true, _) => self.subsets_from,
-            (false, false) => ORDER_FROM,
+            (false, false) => self.order_from,
             (false, true) => return,
         };
         if variant.rule_set != RuleSet::Simple
