@@ -54,7 +54,8 @@ pub(super) struct Subsets<B> {
 
 impl<B: Bits> Subsets<B> {
     /// Values every set of the cells of `empty` (at most [`SUBSETS_UP_TO`]) on a board of at
-    /// most 127 cells under place-anywhere SIMPLE `rules`, on `threads` threads, calling `tick`
+    /// most 127 cells, as if every empty cell were a move under SIMPLE `rules` (their board
+    /// and goal; the placement is not read), on `threads` threads, calling `tick`
     /// with the number of sets valued every so often: `None` once it answers true, or where
     /// the memory for them cannot be had.
     ///
@@ -87,13 +88,13 @@ impl<B: Bits> Subsets<B> {
         let mut values: Vec<AtomicI8> = Vec::new();
         values.try_reserve_exact(1 << n).ok()?;
         values.extend((0..1usize << n).map(|_| AtomicI8::new(0)));
-        let full = sign * rules.geometry.cell_count() as i32;
+        // The full board: the disc difference.
+        values[0] = AtomicI8::new((sign * rules.geometry.cell_count() as i32) as i8);
         let block = Block {
             rules,
             bytes: &bytes,
             values: &values,
             sign,
-            full,
         };
         // Top bits: at most 10 (1024 blocks), and blocks of at least 2^16 sets.
         let top = n.saturating_sub(16).min(10);
@@ -186,21 +187,15 @@ struct Block<'a, B> {
     bytes: &'a [[B; 256]],
     values: &'a [AtomicI8],
     sign: i32,
-    /// `g` of the empty set.
-    full: i32,
 }
 
 impl<B: Bits> Block<'_, B> {
-    /// Values the sets of `indices`, whose subsets by one cell fewer are valued already,
-    /// unless they come before them in `indices`.
+    /// Values the sets of `indices` but the empty one (valued first), whose subsets by one
+    /// cell fewer are valued already, unless they come before them in `indices`.
     fn value(&self, indices: std::ops::Range<usize>) {
         let g = &self.rules.geometry;
         let all = g.cells();
-        for x in indices {
-            if x == 0 {
-                self.values[0].store(self.full as i8, Relaxed);
-                continue;
-            }
+        for x in indices.start.max(1)..indices.end {
             let set = self
                 .bytes
                 .iter()
