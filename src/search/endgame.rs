@@ -2,7 +2,9 @@
 //! difference (in whole discs) for the side to move.
 
 use super::table::Zobrist;
-use super::{Bound, Candidate, Engine, Entry, Journal, Look, Outcome, DISC, INFINITY, SOLVED};
+use super::{
+    Bound, Candidate, Engine, Entry, Journal, Look, Outcome, Part, DISC, INFINITY, SOLVED,
+};
 use crate::rules::{Bits, Color, Position, RuleSet, Rules};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
@@ -60,6 +62,11 @@ const ANYWHERE_REACH: Reach = Reach {
     shallow: 5,
     transposition_cuts: 7,
 };
+
+/// Up to this many empty cells, the solver keeps a position in the table's near-the-end part
+/// (see [`super::Table`]): FFO #40-#44 12% less CPU with a 4 GB table, the SIMPLE 4x7 and
+/// misère 3x9 starts 18-21% (the README's speed section); up to 11 took less off, 15 as much.
+const NEAR_END: u32 = 13;
 
 /// From this many empty cells on, threads that meet in a position share out its moves: after
 /// the first move, a move whose position another thread is searching is left for later.
@@ -120,6 +127,7 @@ pub(super) struct Place {
     /// Its place among the engine's images (at most seven; kept small, as the enhanced
     /// transposition cut-off holds an array of places).
     image: Option<u8>,
+    part: Part,
 }
 
 impl Place {
@@ -284,7 +292,7 @@ impl<B: Bits> Engine<B> {
         let table_move = if deepen {
             None
         } else {
-            self.table.probe(key).and_then(|e| e.best)
+            self.table.probe(Part::Main, key).and_then(|e| e.best)
         };
         self.order(
             pos,
@@ -530,6 +538,7 @@ impl<B: Bits> Engine<B> {
         }
         if !self.stopped {
             self.table.store(
+                Part::Main,
                 key,
                 Entry {
                     score: Outcome(score).score(),
@@ -760,7 +769,7 @@ impl<B: Bits> Engine<B> {
         }
         let start = self.nodes;
         let place = self.place(pos, key, empty);
-        self.table.prefetch(place.key);
+        self.table.prefetch(place.part, place.key);
         if self.count_node() {
             return 0;
         }
@@ -795,7 +804,7 @@ impl<B: Bits> Engine<B> {
             }
         }
         let mut table_move = None;
-        if let Some(e) = self.table.probe(place.key) {
+        if let Some(e) = self.table.probe(place.part, place.key) {
             table_move = e
                 .best
                 .map(|m| place.read(&self.images, m))
@@ -834,6 +843,7 @@ impl<B: Bits> Engine<B> {
         }
         let bound = Bound::of(best_score, alpha, beta);
         self.table.store(
+            place.part,
             place.key,
             Entry {
                 score: Outcome(best_score - place.offset).score(),
@@ -906,7 +916,7 @@ impl<B: Bits> Engine<B> {
                 None => self.place(&child, child_key, child_empty),
             };
             if fetched < places.len() {
-                self.table.prefetch(place.key);
+                self.table.prefetch(place.part, place.key);
                 places[fetched] = place;
                 fetched += 1;
             } else if let Some(score) = self.cut_by(&place, beta) {
@@ -922,7 +932,7 @@ impl<B: Bits> Engine<B> {
     /// here, if any.
     #[inline]
     fn cut_by(&self, place: &Place, beta: i32) -> Option<i32> {
-        let e = self.table.probe(place.key)?;
+        let e = self.table.probe(place.part, place.key)?;
         if e.depth == SOLVED && e.bound != Bound::Lower {
             // The child is worth at most this to its mover, so at least its negation here.
             let score = -(Outcome::at_most(e.score) + place.offset);
@@ -977,9 +987,15 @@ impl<B: Bits> Engine<B> {
         empty: B,
         colourless: Option<&ColourlessKeys>,
     ) -> Place {
+        let part = if empty.count() <= NEAR_END {
+            Part::NearEnd
+        } else {
+            Part::Main
+        };
         if self.rules.variant.rule_set != RuleSet::Simple {
             return Place {
                 key,
+                part,
                 ..Place::default()
             };
         }
@@ -1009,6 +1025,7 @@ impl<B: Bits> Engine<B> {
             key: key_under(0, &self.zobrist, Some(key)),
             offset,
             image: None,
+            part,
         };
         if empty.count() >= SYMMETRIC_FROM {
             for (i, image) in self.images.iter().enumerate() {

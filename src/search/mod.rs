@@ -63,7 +63,7 @@ impl Outcome {
         }
     }
 }
-pub use table::{splitmix, Bound, Entry, Table, Zobrist, MAX_DEPTH, SOLVED};
+pub use table::{splitmix, Bound, Entry, Part, Table, Zobrist, MAX_DEPTH, SOLVED};
 
 use crate::rules::{Bits, Position, RuleSet, Rules};
 use std::sync::atomic::{
@@ -579,6 +579,7 @@ impl<B: Bits> Engine<B> {
     fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<usize>) {
         let depth = depth.clamp(0, MAX_DEPTH as i32) as u8;
         self.table.store(
+            Part::Main,
             key,
             Entry {
                 score,
@@ -653,7 +654,7 @@ impl<B: Bits> Engine<B> {
         }
 
         let mut table_move = None;
-        if let Some(e) = self.table.probe(key) {
+        if let Some(e) = self.table.probe(Part::Main, key) {
             table_move = e.best.filter(|&m| moves.contains(m));
             if e.depth as i32 >= depth && e.bound.settles(e.score, alpha, beta) {
                 return e.score;
@@ -947,7 +948,7 @@ impl<B: Bits> Engine<B> {
                 pos = self.rules.pass(&pos);
                 key = self.zobrist.after_pass(key);
             }
-            next = self.table.probe(key).and_then(|e| e.best);
+            next = self.table.probe(Part::Main, key).and_then(|e| e.best);
         }
         line
     }

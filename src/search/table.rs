@@ -224,10 +224,14 @@ impl Entry {
 /// ignored. The words are zeroed memory the system hands out lazily (a large table costs
 /// nothing until used), on huge pages where the system allows, since nearly every probe is a
 /// cache and TLB miss.
+///
+/// The solver keeps the positions near the end of the game in a part of their own, a
+/// sixteenth the size of the main one (besides it): they are most of its probes, each cheap
+/// to solve again, and a small part is quicker to reach (fewer TLB and cache misses) and
+/// keeps them from pushing the costlier solves out of the main part.
 pub struct Table {
-    words: Words,
-    /// Slots less one (a power of two less one).
-    mask: usize,
+    main: Buckets,
+    near_end: Buckets,
     generation: AtomicU8,
     /// Mixed into every stored key: a new salt forgets every entry at once (their keys read
     /// back as noise), without touching the memory.
@@ -235,14 +239,15 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` (rounded down to a power of two of slots; at least 1024).
+    /// A table whose main part takes about `megabytes` (rounded down to a power of two of
+    /// slots; at least 1024), and its near-the-end part a sixteenth of that (at least 1024).
     pub fn new(megabytes: usize) -> Self {
         let bytes = megabytes.saturating_mul(1 << 20);
         let wanted = (bytes / 16).max(1024);
         let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Table {
-            words: Words::zeroed(2 * slots),
-            mask: slots - 1,
+            main: Buckets::new(slots),
+            near_end: Buckets::new((slots / 16).max(1024)),
             generation: AtomicU8::new(0),
             salt: 0,
         }
@@ -264,44 +269,52 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        (key as usize) & self.mask & !1
+    fn buckets(&self, part: Part) -> &Buckets {
+        match part {
+            Part::Main => &self.main,
+            Part::NearEnd => &self.near_end,
+        }
     }
 
     #[inline]
-    fn slot(&self, index: usize) -> Slot {
-        let w = &self.words[2 * index..2 * index + 2];
+    fn slot(&self, words: &Words, index: usize) -> Slot {
+        let w = &words[2 * index..2 * index + 2];
         let data = w[1].load(Relaxed);
         Slot::from_data(w[0].load(Relaxed) ^ data ^ self.salt, data)
     }
 
     #[inline]
-    fn put(&self, index: usize, slot: Slot) {
+    fn put(&self, words: &Words, index: usize, slot: Slot) {
         let data = slot.data();
-        self.words[2 * index].store(slot.key ^ data ^ self.salt, Relaxed);
-        self.words[2 * index + 1].store(data, Relaxed);
+        words[2 * index].store(slot.key ^ data ^ self.salt, Relaxed);
+        words[2 * index + 1].store(data, Relaxed);
     }
 
     /// Starts bringing the bucket of `key` into the cache, for a probe a little later: the
     /// bucket is nearly always a cache miss, and the work in between hides the wait.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub fn prefetch(&self, part: Part, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket = self.words[2 * self.bucket(key)..].as_ptr();
+            let buckets = self.buckets(part);
+            let bucket = buckets.words[2 * buckets.bucket(key)..].as_ptr();
             // SAFETY: a prefetch is only a hint, and the address is inside the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket as *const i8) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let _ = (part, key);
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        let slot = [self.slot(b), self.slot(b + 1)]
-            .into_iter()
-            .find(|s| s.key == key && s.flags != 0)?;
+    pub fn probe(&self, part: Part, key: u64) -> Option<Entry> {
+        let buckets = self.buckets(part);
+        let b = buckets.bucket(key);
+        let slot = [
+            self.slot(&buckets.words, b),
+            self.slot(&buckets.words, b + 1),
+        ]
+        .into_iter()
+        .find(|s| s.key == key && s.flags != 0)?;
         let (depth, cost) = if slot.depth >= SOLVED_BASE {
             (SOLVED, slot.depth - SOLVED_BASE)
         } else {
@@ -320,8 +333,9 @@ impl Table {
         })
     }
 
-    pub fn store(&self, key: u64, entry: Entry) {
-        let b = self.bucket(key);
+    pub fn store(&self, part: Part, key: u64, entry: Entry) {
+        let buckets = self.buckets(part);
+        let b = buckets.bucket(key);
         let generation = self.generation.load(Relaxed);
         let flags = (generation << 2)
             | match entry.bound {
@@ -333,7 +347,10 @@ impl Table {
             let current = (s.flags >> 2) == generation && s.flags != 0;
             (current as u32) * 256 + s.depth as u32
         };
-        let pair = [self.slot(b), self.slot(b + 1)];
+        let pair = [
+            self.slot(&buckets.words, b),
+            self.slot(&buckets.words, b + 1),
+        ];
         let i = if pair[0].key == key {
             0
         } else if pair[1].key == key {
@@ -360,6 +377,7 @@ impl Table {
             entry.depth.min(MAX_DEPTH)
         };
         self.put(
+            &buckets.words,
             b + i,
             Slot {
                 key,
@@ -369,6 +387,37 @@ impl Table {
                 flags,
             },
         );
+    }
+}
+
+/// The part of the [`Table`] that keeps a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Part {
+    /// Every search's positions but the solver's near the end.
+    #[default]
+    Main,
+    /// The solver's positions with few empty cells left.
+    NearEnd,
+}
+
+/// Two-slot buckets of a power of two of slots.
+struct Buckets {
+    words: Words,
+    /// Slots less one.
+    mask: usize,
+}
+
+impl Buckets {
+    fn new(slots: usize) -> Self {
+        Buckets {
+            words: Words::zeroed(2 * slots),
+            mask: slots - 1,
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & self.mask & !1
     }
 }
 
@@ -519,9 +568,28 @@ mod tests {
             bound: Bound::Lower,
             cost: 0,
         };
-        t.store(42, e);
-        assert_eq!(t.probe(42), Some(e));
-        assert_eq!(t.probe(43), None);
+        t.store(Part::Main, 42, e);
+        assert_eq!(t.probe(Part::Main, 42), Some(e));
+        assert_eq!(t.probe(Part::Main, 43), None);
+    }
+
+    #[test]
+    fn the_parts_keep_their_positions_apart() {
+        let t = Table::new(1);
+        let e = solved(9);
+        t.store(Part::NearEnd, 42, e);
+        assert_eq!(t.probe(Part::NearEnd, 42), Some(e));
+        assert_eq!(t.probe(Part::Main, 42), None);
+        // The main part's bucket of the same key keeps its own entry.
+        t.store(Part::Main, 42, solved(20));
+        assert_eq!(t.probe(Part::NearEnd, 42), Some(e));
+        assert_eq!(t.probe(Part::Main, 42), Some(solved(20)));
+        // A sixteenth of the main part, at least 1024 slots.
+        for megabytes in [1, 64] {
+            let t = Table::new(megabytes);
+            assert_eq!(16 * (t.near_end.mask + 1), t.main.mask + 1);
+        }
+        assert_eq!(Table::new(0).near_end.mask + 1, 1024);
     }
 
     fn solved(cost: u8) -> Entry {
@@ -539,18 +607,18 @@ mod tests {
         let t = Table::new(1);
         // Keys that differ above the table's mask share a bucket.
         let key = |i: u64| (i << 40) | 6;
-        t.store(key(1), solved(5));
-        t.store(key(2), solved(30));
-        assert_eq!(t.probe(key(2)), Some(solved(30)));
+        t.store(Part::Main, key(1), solved(5));
+        t.store(Part::Main, key(2), solved(30));
+        assert_eq!(t.probe(Part::Main, key(2)), Some(solved(30)));
         for i in 3..10 {
-            t.store(key(i), solved(4 + i as u8));
-            assert_eq!(t.probe(key(i)), Some(solved(4 + i as u8)));
-            assert_eq!(t.probe(key(2)), Some(solved(30)), "after {i}");
+            t.store(Part::Main, key(i), solved(4 + i as u8));
+            assert_eq!(t.probe(Part::Main, key(i)), Some(solved(4 + i as u8)));
+            assert_eq!(t.probe(Part::Main, key(2)), Some(solved(30)), "after {i}");
         }
-        assert_eq!(t.probe(key(1)), None);
+        assert_eq!(t.probe(Part::Main, key(1)), None);
         // Costs past what a slot holds are kept as the most it holds.
-        t.store(key(11), solved(200));
-        assert_eq!(t.probe(key(11)).map(|e| e.cost), Some(63));
+        t.store(Part::Main, key(11), solved(200));
+        assert_eq!(t.probe(Part::Main, key(11)).map(|e| e.cost), Some(63));
     }
 
     #[test]
@@ -563,9 +631,9 @@ mod tests {
             bound: Bound::Lower,
             cost: 0,
         };
-        t.store(7, deep);
+        t.store(Part::Main, 7, deep);
         assert_eq!(
-            t.probe(7),
+            t.probe(Part::Main, 7),
             Some(Entry {
                 depth: MAX_DEPTH,
                 ..deep
