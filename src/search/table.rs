@@ -276,20 +276,6 @@ impl Table {
         }
     }
 
-    #[inline]
-    fn slot(&self, words: &Words, index: usize) -> Slot {
-        let w = &words[2 * index..2 * index + 2];
-        let data = w[1].load(Relaxed);
-        Slot::from_data(w[0].load(Relaxed) ^ data ^ self.salt, data)
-    }
-
-    #[inline]
-    fn put(&self, words: &Words, index: usize, slot: Slot) {
-        let data = slot.data();
-        words[2 * index].store(slot.key ^ data ^ self.salt, Relaxed);
-        words[2 * index + 1].store(data, Relaxed);
-    }
-
     /// Starts bringing the bucket of `key` into the cache, for a probe a little later: the
     /// bucket is nearly always a cache miss, and the work in between hides the wait.
     #[inline]
@@ -309,12 +295,9 @@ impl Table {
     pub fn probe(&self, part: Part, key: u64) -> Option<Entry> {
         let buckets = self.buckets(part);
         let b = buckets.bucket(key);
-        let slot = [
-            self.slot(&buckets.words, b),
-            self.slot(&buckets.words, b + 1),
-        ]
-        .into_iter()
-        .find(|s| s.key == key && s.flags != 0)?;
+        let slot = [buckets.slot(b, self.salt), buckets.slot(b + 1, self.salt)]
+            .into_iter()
+            .find(|s| s.key == key && s.flags != 0)?;
         let (depth, cost) = if slot.depth >= SOLVED_BASE {
             (SOLVED, slot.depth - SOLVED_BASE)
         } else {
@@ -347,10 +330,7 @@ impl Table {
             let current = (s.flags >> 2) == generation && s.flags != 0;
             (current as u32) * 256 + s.depth as u32
         };
-        let pair = [
-            self.slot(&buckets.words, b),
-            self.slot(&buckets.words, b + 1),
-        ];
+        let pair = [buckets.slot(b, self.salt), buckets.slot(b + 1, self.salt)];
         let i = if pair[0].key == key {
             0
         } else if pair[1].key == key {
@@ -376,8 +356,7 @@ impl Table {
         } else {
             entry.depth.min(MAX_DEPTH)
         };
-        self.put(
-            &buckets.words,
+        buckets.put(
             b + i,
             Slot {
                 key,
@@ -386,6 +365,7 @@ impl Table {
                 depth,
                 flags,
             },
+            self.salt,
         );
     }
 }
@@ -418,6 +398,21 @@ impl Buckets {
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         (key as usize) & self.mask & !1
+    }
+
+    /// The slot at `index`, its key read back under `salt`.
+    #[inline]
+    fn slot(&self, index: usize, salt: u64) -> Slot {
+        let w = &self.words[2 * index..2 * index + 2];
+        let data = w[1].load(Relaxed);
+        Slot::from_data(w[0].load(Relaxed) ^ data ^ salt, data)
+    }
+
+    #[inline]
+    fn put(&self, index: usize, slot: Slot, salt: u64) {
+        let data = slot.data();
+        self.words[2 * index].store(slot.key ^ data ^ salt, Relaxed);
+        self.words[2 * index + 1].store(data, Relaxed);
     }
 }
 
