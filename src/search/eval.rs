@@ -105,6 +105,14 @@ impl<B: Bits> Evaluator<B> {
     /// Discs of `mine` that no sequence of moves can turn over (a safe under-estimate under
     /// FULL rules, exact under SIMPLE).
     pub fn stable(&self, rules: &Rules<B>, mine: B, empty: B) -> B {
+        self.stable_from(rules, mine, empty, B::ZERO)
+    }
+
+    /// [`Evaluator::stable`], given some of those discs already (`known`: say, the stable
+    /// discs of the same side before it moved, which stay so), so that under FULL rules the
+    /// search for them starts there rather than from the corners.
+    #[inline]
+    pub fn stable_from(&self, rules: &Rules<B>, mine: B, empty: B, known: B) -> B {
         let g = &rules.geometry;
         if rules.variant.rule_set == RuleSet::Simple {
             // Only a disc next to an empty cell can ever be flipped.
@@ -114,7 +122,7 @@ impl<B: Bits> Evaluator<B> {
             // Stability grows from corners only.
             return B::ZERO;
         }
-        let mut stable = B::ZERO;
+        let mut stable = known;
         loop {
             let mut next = mine;
             for (a, b) in AXES {

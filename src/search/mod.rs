@@ -788,6 +788,14 @@ impl<B: Bits> Engine<B> {
         // Counting replies costs a move generation per move: worth it on small move lists.
         let look_ahead = look != Look::Squares && count <= 48;
         let w = self.order_weights(look);
+        // The mover's stable discs stay stable after any of its moves: each move's count
+        // starts from them.
+        let safe_now = if w.safe_discs != 0 && look_ahead {
+            self.eval
+                .stable(&self.rules, pos.mover(), self.rules.empty(pos))
+        } else {
+            B::ZERO
+        };
         for m in moves.iter() {
             let mut flips = None;
             let mut score = if w.squares { self.square_weight[m] } else { 0 };
@@ -807,7 +815,9 @@ impl<B: Bits> Engine<B> {
                     + w.exposed * exposed.count() as i32;
                 score += w.flipped * turned.count() as i32;
                 if w.safe_discs != 0 {
-                    let safe = self.eval.stable(&self.rules, child.opponent(), empty);
+                    let safe =
+                        self.eval
+                            .stable_from(&self.rules, child.opponent(), empty, safe_now);
                     score += w.safe_discs * safe.count() as i32;
                 }
                 if let (true, Some(subsets)) = (w.anywhere_value != 0, &self.subsets) {

@@ -440,6 +440,32 @@ fn check_exact<B: Bits>(rules: &Rules<B>, pos: &Position<B>, scoring: Scoring) -
 }
 
 #[test]
+fn stable_discs_found_from_those_before_a_move_are_the_same() {
+    for variant in [FULL, PLACE_ANYWHERE, SIMPLE] {
+        for (rows, cols) in [(4, 4), (3, 7), (5, 6), (8, 8)] {
+            let e = engine::<u64>(rows, cols, variant, depth(1));
+            let (rules, eval) = (&e.rules, &e.eval);
+            let mut seen = 0;
+            for seed in 0..8 {
+                let cells = rules.geometry.cell_count() as u32;
+                let pos = random_position(rules, seed, cells / 4);
+                let before = eval.stable(rules, pos.mover(), rules.empty(&pos));
+                seen += before.count();
+                for m in rules.moves(&pos).iter() {
+                    let child = rules.play_unchecked(&pos, m);
+                    let (mine, empty) = (child.opponent(), rules.empty(&child));
+                    let fresh = eval.stable(rules, mine, empty);
+                    assert_eq!(fresh & before, before, "{rows}x{cols} {variant:?}");
+                    assert_eq!(eval.stable_from(rules, mine, empty, before), fresh);
+                }
+            }
+            // The positions are far enough on to hold stable discs.
+            assert!(seen > 0, "{rows}x{cols} {variant:?}");
+        }
+    }
+}
+
+#[test]
 fn simple_rules_search_and_solver_agree() {
     for misere in [false, true] {
         let variant = Variant {
