@@ -808,11 +808,12 @@ impl<B: Bits> Engine<B> {
                 let replies = self.rules.moves(&child);
                 let corner_replies = (replies & self.eval.corners()).count() as i32;
                 let empty = self.rules.empty(&child);
-                // Empty cells next to the mover's discs: the opponent's future replies.
-                let exposed = self.rules.geometry.neighbours(child.opponent()) & empty;
-                score -= w.replies * replies.count() as i32
-                    + 200 * corner_replies
-                    + w.exposed * exposed.count() as i32;
+                score -= w.replies * replies.count() as i32 + 200 * corner_replies;
+                if w.exposed != 0 {
+                    // Empty cells next to the mover's discs: the opponent's future replies.
+                    let exposed = self.rules.geometry.neighbours(child.opponent()) & empty;
+                    score -= w.exposed * exposed.count() as i32;
+                }
                 score += w.flipped * turned.count() as i32;
                 if w.safe_discs != 0 {
                     let safe =
