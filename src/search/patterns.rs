@@ -198,16 +198,18 @@ fn same_set<T: Ord + Clone>(a: &[T], b: &[T]) -> bool {
 pub struct PatternSet {
     pub patterns: Vec<Pattern>,
     pub cells: usize,
-    /// The quick reading of an 8x8 board, where the processor has BMI2.
-    fast: Option<Fast8x8>,
+    /// The quick reading of a board of up to 64 cells, where the processor has BMI2.
+    fast: Option<Quick>,
 }
 
 impl PatternSet {
     pub fn new(rows: usize, cols: usize) -> PatternSet {
         let patterns = patterns(rows, cols);
-        let fast = (rows == 8 && cols == 8)
-            .then(|| Fast8x8::new(&patterns))
-            .flatten();
+        let fast = if rows == 8 && cols == 8 {
+            Fast8x8::new(&patterns).map(Quick::Board8x8)
+        } else {
+            QuickRead::new(&patterns, rows * cols).map(Quick::Word)
+        };
         PatternSet {
             patterns,
             cells: rows * cols,
@@ -227,7 +229,10 @@ impl PatternSet {
         if let (Some(fast), Some(mine), Some(theirs)) =
             (&self.fast, pos.mover().to_word(), pos.opponent().to_word())
         {
-            return fast.for_each_index(mine, theirs, f);
+            return match fast {
+                Quick::Board8x8(fast) => fast.for_each_index(mine, theirs, f),
+                Quick::Word(fast) => fast.for_each_index(mine, theirs, f),
+            };
         }
         self.for_each_index_by_cells(pos, f)
     }
@@ -251,6 +256,16 @@ impl PatternSet {
             }
         }
     }
+}
+
+/// The ways to read a board of up to 64 cells quickly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Quick {
+    /// 8x8, the main board: 4.5% less time than [`QuickRead`] in `othello bench`'s 8x8
+    /// searches (medians of ten interleaved runs), where the evaluation is most of the work.
+    Board8x8(Fast8x8),
+    /// Every other board of up to 64 cells.
+    Word(QuickRead),
 }
 
 /// The 8x8 board read a pattern at a time: the board is turned by each of its eight
@@ -352,6 +367,83 @@ fn turned(b: u64) -> [u64; 8] {
     ]
 }
 
+/// A board of up to 64 cells read a placement at a time, where the processor has BMI2: one
+/// bit extraction (`pext`) per colour takes the placement's cells in the order of the board's
+/// bits, and two small tables of the placement's (its first [`HALF`] cells in that order, then
+/// the others) turn those bits into its base-3 digits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct QuickRead {
+    /// For each placement: its cells as a mask of the board's word, and its pattern.
+    reads: Vec<(u64, usize)>,
+    /// For each placement: the digits of each set of its first [`HALF`] cells, then of each
+    /// set of the others.
+    digits: Vec<[u16; 2 << HALF]>,
+}
+
+/// The cells of a placement's first table: half of [`MAX_CELLS`], rounded up.
+const HALF: usize = MAX_CELLS.div_ceil(2);
+
+impl QuickRead {
+    fn new(patterns: &[Pattern], cells: usize) -> Option<QuickRead> {
+        #[cfg(target_arch = "x86_64")]
+        if cells <= 64 && std::arch::is_x86_feature_detected!("bmi2") {
+            let mut reads = Vec::new();
+            let mut digits = Vec::new();
+            for (p, pattern) in patterns.iter().enumerate() {
+                for placement in &pattern.placements {
+                    // (cell, its digit's place value), in the order of the board's bits.
+                    let mut by_bit: Vec<(usize, u16)> = placement
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &cell)| (cell, 3u16.pow(k as u32)))
+                        .collect();
+                    by_bit.sort_unstable();
+                    let mut table = [0u16; 2 << HALF];
+                    for (j, &(_, value)) in by_bit.iter().enumerate() {
+                        let (half, bit) = (j / HALF, j % HALF);
+                        for b in (0..1usize << HALF).filter(|b| b >> bit & 1 == 1) {
+                            table[(half << HALF) + b] += value;
+                        }
+                    }
+                    reads.push((by_bit.iter().fold(0u64, |m, &(cell, _)| m | 1 << cell), p));
+                    digits.push(table);
+                }
+            }
+            return Some(QuickRead { reads, digits });
+        }
+        let _ = (patterns, cells);
+        None
+    }
+
+    #[inline]
+    fn for_each_index(&self, mine: u64, theirs: u64, f: impl FnMut(usize, usize)) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `QuickRead` exists only where `new` found BMI2.
+        unsafe {
+            self.for_each_index_bmi2(mine, theirs, f)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (mine, theirs, f);
+            unreachable!("no BMI2 off x86-64")
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn for_each_index_bmi2(&self, mine: u64, theirs: u64, mut f: impl FnMut(usize, usize)) {
+        use std::arch::x86_64::_pext_u64;
+        const LOW: usize = (1 << HALF) - 1;
+        for (&(mask, p), d) in self.reads.iter().zip(&self.digits) {
+            let read =
+                |bits: usize| d[bits & LOW] as usize + d[(1 << HALF) + (bits >> HALF)] as usize;
+            let index =
+                read(_pext_u64(mine, mask) as usize) + 2 * read(_pext_u64(theirs, mask) as usize);
+            f(p, index);
+        }
+    }
+}
+
 /// The game phase of a position with `empties` empty cells, out of `phases`.
 pub fn phase(empties: usize, cells: usize, phases: usize) -> usize {
     (empties * phases / (cells + 1)).min(phases - 1)
@@ -422,21 +514,23 @@ mod tests {
     }
 
     #[test]
-    fn the_quick_8x8_reading_is_the_cell_by_cell_one() {
-        let shape = Shape::new(8, 8).unwrap();
-        let rules: Rules<u64> = Rules::new(shape, Variant::default()).unwrap();
-        let set = PatternSet::new(8, 8);
-        if set.fast.is_none() {
-            eprintln!("no BMI2 here: the quick reading is not used, nothing to compare");
-            return;
-        }
+    fn the_quick_reading_is_the_cell_by_cell_one() {
         let mut seed = 11u64;
-        for _ in 0..300 {
-            let pos = random_position(&rules, &mut seed);
-            let (mut quick, mut slow) = (Vec::new(), Vec::new());
-            set.for_each_index(&pos, |k, i| quick.push((k, i)));
-            set.for_each_index_by_cells(&pos, |k, i| slow.push((k, i)));
-            assert_eq!(quick, slow);
+        for (rows, cols) in [(8, 8), (6, 6), (3, 3), (4, 9), (5, 7), (7, 9), (3, 21)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let rules: Rules<u64> = Rules::new(shape, Variant::default()).unwrap();
+            let set = PatternSet::new(rows, cols);
+            if set.fast.is_none() {
+                eprintln!("no BMI2 here: the quick reading is not used, nothing to compare");
+                return;
+            }
+            for _ in 0..100 {
+                let pos = random_position(&rules, &mut seed);
+                let (mut quick, mut slow) = (Vec::new(), Vec::new());
+                set.for_each_index(&pos, |k, i| quick.push((k, i)));
+                set.for_each_index_by_cells(&pos, |k, i| slow.push((k, i)));
+                assert_eq!(quick, slow, "{rows}x{cols} {pos:?}");
+            }
         }
     }
 
