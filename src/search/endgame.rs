@@ -12,11 +12,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// From this many empty cells on, the solver orders moves by a search of each,
-/// [`SORT_DEPTH`] moves deep (measured on 5x6: 18 and 4 beat 12-20 and 1-6; deeper searches
-/// near the root did not pay), under FULL rules only: under SIMPLE rules the evaluation
-/// foresees too little, and the static order alone took 46% fewer nodes on two 6x6
-/// positions 20 cells from the end (learned weights), 45% on the 3x9 start, 19% on 4x6.
-const SORT_BY_SEARCH: u32 = 18;
+/// [`SORT_DEPTH`] moves deep (measured on 5x6: 4 beat 1-6; deeper searches near the root did
+/// not pay), under FULL rules only: under SIMPLE rules the evaluation foresees too little,
+/// and the static order alone took 46% fewer nodes on two 6x6 positions 20 cells from the end
+/// (learned weights), 45% on the 3x9 start, 19% on 4x6. 18 was best until the static order
+/// weighed estimates (see `ESTIMATE_FROM`); since then 20 (interleaved runs, one thread,
+/// against 18): FFO #45-#49 39.2-40.1 s against 43.7-44.4 s, 6x6 after c2 b4 c5 13.9-14.8 s
+/// against 18.1-18.9 s, FFO #40-#44, #20-#39 and 5x6 misère within 2%; 21 and 22 were quicker
+/// on 6x6 and slower on #45-#49.
+const SORT_BY_SEARCH: u32 = 20;
 const SORT_DEPTH: i32 = 4;
 
 /// Where the solver sorts by search, its root orders the moves by searches 1 to this many
