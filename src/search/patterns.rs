@@ -229,10 +229,7 @@ impl PatternSet {
         if let (Some(fast), Some(mine), Some(theirs)) =
             (&self.fast, pos.mover().to_word(), pos.opponent().to_word())
         {
-            return match fast {
-                Quick::Board8x8(fast) => fast.for_each_index(mine, theirs, f),
-                Quick::Word(fast) => fast.for_each_index(mine, theirs, f),
-            };
+            return fast.for_each_index(mine, theirs, f);
         }
         self.for_each_index_by_cells(pos, f)
     }
@@ -266,6 +263,25 @@ enum Quick {
     Board8x8(Fast8x8),
     /// Every other board of up to 64 cells.
     Word(QuickRead),
+}
+
+impl Quick {
+    #[inline]
+    fn for_each_index(&self, mine: u64, theirs: u64, f: impl FnMut(usize, usize)) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: both readings are made only where their `new` found BMI2.
+        unsafe {
+            match self {
+                Quick::Board8x8(read) => read.for_each_index_bmi2(mine, theirs, f),
+                Quick::Word(read) => read.for_each_index_bmi2(mine, theirs, f),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (mine, theirs, f);
+            unreachable!("no BMI2 off x86-64")
+        }
+    }
 }
 
 /// The 8x8 board read a pattern at a time: the board is turned by each of its eight
@@ -306,20 +322,6 @@ impl Fast8x8 {
         }
         let _ = patterns;
         None
-    }
-
-    #[inline]
-    fn for_each_index(&self, mine: u64, theirs: u64, f: impl FnMut(usize, usize)) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Fast8x8` exists only where `new` found BMI2.
-        unsafe {
-            self.for_each_index_bmi2(mine, theirs, f)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (mine, theirs, f);
-            unreachable!("no BMI2 off x86-64")
-        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -413,20 +415,6 @@ impl QuickRead {
         }
         let _ = (patterns, cells);
         None
-    }
-
-    #[inline]
-    fn for_each_index(&self, mine: u64, theirs: u64, f: impl FnMut(usize, usize)) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `QuickRead` exists only where `new` found BMI2.
-        unsafe {
-            self.for_each_index_bmi2(mine, theirs, f)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (mine, theirs, f);
-            unreachable!("no BMI2 off x86-64")
-        }
     }
 
     #[cfg(target_arch = "x86_64")]
