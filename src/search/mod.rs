@@ -237,7 +237,7 @@ struct OrderWeights {
 /// From this many empty cells on, the solver's order weighs the static estimate of each
 /// move's position where [`Engine::order_weights`] asks for it: an estimate per move costs
 /// about what the nodes it saves do nearer the end (FFO #20-#39: from 12, 15% fewer nodes and
-/// 5% less time; from 10, 18% fewer nodes and more time; from 14, 9% and no less time).
+/// 4% less time; from 10, 18% fewer nodes and more time; from 14, 9% and no less time).
 const ESTIMATE_FROM: u32 = 12;
 
 /// A move in a search's list: its cell, the discs it turns when the ordering had to find them
