@@ -205,11 +205,7 @@ pub struct PatternSet {
 impl PatternSet {
     pub fn new(rows: usize, cols: usize) -> PatternSet {
         let patterns = patterns(rows, cols);
-        let fast = if rows == 8 && cols == 8 {
-            Fast8x8::new(&patterns).map(Quick::Board8x8)
-        } else {
-            QuickRead::new(&patterns, rows * cols).map(Quick::Word)
-        };
+        let fast = Quick::new(&patterns, rows, cols);
         PatternSet {
             patterns,
             cells: rows * cols,
@@ -266,10 +262,25 @@ enum Quick {
 }
 
 impl Quick {
+    /// The quick reading of a `rows` x `cols` board, where there is one: up to 64 cells, on a
+    /// processor with BMI2.
+    fn new(patterns: &[Pattern], rows: usize, cols: usize) -> Option<Quick> {
+        #[cfg(target_arch = "x86_64")]
+        if rows * cols <= 64 && std::arch::is_x86_feature_detected!("bmi2") {
+            return Some(if rows == 8 && cols == 8 {
+                Quick::Board8x8(Fast8x8::new(patterns))
+            } else {
+                Quick::Word(QuickRead::new(patterns))
+            });
+        }
+        let _ = (patterns, rows, cols);
+        None
+    }
+
     #[inline]
     fn for_each_index(&self, mine: u64, theirs: u64, f: impl FnMut(usize, usize)) {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: both readings are made only where their `new` found BMI2.
+        // SAFETY: a `Quick` is made only where `Quick::new` found BMI2.
         unsafe {
             match self {
                 Quick::Board8x8(read) => read.for_each_index_bmi2(mine, theirs, f),
@@ -297,31 +308,26 @@ struct Fast8x8 {
 }
 
 impl Fast8x8 {
-    fn new(patterns: &[Pattern]) -> Option<Fast8x8> {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            let mut reads = Vec::new();
-            for (p, pattern) in patterns.iter().enumerate() {
-                let mask = pattern
-                    .cells
-                    .iter()
-                    .fold(0u64, |m, &(r, c)| m | 1 << (8 * r + c));
-                for &s in &pattern.placed_by {
-                    reads.push((mask, p, s));
-                }
+    fn new(patterns: &[Pattern]) -> Fast8x8 {
+        let mut reads = Vec::new();
+        for (p, pattern) in patterns.iter().enumerate() {
+            let mask = pattern
+                .cells
+                .iter()
+                .fold(0u64, |m, &(r, c)| m | 1 << (8 * r + c));
+            for &s in &pattern.placed_by {
+                reads.push((mask, p, s));
             }
-            let ternary = (0..1usize << MAX_CELLS)
-                .map(|b| {
-                    (0..MAX_CELLS)
-                        .filter(|k| b >> k & 1 == 1)
-                        .map(|k| 3u16.pow(k as u32))
-                        .sum()
-                })
-                .collect();
-            return Some(Fast8x8 { reads, ternary });
         }
-        let _ = patterns;
-        None
+        let ternary = (0..1usize << MAX_CELLS)
+            .map(|b| {
+                (0..MAX_CELLS)
+                    .filter(|k| b >> k & 1 == 1)
+                    .map(|k| 3u16.pow(k as u32))
+                    .sum()
+            })
+            .collect();
+        Fast8x8 { reads, ternary }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -386,35 +392,30 @@ struct QuickRead {
 const HALF: usize = MAX_CELLS.div_ceil(2);
 
 impl QuickRead {
-    fn new(patterns: &[Pattern], cells: usize) -> Option<QuickRead> {
-        #[cfg(target_arch = "x86_64")]
-        if cells <= 64 && std::arch::is_x86_feature_detected!("bmi2") {
-            let mut reads = Vec::new();
-            let mut digits = Vec::new();
-            for (p, pattern) in patterns.iter().enumerate() {
-                for placement in &pattern.placements {
-                    // (cell, its digit's place value), in the order of the board's bits.
-                    let mut by_bit: Vec<(usize, u16)> = placement
-                        .iter()
-                        .enumerate()
-                        .map(|(k, &cell)| (cell, 3u16.pow(k as u32)))
-                        .collect();
-                    by_bit.sort_unstable();
-                    let mut table = [0u16; 2 << HALF];
-                    for (j, &(_, value)) in by_bit.iter().enumerate() {
-                        let (half, bit) = (j / HALF, j % HALF);
-                        for b in (0..1usize << HALF).filter(|b| b >> bit & 1 == 1) {
-                            table[(half << HALF) + b] += value;
-                        }
+    fn new(patterns: &[Pattern]) -> QuickRead {
+        let mut reads = Vec::new();
+        let mut digits = Vec::new();
+        for (p, pattern) in patterns.iter().enumerate() {
+            for placement in &pattern.placements {
+                // (cell, its digit's place value), in the order of the board's bits.
+                let mut by_bit: Vec<(usize, u16)> = placement
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &cell)| (cell, 3u16.pow(k as u32)))
+                    .collect();
+                by_bit.sort_unstable();
+                let mut table = [0u16; 2 << HALF];
+                for (j, &(_, value)) in by_bit.iter().enumerate() {
+                    let (half, bit) = (j / HALF, j % HALF);
+                    for b in (0..1usize << HALF).filter(|b| b >> bit & 1 == 1) {
+                        table[(half << HALF) + b] += value;
                     }
-                    reads.push((by_bit.iter().fold(0u64, |m, &(cell, _)| m | 1 << cell), p));
-                    digits.push(table);
                 }
+                reads.push((by_bit.iter().fold(0u64, |m, &(cell, _)| m | 1 << cell), p));
+                digits.push(table);
             }
-            return Some(QuickRead { reads, digits });
         }
-        let _ = (patterns, cells);
-        None
+        QuickRead { reads, digits }
     }
 
     #[cfg(target_arch = "x86_64")]
