@@ -175,6 +175,11 @@ fn probe_window(ties: TieTest, alpha: i32) -> (i32, i32) {
     }
 }
 
+/// A root move's estimate from the root's sort by search, in whole discs.
+fn in_discs(weight: i32) -> i32 {
+    (Outcome::to_hundredths(weight) + DISC / 2).div_euclid(DISC)
+}
+
 /// An exact result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solved {
@@ -310,8 +315,7 @@ impl<B: Bits> Engine<B> {
             for depth in 1..=ROOT_SORT_DEPTH {
                 self.sort_by_search(pos, key, &mut list, depth, 0);
             }
-            let hundredths = Outcome::to_hundredths(list[0].weight);
-            guess = Some((hundredths + DISC / 2).div_euclid(DISC));
+            guess = Some(in_discs(list[0].weight));
         }
         let mut solved = self.with_helpers(
             |e| e.solve_root_inner(pos, which, clock, &list, guess),
@@ -343,9 +347,16 @@ impl<B: Bits> Engine<B> {
         let child = |e: &Self, c: &Candidate<B>| e.after(pos, key, c.cell, c.flips(&e.rules, pos));
         if !self.shared.first_done.load(Relaxed) {
             let (first, first_key) = child(self, &list[0]);
-            self.solve_around(&first, first_key, guess, limit);
+            let value = -self.solve_around(&first, first_key, guess, limit);
+            // The main thread may not have published it yet: a move searched against an older
+            // floor would be searched in a far wider window.
+            if !self.stopped {
+                self.shared.alpha.fetch_max(value, Relaxed);
+            }
         }
         let n = list.len();
+        // The last move and floor joined (see `Shared::resolving`), so as to join each once.
+        let mut joined = (0, 0);
         while !self.stopped {
             let mut i = self.shared.next.fetch_add(1, Relaxed);
             if i >= n {
@@ -356,17 +367,25 @@ impl<B: Bits> Engine<B> {
                     None => break,
                 }
             }
+            // A move found better than the best so far decides the floor of every other:
+            // helping to settle it first saves searching them against a floor too low.
+            let resolving = self.shared.resolving.load(Relaxed);
+            let floor = self.shared.alpha.load(Relaxed);
+            if resolving != 0 && resolving != i + 1 && joined != (resolving, floor) {
+                joined = (resolving, floor);
+                let j = resolving - 1;
+                let (other, other_key) = child(self, &list[j]);
+                let estimate = guess.map(|_| in_discs(list[j].weight));
+                self.solve_above(&other, other_key, floor - 1, estimate, limit);
+            }
             let (next, next_key) = child(self, &list[i]);
             if i == 0 {
                 self.solve_around(&next, next_key, guess, limit);
+            } else if which == RootMoves::All {
+                self.solve_root_move(&next, next_key, -limit, limit);
             } else {
-                let alpha = self.shared.alpha.load(Relaxed);
-                let (bar, top) = probe_window(self.tie_test(which), alpha);
-                if which == RootMoves::All
-                    || -self.solve_root_move(&next, next_key, -top, -bar) >= top && !self.stopped
-                {
-                    self.solve_root_move(&next, next_key, -limit, -alpha.min(limit - 1));
-                }
+                let estimate = guess.map(|_| in_discs(list[i].weight));
+                self.probe_root_move(&next, next_key, i, which, None, estimate, limit);
             }
             if !self.stopped {
                 self.shared.finish(i);
@@ -477,16 +496,8 @@ impl<B: Bits> Engine<B> {
             } else if which == RootMoves::All {
                 RootValue::Exact(value(self, -limit, limit))
             } else {
-                let (bar, top) = probe_window(self.tie_test(which), alpha);
-                let probe = value(self, bar, top);
-                if probe <= bar {
-                    RootValue::AtMost(probe)
-                } else if probe < top {
-                    RootValue::Exact(probe)
-                } else {
-                    let score = value(self, alpha, limit);
-                    RootValue::Exact(if score <= alpha { alpha } else { score })
-                }
+                let estimate = guess.map(|_| in_discs(list[i].weight));
+                self.probe_root_move(&child, child_key, i, which, Some(alpha), estimate, limit)
             };
             if self.stopped {
                 break;
@@ -497,7 +508,7 @@ impl<B: Bits> Engine<B> {
                 values.push((m, score));
                 if score > alpha {
                     alpha = score;
-                    self.shared.alpha.store(alpha, Relaxed);
+                    self.shared.alpha.fetch_max(alpha, Relaxed);
                     self.progress.best = Some((m, score));
                 }
             }
@@ -646,6 +657,99 @@ impl<B: Bits> Engine<B> {
             if value <= low && low > -limit && !self.stopped {
                 (low, high) = ((value - width).max(-limit), value + 1);
             } else if value >= high && high < limit && !self.stopped {
+                (low, high) = (value - 1, (value + width).min(limit));
+            } else {
+                return value;
+            }
+        }
+    }
+
+    /// What a search of root move `i` after the first (`pos` the position after it) proves,
+    /// against the best value so far: the main thread's own (`best`), or for a helper (`None`)
+    /// the floor the threads share, whose values only reach the main thread through the table.
+    /// The main thread searches against the shared floor less one where that is higher than
+    /// its own, so that a move as good as another thread's best is still found exact. A search
+    /// whose floor another thread raises starts again from the new one.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_root_move(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        i: usize,
+        which: RootMoves,
+        best: Option<i32>,
+        estimate: Option<i32>,
+        limit: i32,
+    ) -> RootValue {
+        loop {
+            let shared = self.shared.alpha.load(Relaxed);
+            let (floor, watch) = match best {
+                Some(best) if best >= shared - 1 => (best, best + 1),
+                Some(_) => (shared - 1, shared),
+                None => (shared, shared),
+            };
+            let (bar, top) = probe_window(self.tie_test(which), floor);
+            self.watch = Some(watch);
+            let probe = -self.solve_root_move(pos, key, -top, -bar);
+            self.watch = None;
+            if std::mem::take(&mut self.outdated) {
+                self.stopped = false;
+                continue;
+            }
+            if probe <= bar || self.stopped {
+                return RootValue::AtMost(probe);
+            }
+            if probe < top {
+                return RootValue::Exact(probe);
+            }
+            self.shared.alpha.fetch_max(top, Relaxed);
+            let claimed = self
+                .shared
+                .resolving
+                .compare_exchange(0, i + 1, Relaxed, Relaxed)
+                .is_ok();
+            let score = self.solve_above(pos, key, floor, estimate, limit);
+            if claimed {
+                self.shared.resolving.store(0, Relaxed);
+            }
+            if self.stopped {
+                return RootValue::AtMost(probe);
+            }
+            if score > floor {
+                self.shared.alpha.fetch_max(score, Relaxed);
+            }
+            return RootValue::Exact(score.max(floor));
+        }
+    }
+
+    /// The value, for the root's side, of a root move worth more than `floor` (`pos` the
+    /// position after it): searched in windows a disc either side of `estimate` (at least
+    /// the floor), widened as the value falls outside, the bounds each proves shared with the
+    /// other threads as it goes; without an estimate, in the window above the floor.
+    fn solve_above(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        floor: i32,
+        estimate: Option<i32>,
+        limit: i32,
+    ) -> i32 {
+        let Some(estimate) = estimate else {
+            return -self.solve_root_move(pos, key, -limit, -floor.min(limit - 1));
+        };
+        let mut low = floor.max(estimate - 1).min(limit - 2);
+        let mut high = low + 2;
+        let mut width = 2;
+        loop {
+            let value = -self.solve_root_move(pos, key, -high, -low);
+            width *= 2;
+            if self.stopped {
+                return value;
+            }
+            if value <= low && low > floor && value > floor {
+                (low, high) = ((value - width).max(floor), value + 1);
+            } else if value >= high && high < limit {
+                self.shared.alpha.fetch_max(high, Relaxed);
                 (low, high) = (value - 1, (value + width).min(limit));
             } else {
                 return value;

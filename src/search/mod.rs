@@ -77,7 +77,8 @@ use std::time::{Duration, Instant};
 struct Shared {
     /// Set when the main thread has its answer: the helpers stop.
     stop: AtomicBool,
-    /// The best root value the main thread has proved so far, for the helpers' windows.
+    /// A lower bound on the root's value: the best that any thread has proved so far, for the
+    /// other threads' windows.
     alpha: AtomicI32,
     /// Whether the main thread has solved the first root move.
     first_done: AtomicBool,
@@ -89,6 +90,9 @@ struct Shared {
     /// moves it tests (by place, the first 64) and `alpha` the root's value.
     tie_round: AtomicBool,
     ties: AtomicU64,
+    /// The root move (its place in the list, plus one; 0 for none) that a thread is searching
+    /// again for its value, having found it better than the best so far: helpers join it.
+    resolving: AtomicUsize,
     /// How many threads are searching each position, by a hash of its key (collisions only
     /// cost a deferral): the solver's threads leave a position another is in for later.
     busy: Box<[AtomicU8]>,
@@ -278,6 +282,11 @@ pub struct Engine<B> {
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// While a root move of a solve is searched against a floor: the shared lower bound on
+    /// the root's value above which that search is out of date, so it stops (`outdated`) and
+    /// the move is searched again against the higher floor.
+    watch: Option<i32>,
+    outdated: bool,
     /// When the current search began.
     started: Instant,
     observer: Option<Observer>,
@@ -330,6 +339,8 @@ impl<B: Bits> Engine<B> {
             nodes: 0,
             deadline: None,
             stopped: false,
+            watch: None,
+            outdated: false,
             started: Instant::now(),
             observer: None,
             progress: Progress::default(),
@@ -376,6 +387,8 @@ impl<B: Bits> Engine<B> {
             nodes: 0,
             deadline: None,
             stopped: false,
+            watch: None,
+            outdated: false,
             started: self.started,
             observer: None,
             progress: Progress::default(),
@@ -605,8 +618,9 @@ impl<B: Bits> Engine<B> {
         self.count_nodes(1)
     }
 
-    /// Counts `n` more nodes, looking at the clock, the other threads and the observer each
-    /// time the count passes a multiple of their intervals. True when the search must stop.
+    /// Counts `n` more nodes, looking at the clock, the other threads, the observer and the
+    /// watched floor (see [`Engine::watch`]) each time the count passes a multiple of their
+    /// intervals. True when the search must stop.
     #[inline(always)]
     fn count_nodes(&mut self, n: u64) -> bool {
         let before = self.nodes;
@@ -622,6 +636,12 @@ impl<B: Bits> Engine<B> {
             }
             if before | endgame::PROGRESS_EVERY < self.nodes && self.observer.is_some() {
                 self.notify();
+            }
+            if let (Some(floor), false) = (self.watch, self.stopped) {
+                if self.shared.alpha.load(Relaxed) > floor {
+                    self.outdated = true;
+                    self.stopped = true;
+                }
             }
         }
         self.stopped
