@@ -139,8 +139,14 @@ impl<B: Bits> Evaluator<B> {
     }
 
     pub fn evaluate(&self, rules: &Rules<B>, pos: &Position<B>) -> i32 {
+        self.evaluate_with_moves(rules, pos, rules.moves(pos))
+    }
+
+    /// [`Evaluator::evaluate`], given the moves of the side to move (`rules.moves(pos)`), which
+    /// the move ordering has counted already.
+    pub fn evaluate_with_moves(&self, rules: &Rules<B>, pos: &Position<B>, moves: B) -> i32 {
         if let Some(learned) = &self.learned {
-            return learned.evaluate(rules, pos);
+            return learned.evaluate_with_moves(rules, pos, moves);
         }
         let g = &rules.geometry;
         let (me, op) = (pos.mover(), pos.opponent());
@@ -151,7 +157,7 @@ impl<B: Bits> Evaluator<B> {
 
         let mut freedom = 0;
         if !rules.variant.place_anywhere {
-            let mine = rules.moves_for(me, op).count() as i32;
+            let mine = moves.count() as i32;
             let theirs = rules.moves_for(op, me).count() as i32;
             freedom += 100 * (mine - theirs) * 8 / (mine + theirs + 2);
             freedom += 12 * (mine - theirs);

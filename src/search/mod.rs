@@ -851,7 +851,8 @@ impl<B: Bits> Engine<B> {
                     score += w.safe_discs * safe.count() as i32;
                 }
                 if weigh_estimate {
-                    score -= w.estimate * self.eval.evaluate(&self.rules, &child) / DISC;
+                    let estimate = self.eval.evaluate_with_moves(&self.rules, &child, replies);
+                    score -= w.estimate * estimate / DISC;
                 }
                 if let (true, Some(subsets)) = (w.anywhere_value != 0, &self.subsets) {
                     if let Some(value) = subsets.value(&self.rules, &child, empty) {

@@ -84,11 +84,23 @@ impl Weights {
     /// The estimate of `pos` for its side to move, in hundredths of a disc.
     #[inline]
     pub fn evaluate<B: Bits>(&self, rules: &Rules<B>, pos: &Position<B>) -> i32 {
+        self.evaluate_with_moves(rules, pos, rules.moves(pos))
+    }
+
+    /// [`Weights::evaluate`], given the moves of the side to move (`rules.moves(pos)`).
+    #[inline]
+    pub fn evaluate_with_moves<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        pos: &Position<B>,
+        moves: B,
+    ) -> i32 {
         let empties = rules.empty(pos).count() as usize;
         let p = phase(empties, self.set.cells, self.phases());
         let tables = &self.tables[p];
         let n = self.set.patterns.len();
-        let [mine, theirs] = mobility(rules, pos);
+        let theirs = rules.moves_for(pos.opponent(), pos.mover());
+        let [mine, theirs] = [moves, theirs].map(mobility_entry);
         let mut sum = self.bias[p] as i32 + tables[n][mine] as i32 + tables[n + 1][theirs] as i32;
         self.set
             .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
@@ -283,11 +295,12 @@ pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> 
 /// its opponent.
 pub fn mobility<B: Bits>(rules: &Rules<B>, pos: &Position<B>) -> [usize; 2] {
     let (me, op) = (pos.mover(), pos.opponent());
-    let entry = |moves: B| (moves.count() as usize).min(MOBILITY - 1);
-    [
-        entry(rules.moves_for(me, op)),
-        entry(rules.moves_for(op, me)),
-    ]
+    [rules.moves_for(me, op), rules.moves_for(op, me)].map(mobility_entry)
+}
+
+/// A mobility table's entry for a side with `moves`.
+fn mobility_entry<B: Bits>(moves: B) -> usize {
+    (moves.count() as usize).min(MOBILITY - 1)
 }
 
 /// Appends `table` packed (see the module's documentation).
