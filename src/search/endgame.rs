@@ -355,7 +355,6 @@ impl<B: Bits> Engine<B> {
             }
         }
         let n = list.len();
-        // The last move and floor joined (see `Shared::resolving`), so as to join each once.
         let mut joined = (0, 0);
         while !self.stopped {
             let mut i = self.shared.next.fetch_add(1, Relaxed);
@@ -367,17 +366,7 @@ impl<B: Bits> Engine<B> {
                     None => break,
                 }
             }
-            // A move found better than the best so far decides the floor of every other:
-            // helping to settle it first saves searching them against a floor too low.
-            let resolving = self.shared.resolving.load(Relaxed);
-            let floor = self.shared.alpha.load(Relaxed);
-            if resolving != 0 && resolving != i + 1 && joined != (resolving, floor) {
-                joined = (resolving, floor);
-                let j = resolving - 1;
-                let (other, other_key) = child(self, &list[j]);
-                let estimate = guess.map(|_| in_discs(list[j].weight));
-                self.solve_above(&other, other_key, floor - 1, estimate, limit);
-            }
+            self.join_resolving(pos, key, list, i, guess, limit, &mut joined);
             let (next, next_key) = child(self, &list[i]);
             if i == 0 {
                 self.solve_around(&next, next_key, guess, limit);
@@ -662,6 +651,33 @@ impl<B: Bits> Engine<B> {
                 return value;
             }
         }
+    }
+
+    /// Before a helper searches root move `i`: where another thread is settling the value of a
+    /// move found better than the best so far, the search of that move, once for each floor.
+    /// That move decides the floor of every other: helping to settle it first saves searching
+    /// them against a floor too low. `joined` is the last move and floor joined.
+    #[allow(clippy::too_many_arguments)]
+    fn join_resolving(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        list: &[Candidate<B>],
+        i: usize,
+        guess: Option<i32>,
+        limit: i32,
+        joined: &mut (usize, i32),
+    ) {
+        let resolving = self.shared.resolving.load(Relaxed);
+        let floor = self.shared.alpha.load(Relaxed);
+        if resolving == 0 || resolving == i + 1 || *joined == (resolving, floor) {
+            return;
+        }
+        *joined = (resolving, floor);
+        let c = &list[resolving - 1];
+        let (other, other_key) = self.after(pos, key, c.cell, c.flips(&self.rules, pos));
+        let estimate = guess.map(|_| in_discs(c.weight));
+        self.solve_above(&other, other_key, floor - 1, estimate, limit);
     }
 
     /// What a search of root move `i` after the first (`pos` the position after it) proves,
