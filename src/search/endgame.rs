@@ -23,6 +23,15 @@ use std::time::{Duration, Instant};
 const SORT_BY_SEARCH: u32 = 20;
 const SORT_DEPTH: i32 = 4;
 
+/// From this many empty cells on, the sort by search looks [`DEEPER_SORT_DEPTH`] moves deep
+/// instead of [`SORT_DEPTH`] (one thread, against 4 everywhere: FFO #45-#49 9% fewer nodes,
+/// median 36.7 s against 39.0; 6x6 after c2 b4 c5 14% fewer nodes, after c2 b4 c5 d2 4.5%,
+/// after c2 b4 c5 d2 e4 17%, each 5-10% less time; FFO #20-#39 and #40-#44, mostly below it,
+/// 1-2% more nodes. From 24: about half the gain; from 20, or 8 deep from 22, more nodes; 5
+/// deep about as many as 4).
+const DEEPER_SORT_FROM: u32 = 22;
+const DEEPER_SORT_DEPTH: i32 = 6;
+
 /// Where the solver sorts by search, its root orders the moves by searches 1 to this many
 /// moves deep, and the first is solved in a narrow window around its estimate (FFO #20-#39:
 /// 42% fewer nodes, #40-#44: 26%, #45-#49: 15%; 6x6 positions 24 cells from the end: 42%).
@@ -949,7 +958,12 @@ impl<B: Bits> Engine<B> {
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, Look::Solve, &mut list);
         if self.sorts_by_search(empties) {
-            self.sort_by_search(pos, key, &mut list, SORT_DEPTH, ply);
+            let depth = if empties >= DEEPER_SORT_FROM {
+                DEEPER_SORT_DEPTH
+            } else {
+                SORT_DEPTH
+            };
+            self.sort_by_search(pos, key, &mut list, depth, ply);
         }
         let share = !self.shared.busy.is_empty() && empties >= SPLIT;
         let (best_score, best_move) = self.best_of(
