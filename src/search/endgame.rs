@@ -26,9 +26,9 @@ const SORT_DEPTH: i32 = 4;
 /// From this many empty cells on, the sort by search looks [`DEEPER_SORT_DEPTH`] moves deep
 /// instead of [`SORT_DEPTH`] (one thread, against 4 everywhere: FFO #45-#49 9% fewer nodes,
 /// median 36.7 s against 39.0; 6x6 after c2 b4 c5 14% fewer nodes, after c2 b4 c5 d2 4.5%,
-/// after c2 b4 c5 d2 e4 17%, each 5-10% less time; FFO #20-#39 and #40-#44, mostly below it,
-/// 1-2% more nodes. From 24: about half the gain; from 20, or 8 deep from 22, more nodes; 5
-/// deep about as many as 4).
+/// after c2 b4 c5 d2 e4 17%, each 5-10% less time; FFO #50-#52 2.6% more nodes, 1% more
+/// time; FFO #20-#39 and #40-#44, mostly below it, 1-2% more nodes. From 24: about half the
+/// gain; from 20, or 8 deep from 22, more nodes; 5 deep about as many as 4).
 const DEEPER_SORT_FROM: u32 = 22;
 const DEEPER_SORT_DEPTH: i32 = 6;
 
