@@ -99,8 +99,7 @@ impl Weights {
         let p = phase(empties, self.set.cells, self.phases());
         let tables = &self.tables[p];
         let n = self.set.patterns.len();
-        let theirs = rules.moves_for(pos.opponent(), pos.mover());
-        let [mine, theirs] = [moves, theirs].map(mobility_entry);
+        let [mine, theirs] = mobility_with_moves(rules, pos, moves);
         let mut sum = self.bias[p] as i32 + tables[n][mine] as i32 + tables[n + 1][theirs] as i32;
         self.set
             .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
@@ -294,13 +293,13 @@ pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> 
 /// The mobility tables' entries for `pos`: by the number of moves of the side to move, then of
 /// its opponent.
 pub fn mobility<B: Bits>(rules: &Rules<B>, pos: &Position<B>) -> [usize; 2] {
-    let (me, op) = (pos.mover(), pos.opponent());
-    [rules.moves_for(me, op), rules.moves_for(op, me)].map(mobility_entry)
+    mobility_with_moves(rules, pos, rules.moves(pos))
 }
 
-/// A mobility table's entry for a side with `moves`.
-fn mobility_entry<B: Bits>(moves: B) -> usize {
-    (moves.count() as usize).min(MOBILITY - 1)
+/// [`mobility`], given the moves of the side to move (`rules.moves(pos)`).
+fn mobility_with_moves<B: Bits>(rules: &Rules<B>, pos: &Position<B>, moves: B) -> [usize; 2] {
+    let replies = rules.moves_for(pos.opponent(), pos.mover());
+    [moves, replies].map(|moves| (moves.count() as usize).min(MOBILITY - 1))
 }
 
 /// Appends `table` packed (see the module's documentation).
