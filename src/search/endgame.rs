@@ -356,7 +356,7 @@ impl<B: Bits> Engine<B> {
         let child = |e: &Self, c: &Candidate<B>| e.after(pos, key, c.cell, c.flips(&e.rules, pos));
         if !self.shared.first_done.load(Relaxed) {
             let (first, first_key) = child(self, &list[0]);
-            let value = -self.solve_around(&first, first_key, guess, limit);
+            let value = self.solve_above(&first, first_key, -limit, guess, limit);
             // The main thread may not have published it yet: a move searched against an older
             // floor would be searched in a far wider window.
             if !self.stopped {
@@ -378,7 +378,7 @@ impl<B: Bits> Engine<B> {
             self.join_resolving(pos, key, list, i, guess, limit, &mut joined);
             let (next, next_key) = child(self, &list[i]);
             if i == 0 {
-                self.solve_around(&next, next_key, guess, limit);
+                self.solve_above(&next, next_key, -limit, guess, limit);
             } else if which == RootMoves::All {
                 self.solve_root_move(&next, next_key, -limit, limit);
             } else {
@@ -490,7 +490,7 @@ impl<B: Bits> Engine<B> {
             let value =
                 |e: &mut Self, a: i32, b: i32| -e.solve_root_move(&child, child_key, -b, -a);
             let result = if first {
-                RootValue::Exact(-self.solve_around(&child, child_key, guess, limit))
+                RootValue::Exact(self.solve_above(&child, child_key, -limit, guess, limit))
             } else if which == RootMoves::All {
                 RootValue::Exact(value(self, -limit, limit))
             } else {
@@ -638,30 +638,6 @@ impl<B: Bits> Engine<B> {
         value
     }
 
-    /// The exact value of the position after the first root move (`pos`, for its own side to
-    /// move), given `guess`, the root's estimate of that move in discs: searched in a window
-    /// of a disc either side of it, widened as the value falls outside. Without a guess, in
-    /// the full window.
-    fn solve_around(&mut self, pos: &Position<B>, key: u64, guess: Option<i32>, limit: i32) -> i32 {
-        let Some(guess) = guess else {
-            return self.solve_root_move(pos, key, -limit, limit);
-        };
-        // The window is the root's, turned to the child's side.
-        let (mut low, mut high) = ((-guess - 1).max(-limit), (-guess + 1).min(limit));
-        let mut width = 1;
-        loop {
-            let value = self.solve_root_move(pos, key, low, high);
-            width *= 2;
-            if value <= low && low > -limit && !self.stopped {
-                (low, high) = ((value - width).max(-limit), value + 1);
-            } else if value >= high && high < limit && !self.stopped {
-                (low, high) = (value - 1, (value + width).min(limit));
-            } else {
-                return value;
-            }
-        }
-    }
-
     /// Before a helper searches root move `i`: where another thread is settling the value of a
     /// move found better than the best so far, the search of that move, once for each floor.
     /// That move decides the floor of every other: helping to settle it first saves searching
@@ -748,9 +724,10 @@ impl<B: Bits> Engine<B> {
     }
 
     /// The value, for the root's side, of a root move worth more than `floor` (`pos` the
-    /// position after it): searched in windows a disc either side of `estimate` (at least
-    /// the floor), widened as the value falls outside, the bounds each proves shared with the
-    /// other threads as it goes; without an estimate, in the window above the floor.
+    /// position after it; the first root move's floor is `-limit`, below every value):
+    /// searched in windows a disc either side of `estimate` (at least the floor), widened as
+    /// the value falls outside, the bounds each proves shared with the other threads as it
+    /// goes; without an estimate, in the window above the floor.
     fn solve_above(
         &mut self,
         pos: &Position<B>,
