@@ -210,6 +210,23 @@ const INFINITY: i32 = i32::MAX / 4;
 /// How often (in nodes, minus one) the clock is read: some microseconds.
 const CLOCK_EVERY: u64 = 255;
 
+/// A node of the search this many moves from its horizon or more reads and writes the table;
+/// a node nearer, with at most [`TABLE_MOVES`] moves, does not read it and writes only an
+/// exact value (few nodes have one, and the line shown is read from the table). Its other
+/// results would push deeper ones out of the table (the solver's sorts by search run such
+/// searches at every node far from the end) and its subtree costs little more to search again
+/// than a probe's cache miss. Against every node (`othello solve --threads 1`, interleaved):
+/// FFO #20-#39 209.3 M -> 167.8 M nodes (5.9 s -> 4.7 s), #40-#44 159.5 M -> 136.9 M, #45-#49
+/// 1,526 M -> 1,304 M (40.2-40.7 s -> 33.9-34.7 s), #50-#52 2,809 M -> 2,080 M (97 s -> 64
+/// s), the 6x6 position after c2 b4 c5 312 M -> 285 M; `othello bench` 5,485,521 -> 4,907,599 nodes, its midgame and 6x6 searches 20-55%
+/// less time. From 2 moves on (1 and less untabled) nearly nothing changed; from 4, as from 3.
+const TABLE_DEPTH: i32 = 3;
+
+/// Where a node near the horizon has more moves than this (place-anywhere), it still uses
+/// the table: there its subtree is large and transpositions many (`othello bench`'s
+/// place-anywhere search: 82% more nodes without them; 20 and 32 alike).
+const TABLE_MOVES: u32 = 20;
+
 /// How far [`Engine::order`] looks at each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Look {
@@ -682,7 +699,8 @@ impl<B: Bits> Engine<B> {
         }
 
         let mut table_move = None;
-        if let Some(e) = self.table.probe(Part::Main, key) {
+        let tabled = depth >= TABLE_DEPTH || moves.count() > TABLE_MOVES;
+        if let Some(e) = tabled.then(|| self.table.probe(Part::Main, key)).flatten() {
             table_move = e.best.filter(|&m| moves.contains(m));
             if e.depth as i32 >= depth && e.bound.settles(e.score, alpha, beta) {
                 return e.score;
@@ -710,7 +728,9 @@ impl<B: Bits> Engine<B> {
             return 0;
         }
         let bound = Bound::of(best_score, alpha, beta);
-        self.store(key, depth, best_score, bound, best_move);
+        if tabled || bound == Bound::Exact {
+            self.store(key, depth, best_score, bound, best_move);
+        }
         best_score
     }
 
