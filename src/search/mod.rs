@@ -709,11 +709,7 @@ impl<B: Bits> Engine<B> {
         }
 
         let mut list = self.take_list(ply);
-        // Replies counted from 2 moves from the horizon, where the table no longer gives a
-        // move (`othello bench`: 4,907,599 -> 4,037,906 nodes, its 8x8 midgame, misère and
-        // SIMPLE searches 15-30% less time, none more; FFO #20-#49 within 1% of the nodes).
-        // From 1, bench took 20% more time.
-        let look = if depth >= 2 {
+        let look = if depth >= 3 {
             Look::Replies
         } else {
             Look::Squares
