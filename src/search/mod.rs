@@ -212,13 +212,13 @@ const CLOCK_EVERY: u64 = 255;
 
 /// A node of the search this many moves from its horizon or more reads and writes the table; a node
 /// nearer, with at most [`TABLE_MOVES`] moves, does not read it and writes only an exact value (few
-/// nodes have one, and the line shown is read from the table). Its other results, many, would take
-/// the slots of deeper searches' results (the solver's sorts by search run such searches at every
-/// node far from the end), and its subtree costs little more to search again than a probe's cache
-/// miss. Against every node (`othello solve --threads 1`, interleaved): FFO #20-#39 209.3 M ->
-/// 167.8 M nodes (5.9 s -> 4.7 s), #40-#44 159.5 M -> 136.9 M, #45-#49 1,526 M -> 1,304 M
-/// (40.2-40.7 s -> 33.9-34.7 s), #50-#52 2,809 M -> 2,080 M (97 s -> 64 s), the 6x6 position after
-/// c2 b4 c5 312 M -> 285 M; `othello bench` 5,485,521 -> 4,907,599 nodes, its midgame and 6x6
+/// nodes have one, and the line shown is read from the table). Its subtree costs little more to
+/// search again than a probe's cache miss, and its results, many (the solver's sorts by search run
+/// such searches at every node far from the end), most likely took the slots of deeper results:
+/// fewer nodes too. Against every node (`othello solve --threads 1`, interleaved): FFO #20-#39
+/// 209.3 M -> 167.8 M nodes (5.9 s -> 4.7 s), #40-#44 159.5 M -> 136.9 M, #45-#49 1,526 M -> 1,304
+/// M (40.2-40.7 s -> 33.9-34.7 s), #50-#52 2,809 M -> 2,080 M (86 s -> 66 s), the 6x6 position
+/// after c2 b4 c5 312 M -> 285 M; `othello bench` 5,485,521 -> 4,907,599 nodes, its midgame and 6x6
 /// searches 21-56% less time. From 2 moves on (1 and less untabled) nearly nothing changed; from 4,
 /// as from 3.
 const TABLE_DEPTH: i32 = 3;
