@@ -991,7 +991,10 @@ impl<B: Bits> Engine<B> {
             return None;
         }
         let empty = self.rules.empty(pos);
-        let stable = self.eval.stable(&self.rules, against, empty).count() as i32;
+        let stable = self
+            .eval
+            .stable_near_end(&self.rules, against, empty)
+            .count() as i32;
         let bound = cells - 2 * stable;
         (bound <= alpha).then_some(bound)
     }

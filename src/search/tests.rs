@@ -466,6 +466,57 @@ fn stable_discs_found_from_those_before_a_move_are_the_same() {
 }
 
 #[test]
+fn discs_stable_near_the_end_never_turn() {
+    // Random games from positions near the end: no disc counted stable, with the full lines
+    // or without, ever changes colour, and the full lines only add discs.
+    for variant in [FULL, PLACE_ANYWHERE, SIMPLE] {
+        let mut added = 0;
+        for (rows, cols) in [(4, 4), (3, 7), (5, 6), (8, 8)] {
+            let e = engine::<u64>(rows, cols, variant, depth(1));
+            let (rules, eval) = (&e.rules, &e.eval);
+            let mut found = 0;
+            for seed in 0..40 {
+                let cells = rules.geometry.cell_count() as u32;
+                let start = random_position(rules, seed, (cells / 4).min(10));
+                let empty = rules.empty(&start);
+                let black = eval.stable_near_end(rules, start.black, empty);
+                let white = eval.stable_near_end(rules, start.white, empty);
+                for (near_end, discs) in [(black, start.black), (white, start.white)] {
+                    let plain = eval.stable(rules, discs, empty);
+                    assert_eq!(near_end & plain, plain, "{rows}x{cols} {variant:?}");
+                    found += near_end.count();
+                    added += (near_end & !plain).count();
+                }
+                let mut rng = seed;
+                for _ in 0..20 {
+                    let mut pos = start;
+                    while !rules.is_over(&pos) {
+                        let moves: Vec<usize> = rules.moves(&pos).iter().collect();
+                        pos = match moves.len() {
+                            0 => rules.pass(&pos),
+                            n => rules.play_unchecked(
+                                &pos,
+                                moves[(splitmix(&mut rng) % n as u64) as usize],
+                            ),
+                        };
+                        assert_eq!(pos.black & black, black, "{rows}x{cols} {variant:?} {seed}");
+                        assert_eq!(pos.white & white, white, "{rows}x{cols} {variant:?} {seed}");
+                    }
+                }
+            }
+            assert!(found > 0, "{rows}x{cols} {variant:?}");
+        }
+        // The full lines find discs the plain count does not (under SIMPLE rules the count
+        // is exact already).
+        assert_eq!(
+            added > 0,
+            variant.rule_set != RuleSet::Simple,
+            "{variant:?}"
+        );
+    }
+}
+
+#[test]
 fn simple_rules_search_and_solver_agree() {
     for misere in [false, true] {
         let variant = Variant {
