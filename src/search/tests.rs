@@ -152,12 +152,16 @@ pub(crate) fn random_position<B: Bits>(rules: &Rules<B>, seed: u64, empties: u32
             if fewest.is_none_or(|f| rules.empty(&f).count() > left) {
                 fewest = Some(pos);
             }
-            let moves: Vec<usize> = moves.iter().collect();
-            let m = moves[(splitmix(&mut rng) % moves.len() as u64) as usize];
-            pos = rules.play_unchecked(&pos, m);
+            pos = rules.play_unchecked(&pos, random_move(moves, &mut rng));
         }
     }
     fewest.expect("the start position has a move")
+}
+
+/// One of `moves`, which is not empty, chosen by `rng`.
+fn random_move<B: Bits>(moves: B, rng: &mut u64) -> usize {
+    let moves: Vec<usize> = moves.iter().collect();
+    moves[(splitmix(rng) % moves.len() as u64) as usize]
 }
 
 /// The same discs in another bit-set width.
@@ -491,13 +495,11 @@ fn discs_stable_near_the_end_never_turn() {
                 for _ in 0..20 {
                     let mut pos = start;
                     while !rules.is_over(&pos) {
-                        let moves: Vec<usize> = rules.moves(&pos).iter().collect();
-                        pos = match moves.len() {
-                            0 => rules.pass(&pos),
-                            n => rules.play_unchecked(
-                                &pos,
-                                moves[(splitmix(&mut rng) % n as u64) as usize],
-                            ),
+                        let moves = rules.moves(&pos);
+                        pos = if moves.is_empty() {
+                            rules.pass(&pos)
+                        } else {
+                            rules.play_unchecked(&pos, random_move(moves, &mut rng))
                         };
                         assert_eq!(pos.black & black, black, "{rows}x{cols} {variant:?} {seed}");
                         assert_eq!(pos.white & white, white, "{rows}x{cols} {variant:?} {seed}");
