@@ -1367,13 +1367,12 @@ fn learned_estimates_miss_less_than_classic_near_the_end() {
                 positions.push((pos, exact));
             }
         }
-        let mut misses = Vec::new();
-        for (name, e) in [("learned", &mut learned), ("classic", &mut classic)] {
+        let engines = [("learned", &mut learned), ("classic", &mut classic)];
+        for (total, (name, e)) in totals.iter_mut().zip(engines) {
             let mut line = format!(
                 "{empties} empty cells, {} positions, {name}:",
                 positions.len()
             );
-            let mut mae_by_depth = Vec::new();
             for &depth in &depths {
                 let errors: Vec<f64> = positions
                     .iter()
@@ -1390,13 +1389,9 @@ fn learned_estimates_miss_less_than_classic_near_the_end() {
                 let sd = (errors.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
                 let mae = errors.iter().map(|x| x.abs()).sum::<f64>() / n;
                 line += &format!("  depth {depth} sd {sd:.1} mae {mae:.1}");
-                mae_by_depth.push(mae);
+                *total += mae;
             }
             println!("{line}");
-            misses.push(mae_by_depth);
-        }
-        for (total, misses) in totals.iter_mut().zip(&misses) {
-            *total += misses.iter().sum::<f64>();
         }
     }
     assert!(
