@@ -273,6 +273,13 @@ pub enum TrainStep {
     /// Every --held-out-th game is kept out of the fit and measures it, next to the classic
     /// evaluation's error on the same exactly labelled positions.
     Fit(TrainFitArgs),
+    /// Measure the learned evaluation on training files and print the error per phase.
+    ///
+    /// The weights are those the engine would use for the files' board and rules: the built-in
+    /// ones, or those given with --weights. Every --held-out-th game is measured (the games
+    /// `train fit` keeps out with the same number, so weights can be compared on positions
+    /// none of them was fitted to; 1 measures every game).
+    Test(TrainTestArgs),
 }
 
 /// The options of `othello train gen`.
@@ -336,6 +343,17 @@ pub struct TrainFitArgs {
     /// Phases fitted at once [default: every core].
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// The options of `othello train test`.
+#[derive(clap::Args)]
+pub struct TrainTestArgs {
+    /// Training files made by `othello train gen`, all for the same board and rules.
+    #[arg(required = true)]
+    pub data: Vec<std::path::PathBuf>,
+    /// Measure every N-th game (1: every game).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub held_out: u32,
 }
 
 /// The options of `othello perft`; its help is its [`Command`]'s doc comment.

@@ -17,6 +17,7 @@ use othello::protocols::{gtp, nboard};
 use othello::referee::{self, SideSpec};
 use othello::rules::{Color, Game, Passes, RuleSet};
 use othello::search::RootMoves;
+use othello::train::data;
 use std::fs::File;
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::Path;
@@ -337,7 +338,7 @@ fn command_line() -> String {
 
 /// `othello train gen` and `othello train fit`.
 pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
-    use othello::train::{data, fit, generate};
+    use othello::train::{fit, generate};
     match args.step {
         TrainStep::Gen(a) => {
             let options = generate::GenOptions {
@@ -359,13 +360,7 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
             );
         }
         TrainStep::Fit(a) => {
-            let records = data::read_all(&a.data, |path, torn| {
-                eprintln!(
-                    "othello: {}: {torn} bytes of a torn last record left out",
-                    path.display()
-                )
-            })
-            .map_err(AppError::Input)?;
+            let records = read_training(&a.data)?;
             let options = fit::FitOptions {
                 phases: a.phases,
                 epochs: a.epochs,
@@ -377,31 +372,65 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
             std::fs::write(&a.out, weights.to_bytes())
                 .with_context(|| format!("cannot write {}", a.out.display()))?;
             let mut out = io::stdout().lock();
-            writeln!(
-                out,
-                "| phase | empties | train | test | test error | exact | exact error | classic error |"
-            )?;
-            writeln!(
-                out,
-                "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-            )?;
-            for r in &reports {
-                writeln!(
-                    out,
-                    "| {} | {}-{} | {} | {} | {:.2} | {} | {:.2} | {:.2} |",
-                    r.phase,
-                    r.empties.0,
-                    r.empties.1,
-                    r.train,
-                    r.test,
-                    r.test_error,
-                    r.exact,
-                    r.exact_error,
-                    r.classic_error
-                )?;
-            }
+            write_phase_reports(&mut out, &reports)?;
             writeln!(out, "weights written to {}", a.out.display())?;
         }
+        TrainStep::Test(a) => {
+            let records = read_training(&a.data)?;
+            let board = records.board();
+            let (rows, cols) = (board.shape.rows(), board.shape.cols());
+            let weights = othello::search::weights::find(rows, cols, board.variant).ok_or_else(
+                || {
+                    AppError::Input(format!(
+                        "no learned weights for {rows}x{cols} under these rules: give --weights FILE"
+                    ))
+                },
+            )?;
+            let reports = fit::measure(&records, &weights, a.held_out).map_err(AppError::Input)?;
+            write_phase_reports(&mut io::stdout().lock(), &reports)?;
+        }
+    }
+    Ok(())
+}
+
+/// Training files, read whole (a torn last record, from a stopped `train gen`, is left out).
+fn read_training(paths: &[std::path::PathBuf]) -> Result<data::Records, AppError> {
+    data::read_all(paths, |path, torn| {
+        eprintln!(
+            "othello: {}: {torn} bytes of a torn last record left out",
+            path.display()
+        )
+    })
+    .map_err(AppError::Input)
+}
+
+/// The table of mean absolute errors per phase that `train fit` and `train test` print.
+fn write_phase_reports(
+    out: &mut impl Write,
+    reports: &[othello::train::fit::PhaseReport],
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "| phase | empties | train | test | test error | exact | exact error | classic error |"
+    )?;
+    writeln!(
+        out,
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    )?;
+    for r in reports {
+        writeln!(
+            out,
+            "| {} | {}-{} | {} | {} | {:.2} | {} | {:.2} | {:.2} |",
+            r.phase,
+            r.empties.0,
+            r.empties.1,
+            r.train,
+            r.test,
+            r.test_error,
+            r.exact,
+            r.exact_error,
+            r.classic_error
+        )?;
     }
     Ok(())
 }

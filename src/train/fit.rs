@@ -49,7 +49,6 @@ pub struct PhaseReport {
 struct Row {
     phase: u8,
     test: bool,
-    exact: bool,
     label: f32,
 }
 
@@ -104,7 +103,6 @@ fn fit_in<B: Bits>(
             phase: phase(empties, set.cells, phases) as u8,
             label: record.label() as f32,
             test: options.held_out > 0 && record.game() % options.held_out == 0,
-            exact: record.exact(),
         });
     }
     let row_features = |r: usize| {
@@ -175,7 +173,39 @@ fn fit_in<B: Bits>(
         }
     }
 
-    let classic = Evaluator::classic(&rules);
+    let reports = measure_in(records, &rules, &weights, options.held_out);
+    Ok((weights, reports))
+}
+
+/// How well `weights` (made for the board of `records`) estimate the positions of every
+/// `held_out`-th game (1: every game), per phase, next to the classic evaluation on the exactly
+/// labelled ones: the table `fit` prints, for any weights on any data.
+pub fn measure(
+    records: &Records,
+    weights: &Weights,
+    held_out: u32,
+) -> Result<Vec<PhaseReport>, String> {
+    let board: Board = records.board();
+    if (weights.rows, weights.cols, weights.variant)
+        != (board.shape.rows(), board.shape.cols(), board.variant)
+    {
+        return Err("the weights were made for another board or rules than the data".into());
+    }
+    crate::with_bits!(board.shape, |B| {
+        let rules: Rules<B> = Rules::new(board.shape, board.variant).map_err(|e| e.to_string())?;
+        Ok(measure_in(records, &rules, weights, held_out))
+    })
+}
+
+fn measure_in<B: Bits>(
+    records: &Records,
+    rules: &Rules<B>,
+    weights: &Weights,
+    held_out: u32,
+) -> Vec<PhaseReport> {
+    let phases = weights.phases();
+    let cells = weights.rows * weights.cols;
+    let classic = Evaluator::classic(rules);
     let mut reports: Vec<PhaseReport> = (0..phases)
         .map(|p| PhaseReport {
             phase: p,
@@ -188,24 +218,25 @@ fn fit_in<B: Bits>(
             classic_error: 0.0,
         })
         .collect();
-    for (i, row) in table.iter().enumerate() {
-        let r = &mut reports[row.phase as usize];
-        if !row.test {
+    for record in records.iter() {
+        let pos: Position<B> = record.position();
+        let empties = rules.empty(&pos).count() as usize;
+        let r = &mut reports[phase(empties, cells, phases)];
+        if held_out == 0 || record.game() % held_out != 0 {
             r.train += 1;
             continue;
         }
-        let pos: Position<B> = records.get(i).position();
-        let empties = rules.empty(&pos).count() as usize;
         r.empties = (r.empties.0.min(empties), r.empties.1.max(empties));
-        let estimate = weights.evaluate(&rules, &pos) as f64 / DISC as f64;
-        let error = (estimate - row.label as f64).abs();
+        let estimate = weights.evaluate(rules, &pos) as f64 / DISC as f64;
+        let label = record.label() as f64;
+        let error = (estimate - label).abs();
         r.test += 1;
         r.test_error += error;
-        if row.exact {
+        if record.exact() {
             r.exact += 1;
             r.exact_error += error;
-            let c = classic.evaluate(&rules, &pos) as f64 / DISC as f64;
-            r.classic_error += (c - row.label as f64).abs();
+            let c = classic.evaluate(rules, &pos) as f64 / DISC as f64;
+            r.classic_error += (c - label).abs();
         }
     }
     for r in &mut reports {
@@ -220,7 +251,7 @@ fn fit_in<B: Bits>(
             r.empties = (0, 0);
         }
     }
-    Ok((weights, reports))
+    reports
 }
 
 /// Ridge least squares for one phase over the rows `train`, by conjugate gradients on the

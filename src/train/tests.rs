@@ -1,5 +1,5 @@
 use super::data::{self, Board, Sample};
-use super::fit::{fit, FitOptions};
+use super::fit::{fit, measure, FitOptions};
 use super::generate::{generate, GenOptions};
 use crate::rules::{Bits, Setup, Shape, Variant};
 use std::path::PathBuf;
@@ -128,5 +128,16 @@ fn a_fit_beats_knowing_nothing_on_held_out_games() {
         count > 0 && error < guess_zero / count as f64,
         "{reports:?}"
     );
+    // `train test` measures the same, and with 1 every position.
+    assert_eq!(measure(&file.records, &weights, 5).unwrap(), reports);
+    let all = measure(&file.records, &weights, 1).unwrap();
+    let tested: usize = all.iter().map(|r| r.test).sum();
+    assert_eq!(
+        (tested, all.iter().map(|r| r.train).sum()),
+        (file.records.len(), 0)
+    );
+    // Weights made for another board are refused.
+    let other = crate::search::weights::Weights::zero(4, 5, Variant::default(), 3);
+    assert!(measure(&file.records, &other, 5).is_err());
     std::fs::remove_file(path).unwrap();
 }
