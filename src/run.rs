@@ -336,7 +336,7 @@ fn command_line() -> String {
         .join(" ")
 }
 
-/// `othello train gen` and `othello train fit`.
+/// `othello train gen`, `othello train fit` and `othello train test`.
 pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
     use othello::train::{fit, generate};
     match args.step {

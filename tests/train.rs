@@ -1,4 +1,4 @@
-//! `othello train gen` and `fit` from the command line, and `--weights` refusing a bad file.
+//! `othello train gen`, `fit` and `test` from the command line, and `--weights` refusing a bad file.
 
 use assert_cmd::Command;
 use std::fs;
@@ -40,6 +40,26 @@ fn gen_fit_and_play_with_the_weights() {
     assert!(fit.status.success(), "{fit:?}");
     let table = String::from_utf8_lossy(&fit.stdout);
     assert!(table.starts_with("| phase | empties |"), "{table}");
+    // `train test` measures the same weights on the same held-out games to the same table.
+    let test = othello()
+        .arg("--weights")
+        .arg(&weights)
+        .args(["train", "test"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(test.status.success(), "{test:?}");
+    let fit_rows: Vec<&str> = table.lines().filter(|l| l.starts_with('|')).collect();
+    let test_table = String::from_utf8_lossy(&test.stdout);
+    assert_eq!(test_table.lines().collect::<Vec<_>>(), fit_rows);
+    // With no learned weights for the board there is nothing to measure.
+    let none = othello()
+        .args(["--eval", "classic", "train", "test"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(2), "{none:?}");
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no learned weights for 6x6"));
     // The engine plays 6x6 with them; the classic evaluation stays selectable.
     let game = othello()
         .arg("--weights")
