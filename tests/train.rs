@@ -1,4 +1,5 @@
-//! `othello train gen`, `fit` and `test` from the command line, and `--weights` refusing a bad file.
+//! `othello train gen`, `fit` and `test` from the command line, and `--weights` refusing a bad
+//! file.
 
 use assert_cmd::Command;
 use std::fs;

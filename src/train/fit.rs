@@ -102,7 +102,7 @@ fn fit_in<B: Bits>(
         table.push(Row {
             phase: phase(empties, set.cells, phases) as u8,
             label: record.label() as f32,
-            test: options.held_out > 0 && record.game() % options.held_out == 0,
+            test: is_held_out(record.game(), options.held_out),
         });
     }
     let row_features = |r: usize| {
@@ -177,6 +177,12 @@ fn fit_in<B: Bits>(
     Ok((weights, reports))
 }
 
+/// Whether game number `game` is kept out of the fit to measure it: every `held_out`-th game
+/// (none when `held_out` is 0). `fit` and `measure` both ask here, so they agree on the games.
+fn is_held_out(game: u32, held_out: u32) -> bool {
+    held_out > 0 && game.is_multiple_of(held_out)
+}
+
 /// How well `weights` (made for the board of `records`) estimate the positions of every
 /// `held_out`-th game (1: every game), per phase, next to the classic evaluation on the exactly
 /// labelled ones: the table `fit` prints, for any weights on any data.
@@ -222,7 +228,7 @@ fn measure_in<B: Bits>(
         let pos: Position<B> = record.position();
         let empties = rules.empty(&pos).count() as usize;
         let r = &mut reports[phase(empties, cells, phases)];
-        if held_out == 0 || record.game() % held_out != 0 {
+        if !is_held_out(record.game(), held_out) {
             r.train += 1;
             continue;
         }
