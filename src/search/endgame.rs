@@ -934,22 +934,32 @@ impl<B: Bits> Engine<B> {
         }
         let mut list = self.take_list(ply);
         self.order(pos, moves, table_move, Look::Solve, &mut list);
-        if self.sorts_by_search(empties) {
-            let depth = if empties >= DEEPER_SORT_FROM {
+        let sort_depth = self
+            .sorts_by_search(empties)
+            .then_some(if empties >= DEEPER_SORT_FROM {
                 DEEPER_SORT_DEPTH
             } else {
                 SORT_DEPTH
-            };
+            });
+        // The table's move is searched before the others are sorted: when it cuts off, the
+        // sort is saved.
+        let sort_later = sort_depth.filter(|_| table_move.is_some());
+        if let (Some(depth), None) = (sort_depth, sort_later) {
             self.sort_by_search(pos, key, &mut list, depth, ply);
         }
         let share = !self.shared.busy.is_empty() && empties >= SPLIT;
         let (best_score, best_move) = self.best_of(
             pos,
             key,
-            &list,
+            &mut list,
             alpha,
             beta,
             share,
+            |e, rest| {
+                if let Some(depth) = sort_later {
+                    e.sort_by_search(pos, key, rest, depth, ply);
+                }
+            },
             |e, child, child_key, a, b| e.solve(child, child_key, a, b, ply + 1),
         );
         self.lists[ply] = list;

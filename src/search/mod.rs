@@ -718,10 +718,11 @@ impl<B: Bits> Engine<B> {
         let (best_score, best_move) = self.best_of(
             pos,
             key,
-            &list,
+            &mut list,
             alpha,
             beta,
             false,
+            |_, _| {},
             |e, child, child_key, a, b| e.pvs(child, child_key, depth - 1, a, b, ply + 1),
         );
         self.lists[ply] = list;
@@ -744,15 +745,19 @@ impl<B: Bits> Engine<B> {
     /// first move; after it, a move whose position another thread is searching is put off
     /// until the others are done, when the table most likely holds its value (ABDADA, Weill
     /// 1996). Lists longer than 64 moves put off none past the 64th.
+    ///
+    /// `order_rest` re-orders the moves after the first once the first has not cut off, so
+    /// that work spent on ordering them is saved wherever the first move is enough.
     #[allow(clippy::too_many_arguments)]
     fn best_of(
         &mut self,
         pos: &Position<B>,
         key: u64,
-        list: &[Candidate<B>],
+        list: &mut [Candidate<B>],
         mut alpha: i32,
         beta: i32,
         share: bool,
+        mut order_rest: impl FnMut(&mut Self, &mut [Candidate<B>]),
         mut value: impl FnMut(&mut Self, &Position<B>, u64, i32, i32) -> i32,
     ) -> (i32, Option<usize>) {
         let mut best_score = -INFINITY;
@@ -760,10 +765,17 @@ impl<B: Bits> Engine<B> {
         // Moves put off, by place in the list.
         let mut later = 0u64;
         for pass in 0..2 {
-            for (i, c) in list.iter().enumerate() {
+            for i in 0..list.len() {
+                if pass == 0 && i == 1 {
+                    order_rest(self, &mut list[1..]);
+                    if self.stopped {
+                        return (best_score, best_move);
+                    }
+                }
                 if pass == 1 && later & (1 << i) == 0 {
                     continue;
                 }
+                let c = &list[i];
                 let m = c.cell;
                 let (child, child_key) = self.after(pos, key, m, c.flips(&self.rules, pos));
                 if share {
