@@ -933,7 +933,6 @@ impl<B: Bits> Engine<B> {
             }
         }
         let mut list = self.take_list(ply);
-        self.order(pos, moves, table_move, Look::Solve, &mut list);
         let sort_depth = self
             .sorts_by_search(empties)
             .then_some(if empties >= DEEPER_SORT_FROM {
@@ -941,11 +940,17 @@ impl<B: Bits> Engine<B> {
             } else {
                 SORT_DEPTH
             });
-        // The table's move is searched before the others are sorted: when it cuts off, the
-        // sort is saved.
-        let sort_later = sort_depth.filter(|_| table_move.is_some());
-        if let (Some(depth), None) = (sort_depth, sort_later) {
-            self.sort_by_search(pos, key, &mut list, depth, ply);
+        // The table's move is searched before the others are weighed and sorted: where it
+        // cuts off, that work is saved.
+        let later = self.list_moves(moves, table_move, &mut list);
+        let order = |e: &mut Self, list: &mut [Candidate<B>]| {
+            e.weigh(pos, moves.count(), Look::Solve, list);
+            if let Some(depth) = sort_depth {
+                e.sort_by_search(pos, key, list, depth, ply);
+            }
+        };
+        if !later {
+            order(self, &mut list);
         }
         let share = !self.shared.busy.is_empty() && empties >= SPLIT;
         let (best_score, best_move) = self.best_of(
@@ -956,8 +961,8 @@ impl<B: Bits> Engine<B> {
             beta,
             share,
             |e, rest| {
-                if let Some(depth) = sort_later {
-                    e.sort_by_search(pos, key, rest, depth, ply);
+                if later {
+                    order(e, rest);
                 }
             },
             |e, child, child_key, a, b| e.solve(child, child_key, a, b, ply + 1),

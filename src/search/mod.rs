@@ -714,7 +714,12 @@ impl<B: Bits> Engine<B> {
         } else {
             Look::Squares
         };
-        self.order(pos, moves, table_move, look, &mut list);
+        // The table's move is searched before the others are weighed: where it cuts off, their
+        // weighing is saved.
+        let later = self.list_moves(moves, table_move, &mut list);
+        if !later {
+            self.weigh(pos, moves.count(), look, &mut list);
+        }
         let (best_score, best_move) = self.best_of(
             pos,
             key,
@@ -722,7 +727,11 @@ impl<B: Bits> Engine<B> {
             alpha,
             beta,
             false,
-            |_, _| {},
+            |e, rest| {
+                if later {
+                    e.weigh(pos, moves.count(), look, rest);
+                }
+            },
             |e, child, child_key, a, b| e.pvs(child, child_key, depth - 1, a, b, ply + 1),
         );
         self.lists[ply] = list;
@@ -746,8 +755,8 @@ impl<B: Bits> Engine<B> {
     /// until the others are done, when the table most likely holds its value (ABDADA, Weill
     /// 1996). Lists longer than 64 moves put off none past the 64th.
     ///
-    /// `order_rest` re-orders the moves after the first once the first has not cut off, so
-    /// that work spent on ordering them is saved wherever the first move is enough.
+    /// `order_rest` orders the moves after the first once the first has not cut off, so that
+    /// work spent on ordering them is saved wherever the first move is enough.
     #[allow(clippy::too_many_arguments)]
     fn best_of(
         &mut self,
@@ -844,10 +853,47 @@ impl<B: Bits> Engine<B> {
         look: Look,
         list: &mut Vec<Candidate<B>>,
     ) {
+        if self.list_moves(moves, table_move, list) {
+            self.weigh(pos, moves.count(), look, &mut list[1..]);
+        } else {
+            self.weigh(pos, moves.count(), look, list);
+        }
+    }
+
+    /// Fills `list` with `moves` unweighed, the table's move first (weighed above every other
+    /// move); true when it is there, so that weighing the others ([`Engine::weigh`]) can wait
+    /// until that move has been searched.
+    fn list_moves(
+        &self,
+        moves: B,
+        table_move: Option<usize>,
+        list: &mut Vec<Candidate<B>>,
+    ) -> bool {
         list.clear();
-        let count = moves.count();
+        let first = table_move.filter(|&m| moves.contains(m));
+        list.extend(first.map(|cell| Candidate {
+            cell,
+            flips: None,
+            weight: INFINITY,
+        }));
+        list.extend(
+            moves
+                .iter()
+                .filter(|&m| Some(m) != first)
+                .map(|cell| Candidate {
+                    cell,
+                    flips: None,
+                    weight: 0,
+                }),
+        );
+        first.is_some()
+    }
+
+    /// Weighs the moves of `list` as [`Engine::order`] does and sorts them, best first;
+    /// `move_count` is how many moves the position has in all.
+    fn weigh(&self, pos: &Position<B>, move_count: u32, look: Look, list: &mut [Candidate<B>]) {
         // Counting replies costs a move generation per move: worth it on small move lists.
-        let look_ahead = look != Look::Squares && count <= 48;
+        let look_ahead = look != Look::Squares && move_count <= 48;
         let w = self.order_weights(look);
         let weigh_estimate = w.estimate != 0 && self.rules.empty(pos).count() >= ESTIMATE_FROM;
         // The mover's stable discs stay stable after any of its moves: each move's count
@@ -858,14 +904,12 @@ impl<B: Bits> Engine<B> {
         } else {
             B::ZERO
         };
-        for m in moves.iter() {
-            let mut flips = None;
+        for c in list.iter_mut() {
+            let m = c.cell;
             let mut score = if w.squares { self.square_weight[m] } else { 0 };
-            if Some(m) == table_move {
-                score = INFINITY;
-            } else if look_ahead {
+            if look_ahead {
                 let turned = self.rules.flips(pos, m);
-                flips = Some(turned);
+                c.flips = Some(turned);
                 let child = self.rules.play_flips(pos, m, turned);
                 let replies = self.rules.moves(&child);
                 let corner_replies = (replies & self.eval.corners()).count() as i32;
@@ -893,11 +937,7 @@ impl<B: Bits> Engine<B> {
                     }
                 }
             }
-            list.push(Candidate {
-                cell: m,
-                flips,
-                weight: score,
-            });
+            c.weight = score;
         }
         list.sort_unstable_by_key(|c| std::cmp::Reverse(c.weight));
     }
