@@ -980,6 +980,10 @@ impl<B: Bits> Engine<B> {
     ///   place-anywhere misère starts 3x8 31%, 4x6 26% (10 and 40 did about as well). It cost
     ///   nodes in the place-anywhere normal game (3x8, 4x6: 20-26% more) and under SIMPLE
     ///   rules (eight positions 19 cells from the end: 8% more; misère 1% fewer, more time).
+    ///   Under standard placement 30 since the third-round 8x8 weights: against 20, FFO
+    ///   #20-#39 2.5% fewer nodes, #40-#44 2.3%, #45-#49 0.7%, `bench/positions/full-24.txt`
+    ///   3.0%, 6x6 after c2 b4 c5 2.6%, 6x6 misère after c2 b4 c5 d2 16%, 5x6 misère after b2
+    ///   9%, at the same time a node (35 and 40 did as well, 12 cost 5%).
     fn order_weights(&self, look: Look) -> OrderWeights {
         let usual = OrderWeights {
             squares: true,
@@ -996,7 +1000,7 @@ impl<B: Bits> Engine<B> {
         }
         if variant.rule_set == RuleSet::Full && !variant.place_anywhere {
             return OrderWeights {
-                estimate: 20,
+                estimate: 30,
                 ..usual
             };
         }
