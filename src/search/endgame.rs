@@ -940,18 +940,9 @@ impl<B: Bits> Engine<B> {
             } else {
                 SORT_DEPTH
             });
-        // The table's move is searched before the others are weighed and sorted: where it
-        // cuts off, that work is saved.
-        let later = self.list_moves(moves, table_move, &mut list);
-        let order = |e: &mut Self, list: &mut [Candidate<B>]| {
-            e.weigh(pos, moves.count(), Look::Solve, list);
-            if let Some(depth) = sort_depth {
-                e.sort_by_search(pos, key, list, depth, ply);
-            }
-        };
-        if !later {
-            order(self, &mut list);
-        }
+        // The table's move is searched before the others are weighed and sorted (see
+        // `best_of`).
+        self.list_moves(moves, table_move, &mut list);
         let share = !self.shared.busy.is_empty() && empties >= SPLIT;
         let (best_score, best_move) = self.best_of(
             pos,
@@ -960,9 +951,10 @@ impl<B: Bits> Engine<B> {
             alpha,
             beta,
             share,
-            |e, rest| {
-                if later {
-                    order(e, rest);
+            |e, list| {
+                e.weigh(pos, moves.count(), Look::Solve, list);
+                if let Some(depth) = sort_depth {
+                    e.sort_by_search(pos, key, list, depth, ply);
                 }
             },
             |e, child, child_key, a, b| e.solve(child, child_key, a, b, ply + 1),
@@ -1200,7 +1192,7 @@ impl<B: Bits> Engine<B> {
         ply: usize,
     ) {
         for item in list.iter_mut() {
-            if item.weight == INFINITY {
+            if item.is_table_move() {
                 continue;
             }
             let flips = item.flips(&self.rules, pos);

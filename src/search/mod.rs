@@ -277,6 +277,18 @@ impl<B: Bits> Candidate<B> {
     fn flips(&self, rules: &Rules<B>, pos: &Position<B>) -> B {
         self.flips.unwrap_or_else(|| rules.flips(pos, self.cell))
     }
+
+    /// Whether this is the table's move, listed first (see [`Engine::list_moves`]): no weight
+    /// the order gives reaches its weight.
+    fn is_table_move(&self) -> bool {
+        self.weight == INFINITY
+    }
+}
+
+/// The moves of `list` still to order: all but the table's move at its head.
+fn unordered<B: Bits>(list: &mut [Candidate<B>]) -> &mut [Candidate<B>] {
+    let skip = usize::from(list.first().is_some_and(Candidate::is_table_move));
+    &mut list[skip..]
 }
 
 /// A search engine for one board shape and variant. It keeps its table between moves.
@@ -714,12 +726,7 @@ impl<B: Bits> Engine<B> {
         } else {
             Look::Squares
         };
-        // The table's move is searched before the others are weighed: where it cuts off, their
-        // weighing is saved.
-        let later = self.list_moves(moves, table_move, &mut list);
-        if !later {
-            self.weigh(pos, moves.count(), look, &mut list);
-        }
+        self.list_moves(moves, table_move, &mut list);
         let (best_score, best_move) = self.best_of(
             pos,
             key,
@@ -727,11 +734,7 @@ impl<B: Bits> Engine<B> {
             alpha,
             beta,
             false,
-            |e, rest| {
-                if later {
-                    e.weigh(pos, moves.count(), look, rest);
-                }
-            },
+            |e, list| e.weigh(pos, moves.count(), look, list),
             |e, child, child_key, a, b| e.pvs(child, child_key, depth - 1, a, b, ply + 1),
         );
         self.lists[ply] = list;
@@ -755,8 +758,9 @@ impl<B: Bits> Engine<B> {
     /// until the others are done, when the table most likely holds its value (ABDADA, Weill
     /// 1996). Lists longer than 64 moves put off none past the 64th.
     ///
-    /// `order_rest` orders the moves after the first once the first has not cut off, so that
-    /// work spent on ordering them is saved wherever the first move is enough.
+    /// `order` orders the moves before any is searched, except that the table's move at the
+    /// head of the list (see [`Engine::list_moves`]) is searched first and the others are
+    /// ordered only once it has not cut off: their ordering is saved wherever it is enough.
     #[allow(clippy::too_many_arguments)]
     fn best_of(
         &mut self,
@@ -766,17 +770,21 @@ impl<B: Bits> Engine<B> {
         mut alpha: i32,
         beta: i32,
         share: bool,
-        mut order_rest: impl FnMut(&mut Self, &mut [Candidate<B>]),
+        mut order: impl FnMut(&mut Self, &mut [Candidate<B>]),
         mut value: impl FnMut(&mut Self, &Position<B>, u64, i32, i32) -> i32,
     ) -> (i32, Option<usize>) {
         let mut best_score = -INFINITY;
         let mut best_move = None;
+        let table_first = list.first().is_some_and(Candidate::is_table_move);
+        if !table_first {
+            order(self, list);
+        }
         // Moves put off, by place in the list.
         let mut later = 0u64;
         for pass in 0..2 {
             for i in 0..list.len() {
-                if pass == 0 && i == 1 {
-                    order_rest(self, &mut list[1..]);
+                if table_first && pass == 0 && i == 1 {
+                    order(self, &mut list[1..]);
                     if self.stopped {
                         return (best_score, best_move);
                     }
@@ -853,22 +861,14 @@ impl<B: Bits> Engine<B> {
         look: Look,
         list: &mut Vec<Candidate<B>>,
     ) {
-        if self.list_moves(moves, table_move, list) {
-            self.weigh(pos, moves.count(), look, &mut list[1..]);
-        } else {
-            self.weigh(pos, moves.count(), look, list);
-        }
+        self.list_moves(moves, table_move, list);
+        self.weigh(pos, moves.count(), look, unordered(list));
     }
 
     /// Fills `list` with `moves` unweighed, the table's move first (weighed above every other
-    /// move); true when it is there, so that weighing the others ([`Engine::weigh`]) can wait
-    /// until that move has been searched.
-    fn list_moves(
-        &self,
-        moves: B,
-        table_move: Option<usize>,
-        list: &mut Vec<Candidate<B>>,
-    ) -> bool {
+    /// move), so that weighing the others ([`Engine::weigh`]) can wait until that move has been
+    /// searched (see [`Engine::best_of`]).
+    fn list_moves(&self, moves: B, table_move: Option<usize>, list: &mut Vec<Candidate<B>>) {
         list.clear();
         let first = table_move.filter(|&m| moves.contains(m));
         list.extend(first.map(|cell| Candidate {
@@ -886,7 +886,6 @@ impl<B: Bits> Engine<B> {
                     weight: 0,
                 }),
         );
-        first.is_some()
     }
 
     /// Weighs the moves of `list` as [`Engine::order`] does and sorts them, best first;
