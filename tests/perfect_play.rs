@@ -651,7 +651,7 @@ fn a_run_resumes_from_its_cache() {
     assert_eq!(entries.len(), 16);
     assert!(entries.iter().any(|l| l.starts_with(
         "3x4 full normal standard solved black=12 white=0 empty=0 best=a1 \
-         line=a1a2d3d2b3paa3pac3pad1 nodes=575 seconds="
+         line=a1a2b3pad1d2a3pac3pad3 nodes=540 seconds="
     )));
     // A larger run takes the 16 entries from the file and adds the 16 new ones.
     let (resumed, log) = perfect_play_command(&["--max-cells", "16", "--cache", path]);
