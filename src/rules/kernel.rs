@@ -8,6 +8,9 @@ use super::{Bits, Geometry, RuleSet, Rules};
 pub trait Flips<B: Bits>: Copy {
     /// The discs of `theirs` that a disc of `mine` on `cell` would flip.
     fn flips(self, cell: usize, mine: B, theirs: B) -> B;
+    /// The cells where a disc of `mine` would flip a disc of `theirs`, and perhaps occupied
+    /// cells too: the caller keeps the empty ones.
+    fn moves(self, mine: B, theirs: B) -> B;
     /// Does `work`, compiled for the instructions this kernel uses (by default, those of the
     /// whole program). A recursive computation goes through here at each level, so every level
     /// gets the kernel inline.
@@ -39,6 +42,11 @@ impl<B: Bits> Flips<B> for Neighbours<'_, B> {
     fn flips(self, cell: usize, _mine: B, theirs: B) -> B {
         self.0.adjacent(cell) & theirs
     }
+
+    #[inline(always)]
+    fn moves(self, _mine: B, theirs: B) -> B {
+        self.0.neighbours(theirs)
+    }
 }
 
 /// FULL rules without SIMD lanes: the portable fill of the geometry.
@@ -49,6 +57,11 @@ impl<B: Bits> Flips<B> for Lines<'_, B> {
     #[inline(always)]
     fn flips(self, cell: usize, mine: B, theirs: B) -> B {
         self.0.flanked(cell, mine, theirs)
+    }
+
+    #[inline(always)]
+    fn moves(self, mine: B, theirs: B) -> B {
+        self.0.flanking_moves(mine, theirs)
     }
 }
 

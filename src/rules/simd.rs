@@ -158,6 +158,14 @@ pub struct LaneFlips<'a, const ROUNDS: usize>(&'a Lanes);
 
 impl<B: Bits, const ROUNDS: usize> Flips<B> for LaneFlips<'_, ROUNDS> {
     #[inline(always)]
+    fn moves(self, mine: B, theirs: B) -> B {
+        let (Some(mine), Some(theirs)) = (mine.to_word(), theirs.to_word()) else {
+            unreachable!("lanes are chosen for one-word boards only")
+        };
+        B::from_word(self.0.moves(mine, theirs))
+    }
+
+    #[inline(always)]
     fn flips(self, cell: usize, mine: B, theirs: B) -> B {
         let (Some(mine), Some(theirs)) = (mine.to_word(), theirs.to_word()) else {
             unreachable!("lanes are chosen for one-word boards only")
@@ -190,6 +198,7 @@ unsafe fn with_avx2<W: Work>(work: W) -> W::Output {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn moves_avx2<const PAIR_STEPS: usize>(lanes: &Lanes, mine: u64, theirs: u64) -> u64 {
     let mine = _mm256_set1_epi64x(mine as i64);
     let theirs = _mm256_set1_epi64x(theirs as i64);

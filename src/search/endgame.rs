@@ -39,10 +39,13 @@ const ROOT_SORT_DEPTH: i32 = 8;
 
 /// Where the solver's tools take over, in empty cells. They pay sooner where a move is cheap
 /// to find and the same position is reached by many orders of moves.
-struct Reach {
+pub(super) struct Reach {
     /// Up to this many, the solver skips the table and move ordering (see `shallow`): they
     /// cost more than they save so near the end.
     shallow: u32,
+    /// From this many on, the shallow solver tries first the moves that leave the opponent
+    /// the fewest replies (see `shallow`); above `shallow`, never.
+    pub(super) sorted: u32,
     /// From this many on, the solver looks for a cut-off in the table entries of the positions
     /// after each move before searching any (enhanced transposition cut-off); from
     /// `shallow + 2` at the least, since only positions above `shallow` are stored.
@@ -50,9 +53,14 @@ struct Reach {
 }
 
 /// FULL rules (FFO #20-#39: cut-offs from 9 empty cells took 4% fewer nodes, about 10% more
-/// time).
+/// time). The shallow solver up to 9 empty cells, sorting from 7 (session 34, one thread,
+/// interleaved): FFO #45-#49 36.4 s and 35.9 s against 39.4 s and 39.8 s, #40-#44 3.85 s,
+/// 3.50 s and 3.47 s against 3.87 s, 4.07 s and 4.03 s (#45-#49 3.6% more nodes, #40-#44
+/// 4.1% fewer). Up to 7 and sorting from 7, 17% fewer nodes but no less time; up to 10, or
+/// sorting from 8, no better than 9 and 7.
 const FULL_REACH: Reach = Reach {
-    shallow: 7,
+    shallow: 9,
+    sorted: 7,
     transposition_cuts: 12,
 };
 
@@ -64,6 +72,7 @@ const FULL_REACH: Reach = Reach {
 /// from the end, both goals, and 16% less on the 4x6 misère start.
 const SIMPLE_REACH: Reach = Reach {
     shallow: 6,
+    sorted: u32::MAX,
     transposition_cuts: 9,
 };
 
@@ -73,6 +82,7 @@ const SIMPLE_REACH: Reach = Reach {
 /// and 13-18% on the 4x5 and 3x7 misère ones (both rule sets); 6 took about as long as 4.
 const ANYWHERE_REACH: Reach = Reach {
     shallow: 5,
+    sorted: u32::MAX,
     transposition_cuts: 7,
 };
 
@@ -1165,7 +1175,7 @@ impl<B: Bits> Engine<B> {
     }
 
     /// Where the solver's tools take over under these rules.
-    fn reach(&self) -> &'static Reach {
+    pub(super) fn reach(&self) -> &'static Reach {
         let variant = &self.rules.variant;
         if variant.place_anywhere {
             &ANYWHERE_REACH

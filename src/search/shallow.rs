@@ -1,9 +1,12 @@
 //! The last few moves of the exact solver: plain alpha-beta over the empty cells themselves,
-//! without a move list or the table, with one flips kernel chosen for the whole subtree (see
-//! [`crate::rules::Flips`]).
+//! in parity order (larger nodes: by the opponent's replies), without a move list or the
+//! table, with one flips kernel chosen for the whole subtree (see [`crate::rules::Flips`]).
 
 use super::{Engine, INFINITY};
 use crate::rules::{Bits, Flips, WithFlips, Work};
+
+/// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]).
+const SORTED_MAX: u32 = 16;
 
 /// Beyond every final disc difference: "no move here" in [`Shallow::solve_empties`].
 const NO_MOVE: i32 = -INFINITY;
@@ -26,6 +29,9 @@ struct Shallow<'a, B, F> {
     /// The quarters whose cells come first, from those holding an odd number of empty cells:
     /// XORed with this (0, or all four under misère).
     parity: usize,
+    /// From this many empty cells on, a node orders its moves by the opponent's replies (see
+    /// [`Shallow::sorted_moves`]).
+    sorted_from: u32,
 }
 
 /// A shallow solve waiting for its kernel.
@@ -53,6 +59,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             sign: if variant.misere { -1 } else { 1 },
             anywhere: variant.place_anywhere,
             parity: if variant.misere { 15 } else { 0 },
+            sorted_from: self.engine.reach().sorted,
         };
         let (mine, theirs) = (self.mine, self.theirs);
         let empty = self.engine.rules.geometry.cells() & !(mine | theirs);
@@ -153,8 +160,68 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             2 => self.last_two::<PASSED>(mine, theirs, empty, alpha, beta),
             3 => self.each_move::<PASSED, 2>(mine, theirs, empty, odd, alpha, beta),
             4 => self.each_move::<PASSED, 3>(mine, theirs, empty, odd, alpha, beta),
+            n @ 5..=SORTED_MAX if n >= self.sorted_from => {
+                self.sorted_moves::<PASSED>(mine, theirs, empty, odd, alpha, beta)
+            }
             _ => self.each_move::<PASSED, 0>(mine, theirs, empty, odd, alpha, beta),
         }
+    }
+
+    /// As [`Shallow::each_move`] with larger children, but trying first the moves that leave
+    /// the opponent the fewest replies (in parity order among equals): a move generation per
+    /// move, worth it only where the subtrees are large.
+    #[inline(always)]
+    fn sorted_moves<const PASSED: bool>(
+        &mut self,
+        mine: B,
+        theirs: B,
+        empty: B,
+        odd: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        // The moves, fewest replies first (no more than the empty cells).
+        let mut moves = [(0u32, 0usize, B::ZERO); SORTED_MAX as usize];
+        let mut count = 0;
+        let first = self.quarter_cells[(odd ^ self.parity) & 15];
+        for cell in (empty & first).iter().chain((empty & !first).iter()) {
+            let Some(flips) = self.shallow_move(cell, mine, theirs) else {
+                continue;
+            };
+            let bit = B::bit(cell);
+            let replies =
+                (self.flips.moves(theirs & !flips, mine | flips | bit) & empty & !bit).count();
+            let mut i = count;
+            while i > 0 && moves[i - 1].0 > replies {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = (replies, cell, flips);
+            count += 1;
+        }
+        let mut best = NO_MOVE;
+        for &(_, cell, flips) in &moves[..count] {
+            if PASSED && best == NO_MOVE {
+                self.nodes += 1;
+            }
+            let bit = B::bit(cell);
+            let next_odd = odd ^ (1 << self.quarter_of[cell]);
+            let score = -self.flips.run(Empties::<_, _, false> {
+                shallow: self,
+                mine: theirs & !flips,
+                theirs: mine | flips | bit,
+                empty: empty ^ bit,
+                odd: next_odd,
+                alpha: -beta,
+                beta: -alpha,
+            });
+            if raise(&mut best, &mut alpha, score, beta) {
+                break;
+            }
+        }
+        self.settle(best, PASSED, mine, theirs, |shallow| {
+            shallow.after_pass(mine, theirs, empty, odd, alpha, beta)
+        })
     }
 
     /// Tries the moves of a node of three empty cells or more and settles it. A child of two
