@@ -32,6 +32,8 @@ struct Shallow<'a, B, F> {
     /// From this many empty cells on, a node orders its moves by the opponent's replies (see
     /// [`Shallow::sorted_moves`]).
     sorted_from: u32,
+    /// The board's corners, which count twice among the replies there.
+    corners: B,
 }
 
 /// A shallow solve waiting for its kernel.
@@ -60,6 +62,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             anywhere: variant.place_anywhere,
             parity: if variant.misere { 15 } else { 0 },
             sorted_from: self.engine.reach().sorted,
+            corners: self.engine.eval.corners(),
         };
         let (mine, theirs) = (self.mine, self.theirs);
         let empty = self.engine.rules.geometry.cells() & !(mine | theirs);
@@ -168,7 +171,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     }
 
     /// As [`Shallow::each_move`] with larger children, but trying first the moves that leave
-    /// the opponent the fewest replies (in parity order among equals): a move generation per
+    /// the opponent the fewest replies, corners counted twice (in parity order among equals): a move generation per
     /// move, worth it only where the subtrees are large.
     #[inline(always)]
     fn sorted_moves<const PASSED: bool>(
@@ -189,8 +192,9 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
                 continue;
             };
             let bit = B::bit(cell);
-            let replies =
-                (self.flips.moves(theirs & !flips, mine | flips | bit) & empty & !bit).count();
+            let replies = self.flips.moves(theirs & !flips, mine | flips | bit) & empty & !bit;
+            // A corner among them counts twice.
+            let replies = replies.count() + (replies & self.corners).count();
             let mut i = count;
             while i > 0 && moves[i - 1].0 > replies {
                 moves[i] = moves[i - 1];
