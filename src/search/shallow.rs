@@ -171,8 +171,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     }
 
     /// As [`Shallow::each_move`] with larger children, but trying first the moves that leave
-    /// the opponent the fewest replies, corners counted twice (in parity order among equals): a move generation per
-    /// move, worth it only where the subtrees are large.
+    /// the opponent the fewest replies, corners counted twice (in parity order among equals):
+    /// a move generation per move, worth it only where the subtrees are large.
     #[inline(always)]
     fn sorted_moves<const PASSED: bool>(
         &mut self,
@@ -210,15 +210,14 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             }
             let bit = B::bit(cell);
             let next_odd = odd ^ (1 << self.quarter_of[cell]);
-            let score = -self.flips.run(Empties::<_, _, false> {
-                shallow: self,
-                mine: theirs & !flips,
-                theirs: mine | flips | bit,
-                empty: empty ^ bit,
-                odd: next_odd,
-                alpha: -beta,
-                beta: -alpha,
-            });
+            let score = -self.larger_child(
+                theirs & !flips,
+                mine | flips | bit,
+                empty ^ bit,
+                next_odd,
+                -beta,
+                -alpha,
+            );
             if raise(&mut best, &mut alpha, score, beta) {
                 break;
             }
@@ -273,15 +272,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
                         -alpha,
                     )
                 }
-                _ => self.flips.run(Empties::<_, _, false> {
-                    shallow: self,
-                    mine: next_mine,
-                    theirs: next_theirs,
-                    empty: next_empty,
-                    odd: next_odd,
-                    alpha: -beta,
-                    beta: -alpha,
-                }),
+                _ => self.larger_child(next_mine, next_theirs, next_empty, next_odd, -beta, -alpha),
             };
             if raise(&mut best, &mut alpha, score, beta) {
                 break;
@@ -289,6 +280,29 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         }
         self.settle(best, PASSED, mine, theirs, |shallow| {
             shallow.after_pass(mine, theirs, empty, odd, alpha, beta)
+        })
+    }
+
+    /// The value of a child of five empty cells or more, for its side to move: through the
+    /// kernel again, so that each level gets it inline.
+    #[inline(always)]
+    fn larger_child(
+        &mut self,
+        mine: B,
+        theirs: B,
+        empty: B,
+        odd: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.flips.run(Empties::<_, _, false> {
+            shallow: self,
+            mine,
+            theirs,
+            empty,
+            odd,
+            alpha,
+            beta,
         })
     }
 
