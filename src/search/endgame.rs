@@ -40,8 +40,8 @@ const ROOT_SORT_DEPTH: i32 = 8;
 /// Where the solver's tools take over, in empty cells. They pay sooner where a move is cheap
 /// to find and the same position is reached by many orders of moves.
 pub(super) struct Reach {
-    /// Up to this many, the solver skips the table and move ordering (see `shallow`): they
-    /// cost more than they save so near the end.
+    /// Up to this many, the solver skips the table and the weighed move list (see `shallow`):
+    /// they cost more than they save so near the end.
     shallow: u32,
     /// From this many on, the shallow solver tries first the moves that leave the opponent
     /// the fewest replies (see `shallow`); above `shallow`, never.
