@@ -159,17 +159,13 @@ pub struct LaneFlips<'a, const ROUNDS: usize>(&'a Lanes);
 impl<B: Bits, const ROUNDS: usize> Flips<B> for LaneFlips<'_, ROUNDS> {
     #[inline(always)]
     fn moves(self, mine: B, theirs: B) -> B {
-        let (Some(mine), Some(theirs)) = (mine.to_word(), theirs.to_word()) else {
-            unreachable!("lanes are chosen for one-word boards only")
-        };
+        let (mine, theirs) = words(mine, theirs);
         B::from_word(self.0.moves(mine, theirs))
     }
 
     #[inline(always)]
     fn flips(self, cell: usize, mine: B, theirs: B) -> B {
-        let (Some(mine), Some(theirs)) = (mine.to_word(), theirs.to_word()) else {
-            unreachable!("lanes are chosen for one-word boards only")
-        };
+        let (mine, theirs) = words(mine, theirs);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Lanes` exists only where `detect` found AVX2.
         return B::from_word(unsafe {
@@ -187,6 +183,15 @@ impl<B: Bits, const ROUNDS: usize> Flips<B> for LaneFlips<'_, ROUNDS> {
         #[cfg(not(target_arch = "x86_64"))]
         work.work()
     }
+}
+
+/// The words of two sets of a one-word board, the only boards lanes are chosen for.
+#[inline(always)]
+fn words<B: Bits>(mine: B, theirs: B) -> (u64, u64) {
+    let (Some(mine), Some(theirs)) = (mine.to_word(), theirs.to_word()) else {
+        unreachable!("lanes are chosen for one-word boards only")
+    };
+    (mine, theirs)
 }
 
 /// Calls `work` compiled with AVX2, so that the kernels it calls inline into it.

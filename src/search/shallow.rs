@@ -3,7 +3,8 @@
 //! table, with one flips kernel chosen for the whole subtree (see [`crate::rules::Flips`]).
 
 use super::{Engine, INFINITY};
-use crate::rules::{Bits, Flips, WithFlips, Work};
+use crate::rules::{BitIter, Bits, Flips, WithFlips, Work};
+use std::iter::Chain;
 
 /// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]).
 const SORTED_MAX: u32 = 16;
@@ -186,8 +187,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         // The moves, fewest replies first (no more than the empty cells).
         let mut moves = [(0u32, 0usize, B::ZERO); SORTED_MAX as usize];
         let mut count = 0;
-        let first = self.quarter_cells[(odd ^ self.parity) & 15];
-        for cell in (empty & first).iter().chain((empty & !first).iter()) {
+        for cell in self.parity_order(empty, odd) {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
                 continue;
             };
@@ -240,13 +240,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        // Parity: cells in quarters of the board with an odd number of empty cells first, so
-        // that the mover tends to get the last move of each quarter; under misère, where the
-        // last move tends to cost discs, those with an even number. (The mask spares a bounds
-        // check: both are below 16.)
-        let first = self.quarter_cells[(odd ^ self.parity) & 15];
         let mut best = NO_MOVE;
-        for cell in (empty & first).iter().chain((empty & !first).iter()) {
+        for cell in self.parity_order(empty, odd) {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
                 continue;
             };
@@ -281,6 +276,17 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         self.settle(best, PASSED, mine, theirs, |shallow| {
             shallow.after_pass(mine, theirs, empty, odd, alpha, beta)
         })
+    }
+
+    /// The cells of `empty` in parity order: those in quarters of the board with an odd
+    /// number of empty cells (`odd`) first, so that the mover tends to get the last move of
+    /// each quarter; under misère, where the last move tends to cost discs, those with an even
+    /// number.
+    #[inline(always)]
+    fn parity_order(&self, empty: B, odd: usize) -> Chain<BitIter<B>, BitIter<B>> {
+        // The mask spares a bounds check: both are below 16.
+        let first = self.quarter_cells[(odd ^ self.parity) & 15];
+        (empty & first).iter().chain((empty & !first).iter())
     }
 
     /// The value of a child of five empty cells or more, for its side to move: through the
