@@ -28,7 +28,11 @@ const SORT_DEPTH: i32 = 4;
 /// median 36.7 s against 39.0; 6x6 after c2 b4 c5 14% fewer nodes, after c2 b4 c5 d2 4.5%,
 /// after c2 b4 c5 d2 e4 17%, each 5-10% less time; FFO #50-#52 2.6% more nodes, 1% more
 /// time; FFO #20-#39 and #40-#44, mostly below it, 1-2% more nodes. From 24: about half the
-/// gain; from 20, or 8 deep from 22, more nodes; 5 deep about as many as 4).
+/// gain; from 20, or 8 deep from 22, more nodes; 5 deep about as many as 4). Session 35,
+/// against 4 and 6 from 22: 5 deep, and 7 from 21, took FFO #45-#49 14% fewer nodes and
+/// 7-13% less time (#45, #46 and #49 10-20% fewer each) but `bench/positions/full-24.txt`
+/// 1.3% fewer nodes and 2-8% more time, FFO #50-#52 1.1% fewer nodes; 5 and 7 from 22, 5
+/// and 8, 6 and 7 or 8, or 7 only from 24, less well.
 const DEEPER_SORT_FROM: u32 = 22;
 const DEEPER_SORT_DEPTH: i32 = 6;
 

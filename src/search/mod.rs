@@ -260,6 +260,9 @@ struct OrderWeights {
 /// move's position where [`Engine::order_weights`] asks for it: an estimate per move costs
 /// about what the nodes it saves do nearer the end (FFO #20-#39: from 12, 15% fewer nodes and
 /// 4% less time; from 10, 18% fewer nodes and more time; from 14, 9% and no less time).
+/// Session 35, with the replies weighing more below 12 as now: from 10, FFO #20-#39 6.6%
+/// fewer nodes, #40-#44 7.3%, #45-#49 4.7%, but #40-#44 about 10% more time; from 11, 4-5%
+/// fewer; from 13, 2.5-4% more.
 const ESTIMATE_FROM: u32 = 12;
 
 /// A move in a search's list: its cell, the discs it turns when the ordering had to find them
@@ -997,6 +1000,11 @@ impl<B: Bits> Engine<B> {
     ///   `bench/positions/simple-19.txt` 6-17% fewer nodes each, 11% in all, the 4x6, 3x8
     ///   and 3x9 starts 6-9% (5x5 3.6% more, 4x5 0.8%); below 10 or 14 cells, 10% and 8%; in
     ///   the normal game 1-8% more nodes.
+    ///
+    /// Session 35, FULL rules, each against the weights above on FFO #20-#39, #40-#44 and
+    /// #45-#49 (nodes, one thread): 0 or 60 an exposed cell, near the end or above it, 0 or
+    /// 400 a corner reply, no square weights, 150 a reply above 12 cells, 0 or -60 a turned
+    /// disc above 12 cells: none fewer by more than 0.5% on any set, most 1-5% more.
     fn order_weights(&self, look: Look, empties: u32) -> OrderWeights {
         let usual = OrderWeights {
             squares: true,
