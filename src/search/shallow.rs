@@ -210,7 +210,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             }
             let bit = B::bit(cell);
             let next_odd = odd ^ (1 << self.quarter_of[cell]);
-            let score = -self.larger_child(
+            let score = -self.descend::<false>(
                 theirs & !flips,
                 mine | flips | bit,
                 empty ^ bit,
@@ -267,7 +267,14 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
                         -alpha,
                     )
                 }
-                _ => self.larger_child(next_mine, next_theirs, next_empty, next_odd, -beta, -alpha),
+                _ => self.descend::<false>(
+                    next_mine,
+                    next_theirs,
+                    next_empty,
+                    next_odd,
+                    -beta,
+                    -alpha,
+                ),
             };
             if raise(&mut best, &mut alpha, score, beta) {
                 break;
@@ -289,10 +296,11 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         (empty & first).iter().chain((empty & !first).iter())
     }
 
-    /// The value of a child of five empty cells or more, for its side to move: through the
-    /// kernel again, so that each level gets it inline.
+    /// [`Shallow::solve_empties`] for a position below this node (a child of five empty cells
+    /// or more, or this node after a pass), through the kernel again, so that each level gets
+    /// it inline.
     #[inline(always)]
-    fn larger_child(
+    fn descend<const PASSED: bool>(
         &mut self,
         mine: B,
         theirs: B,
@@ -301,7 +309,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.flips.run(Empties::<_, _, false> {
+        self.flips.run(Empties::<_, _, PASSED> {
             shallow: self,
             mine,
             theirs,
@@ -323,15 +331,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.flips.run(Empties::<_, _, true> {
-            shallow: self,
-            mine: theirs,
-            theirs: mine,
-            empty,
-            odd,
-            alpha: -beta,
-            beta: -alpha,
-        })
+        self.descend::<true>(theirs, mine, empty, odd, -beta, -alpha)
     }
 
     /// The flips of a move of `mine` on `cell`, if it is one: a move must flip something
