@@ -205,20 +205,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         }
         let mut best = NO_MOVE;
         for &(_, cell, flips) in &moves[..count] {
-            if PASSED && best == NO_MOVE {
-                self.nodes += 1;
-            }
-            let bit = B::bit(cell);
-            let next_odd = odd ^ (1 << self.quarter_of[cell]);
-            let score = -self.descend::<false>(
-                theirs & !flips,
-                mine | flips | bit,
-                empty ^ bit,
-                next_odd,
-                -beta,
-                -alpha,
-            );
-            if raise(&mut best, &mut alpha, score, beta) {
+            let node = (mine, theirs, empty, odd);
+            if self.try_move::<PASSED, 0>(node, cell, flips, &mut best, &mut alpha, beta) {
                 break;
             }
         }
@@ -227,9 +215,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         })
     }
 
-    /// Tries the moves of a node of three empty cells or more and settles it. A child of two
-    /// or three empty cells (`CHILD`) is solved straight here, its node counted as
-    /// `solve_empties` would, and a larger one (`CHILD` 0) through the kernel again.
+    /// Tries the moves of a node of three empty cells or more in parity order and settles
+    /// it; `CHILD` as in [`Shallow::try_move`].
     #[inline(always)]
     fn each_move<const PASSED: bool, const CHILD: usize>(
         &mut self,
@@ -245,44 +232,49 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
                 continue;
             };
-            if PASSED && best == NO_MOVE {
-                self.nodes += 1;
-            }
-            let bit = B::bit(cell);
-            let (next_mine, next_theirs) = (theirs & !flips, mine | flips | bit);
-            let (next_empty, next_odd) = (empty ^ bit, odd ^ (1 << self.quarter_of[cell]));
-            let score = -match CHILD {
-                2 => {
-                    self.nodes += 1;
-                    self.last_two::<false>(next_mine, next_theirs, next_empty, -beta, -alpha)
-                }
-                3 => {
-                    self.nodes += 1;
-                    self.each_move::<false, 2>(
-                        next_mine,
-                        next_theirs,
-                        next_empty,
-                        next_odd,
-                        -beta,
-                        -alpha,
-                    )
-                }
-                _ => self.descend::<false>(
-                    next_mine,
-                    next_theirs,
-                    next_empty,
-                    next_odd,
-                    -beta,
-                    -alpha,
-                ),
-            };
-            if raise(&mut best, &mut alpha, score, beta) {
+            let node = (mine, theirs, empty, odd);
+            if self.try_move::<PASSED, CHILD>(node, cell, flips, &mut best, &mut alpha, beta) {
                 break;
             }
         }
         self.settle(best, PASSED, mine, theirs, |shallow| {
             shallow.after_pass(mine, theirs, empty, odd, alpha, beta)
         })
+    }
+
+    /// Plays the move on `cell`, turning `flips`, from the node `(mine, theirs, empty, odd)`,
+    /// searches the child in the window and takes its value into `best` and `alpha`: true at a
+    /// cut-off. A child of two or three empty cells (`CHILD`) is solved straight here, its node
+    /// counted as `solve_empties` would, and a larger one (`CHILD` 0) through the kernel again.
+    #[inline(always)]
+    fn try_move<const PASSED: bool, const CHILD: usize>(
+        &mut self,
+        (mine, theirs, empty, odd): (B, B, B, usize),
+        cell: usize,
+        flips: B,
+        best: &mut i32,
+        alpha: &mut i32,
+        beta: i32,
+    ) -> bool {
+        if PASSED && *best == NO_MOVE {
+            self.nodes += 1;
+        }
+        let bit = B::bit(cell);
+        let (next_mine, next_theirs) = (theirs & !flips, mine | flips | bit);
+        let (next_empty, next_odd) = (empty ^ bit, odd ^ (1 << self.quarter_of[cell]));
+        let (a, b) = (-beta, -*alpha);
+        let score = -match CHILD {
+            2 => {
+                self.nodes += 1;
+                self.last_two::<false>(next_mine, next_theirs, next_empty, a, b)
+            }
+            3 => {
+                self.nodes += 1;
+                self.each_move::<false, 2>(next_mine, next_theirs, next_empty, next_odd, a, b)
+            }
+            _ => self.descend::<false>(next_mine, next_theirs, next_empty, next_odd, a, b),
+        };
+        raise(best, alpha, score, beta)
     }
 
     /// The cells of `empty` in parity order: those in quarters of the board with an odd
