@@ -73,11 +73,14 @@ const FULL_REACH: Reach = Reach {
 /// SIMPLE rules, whose flips are one mask: 12% fewer nodes and 12% less time from 9 empty
 /// cells (four 5x6 and three 6x6 positions 20 cells from the end, the 4x6 and 3x9 starts,
 /// 4x6 misère). The table from 7 empty cells took 20-35% fewer nodes but no less time until
-/// the shallow solver got cheaper (90e56d2); since then, 31-36% fewer nodes and 13% less time
-/// (medians of 3) on eleven random SIMPLE positions of 5x6, 4x8 and 6x6 boards about 19 cells
-/// from the end, both goals, and 16% less on the 4x6 misère start.
+/// the shallow solver got cheaper (90e56d2); then 31-36% fewer nodes and 13% less time on
+/// eleven random SIMPLE positions about 19 cells from the end. With the shallow solver of
+/// session 34, the table from 8 cells again: 47% more nodes but 9% less time on nine 6x6
+/// misère positions of 20 empty cells (medians of 6, one thread), 8-12% less on three of 23
+/// (two threads, 1 GB), 10% less on `bench/positions/simple-19.txt` under misère, about as
+/// long without it and on the 4x6, 5x5 and 3x9 starts; sorting from 7 or 8, no better.
 const SIMPLE_REACH: Reach = Reach {
-    shallow: 6,
+    shallow: 7,
     sorted: u32::MAX,
     transposition_cuts: 9,
 };
