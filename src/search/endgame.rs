@@ -75,10 +75,11 @@ const FULL_REACH: Reach = Reach {
 /// 4x6 misère). The table from 7 empty cells took 20-35% fewer nodes but no less time until
 /// the shallow solver got cheaper (90e56d2); then 31-36% fewer nodes and 13% less time on
 /// eleven random SIMPLE positions about 19 cells from the end. With the shallow solver of
-/// session 34, the table from 8 cells again: 47% more nodes but 9% less time on nine 6x6
-/// misère positions of 20 empty cells (medians of 6, one thread), 8-12% less on three of 23
-/// (two threads, 1 GB), 10% less on `bench/positions/simple-19.txt` under misère, about as
-/// long without it and on the 4x6, 5x5 and 3x9 starts; sorting from 7 or 8, no better.
+/// session 34, the table from 8 cells again: 47% more nodes but 9% less time on the first
+/// nine positions of `bench/positions/simple-misere-20.txt` (medians of 6, one thread),
+/// 8-12% less on three 6x6 misère positions of 23 cells (two threads, 1 GB), 10% less on
+/// `bench/positions/simple-19.txt` under misère, about as long on it in the normal game and
+/// on the 4x6, 5x5 and 3x9 starts; sorting from 7 or 8, no better.
 const SIMPLE_REACH: Reach = Reach {
     shallow: 7,
     sorted: u32::MAX,

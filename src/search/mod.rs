@@ -1005,6 +1005,13 @@ impl<B: Bits> Engine<B> {
     /// #45-#49 (nodes, one thread): 0 or 60 an exposed cell, near the end or above it, 0 or
     /// 400 a corner reply, no square weights, 150 a reply above 12 cells, 0 or -60 a turned
     /// disc above 12 cells: none fewer by more than 0.5% on any set, most 1-5% more.
+    ///
+    /// Session 36, SIMPLE misère: 200 a reply instead of 300 from 12 empty cells on, and -300
+    /// a turned disc instead of -200 at every depth. Nodes, one thread, on the two halves of
+    /// `bench/positions/simple-misere-20.txt` (from the 6x6 table run): 5.5% and 12% fewer;
+    /// on three of 23 cells 1.0%; on the 4x6, 5x5, 3x9, 3x8 and 4x5 starts 1.5%; but 1.7% more
+    /// on `bench/positions/simple-19.txt` (100 a reply: 4.2% and 14% fewer, but 8% more on the
+    /// starts; 150: 2.9% and 15% fewer, 1% more on the starts).
     fn order_weights(&self, look: Look, empties: u32) -> OrderWeights {
         let usual = OrderWeights {
             squares: true,
@@ -1044,9 +1051,9 @@ impl<B: Bits> Engine<B> {
             }
         } else if variant.misere {
             OrderWeights {
-                replies: if near_end { 600 } else { 300 },
+                replies: if near_end { 600 } else { 200 },
                 exposed: 80,
-                flipped: -200,
+                flipped: -300,
                 ..solve
             }
         } else {
