@@ -77,7 +77,8 @@ const FULL_REACH: Reach = Reach {
 /// eleven random SIMPLE positions about 19 cells from the end. With the shallow solver of
 /// session 34, the table from 8 cells again: 47% more nodes but 9% less time on the first
 /// nine positions of `bench/positions/simple-misere-20.txt` (medians of 6, one thread),
-/// 8-12% less on three 6x6 misère positions of 23 cells (two threads, 1 GB), 10% less on
+/// 8-12% less on three 6x6 misère positions of 23 cells (two threads, 1 GB; with the misère
+/// order of session 36 both ways, 2-5% less in two more interleaved pairs), 10% less on
 /// `bench/positions/simple-19.txt` under misère, about as long on it in the normal game and
 /// on the 4x6, 5x5 and 3x9 starts; sorting from 7 or 8, no better.
 const SIMPLE_REACH: Reach = Reach {
