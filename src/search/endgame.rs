@@ -74,9 +74,10 @@ const FULL_REACH: Reach = Reach {
 /// cells (four 5x6 and three 6x6 positions 20 cells from the end, the 4x6 and 3x9 starts,
 /// 4x6 misère). The table from 7 empty cells took 20-35% fewer nodes but no less time until
 /// the shallow solver got cheaper (90e56d2); then 31-36% fewer nodes and 13% less time on
-/// eleven random SIMPLE positions about 19 cells from the end. With the shallow solver of
-/// session 34, the table from 8 cells again: 47% more nodes but 9% less time on the first
-/// nine positions of `bench/positions/simple-misere-20.txt` (medians of 6, one thread),
+/// eleven random SIMPLE positions about 19 cells from the end. Since session 36 the shallow
+/// solver (as fast as session 34 made it) takes 7 cells, the table from 8: 47% more nodes
+/// but 9% less time on the first nine positions of `bench/positions/simple-misere-20.txt`
+/// (medians of 6, one thread),
 /// 8-12% less on three 6x6 misère positions of 23 cells (two threads, 1 GB; with the misère
 /// order of session 36 both ways, 2-5% less in two more interleaved pairs), 10% less on
 /// `bench/positions/simple-19.txt` under misère, about as long on it in the normal game and

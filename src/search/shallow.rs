@@ -204,8 +204,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             count += 1;
         }
         let mut best = NO_MOVE;
+        let node = (mine, theirs, empty, odd);
         for &(_, cell, flips) in &moves[..count] {
-            let node = (mine, theirs, empty, odd);
             if self.try_move::<PASSED, 0>(node, cell, flips, &mut best, &mut alpha, beta) {
                 break;
             }
@@ -228,11 +228,11 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         beta: i32,
     ) -> i32 {
         let mut best = NO_MOVE;
+        let node = (mine, theirs, empty, odd);
         for cell in self.parity_order(empty, odd) {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
                 continue;
             };
-            let node = (mine, theirs, empty, odd);
             if self.try_move::<PASSED, CHILD>(node, cell, flips, &mut best, &mut alpha, beta) {
                 break;
             }
