@@ -82,6 +82,11 @@ impl<B: Bits> Evaluator<B> {
         }
     }
 
+    /// Whether the estimates come from learned weights rather than the classic evaluation.
+    pub fn is_learned(&self) -> bool {
+        self.learned.is_some()
+    }
+
     pub fn corners(&self) -> B {
         self.corners
     }

@@ -1014,6 +1014,15 @@ impl<B: Bits> Engine<B> {
     /// starts; 150: 2.9% and 15% fewer, 1% more on the starts). Then, on the whole file: near
     /// the end -200 or -450 a turned disc, 40 or 150 an exposed cell, 450 or 800 a reply; above
     /// 12 cells 40 or 150 an exposed cell, -600 a safe disc: each within 3% of its nodes.
+    ///
+    /// Session 38, SIMPLE misère with learned weights (`weights/6x6-simple-misere.weights`), 60 a
+    /// disc of the static estimate from [`ESTIMATE_FROM`] cells on: simple-misere-20 8.3% fewer
+    /// nodes, eight positions of 22 cells from the same run 12% (fewer on seven; with weights from
+    /// a third of the data, 186.6 s against 202.4 s). 20, 40, 80 and 110 took 4-9% fewer, 160 2%,
+    /// 300 19% more; at 80, from 10 cells 10% fewer but more time, from 15 6%. With the classic
+    /// evaluation 80 cost 30% more nodes, hence only where weights are learned. Sorting by search
+    /// from 20 or 22 cells, with those weights, cost 28% and 1.4% more nodes on the 22-cell
+    /// positions.
     fn order_weights(&self, look: Look, empties: u32) -> OrderWeights {
         let usual = OrderWeights {
             squares: true,
@@ -1056,6 +1065,7 @@ impl<B: Bits> Engine<B> {
                 replies: if near_end { 600 } else { 200 },
                 exposed: 80,
                 flipped: -300,
+                estimate: if self.eval.is_learned() { 60 } else { 0 },
                 ..solve
             }
         } else {

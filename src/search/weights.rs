@@ -203,8 +203,14 @@ macro_rules! built_in {
 /// The weights that ship with the program (`weights/` in the source; its README says how they
 /// were made), as file bytes. Each is named by its board and what differs from the full rules
 /// with the normal goal, and is the file `weights/NAME.weights`.
-const BUILT_IN: &[(&str, &[u8])] =
-    built_in!["8x8", "8x8-misere", "6x6", "6x6-misere", "6x6-simple"];
+const BUILT_IN: &[(&str, &[u8])] = built_in![
+    "8x8",
+    "8x8-misere",
+    "6x6",
+    "6x6-misere",
+    "6x6-simple",
+    "6x6-simple-misere"
+];
 
 /// Whether the built-in weights are used: the program turns them on (`--eval classic` leaves
 /// them off); a library user who wants them calls [`use_built_in`].
