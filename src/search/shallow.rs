@@ -3,11 +3,13 @@
 //! table, with one flips kernel chosen for the whole subtree (see [`crate::rules::Flips`]).
 
 use super::{Engine, INFINITY};
-use crate::rules::{BitIter, Bits, Flips, WithFlips, Work};
+use crate::rules::{BitIter, Bits, Flips, RuleSet, WithFlips, Work};
 use std::iter::Chain;
 
-/// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]).
-const SORTED_MAX: u32 = 16;
+/// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]): the
+/// most the shallow solver takes (under FULL rules), since the list is filled at every such
+/// node.
+const SORTED_MAX: u32 = 9;
 
 /// Beyond every final disc difference: "no move here" in [`Shallow::solve_empties`].
 const NO_MOVE: i32 = -INFINITY;
@@ -35,6 +37,9 @@ struct Shallow<'a, B, F> {
     sorted_from: u32,
     /// The board's corners, which count twice among the replies there.
     corners: B,
+    /// Whether that sort is by the discs each move turns instead (SIMPLE rules, where it is
+    /// used under misère only: turning few discs tends to keep the mover's count low).
+    by_flips: bool,
 }
 
 /// A shallow solve waiting for its kernel.
@@ -64,6 +69,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             parity: if variant.misere { 15 } else { 0 },
             sorted_from: self.engine.reach().sorted,
             corners: self.engine.eval.corners(),
+            by_flips: variant.rule_set == RuleSet::Simple,
         };
         let (mine, theirs) = (self.mine, self.theirs);
         let empty = self.engine.rules.geometry.cells() & !(mine | theirs);
@@ -173,7 +179,9 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
 
     /// As [`Shallow::each_move`] with larger children, but trying first the moves that leave
     /// the opponent the fewest replies, corners counted twice (in parity order among equals):
-    /// a move generation per move, worth it only where the subtrees are large.
+    /// a move generation per move, worth it only where the subtrees are large. Under SIMPLE
+    /// rules, the moves that turn the fewest discs first instead, which costs no more than
+    /// the flips.
     #[inline(always)]
     fn sorted_moves<const PASSED: bool>(
         &mut self,
@@ -184,23 +192,27 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        // The moves, fewest replies first (no more than the empty cells).
+        // The moves, fewest replies (or turned discs) first, no more than the empty cells.
         let mut moves = [(0u32, 0usize, B::ZERO); SORTED_MAX as usize];
         let mut count = 0;
         for cell in self.parity_order(empty, odd) {
             let Some(flips) = self.shallow_move(cell, mine, theirs) else {
                 continue;
             };
-            let bit = B::bit(cell);
-            let replies = self.flips.moves(theirs & !flips, mine | flips | bit) & empty & !bit;
-            // A corner among them counts twice.
-            let replies = replies.count() + (replies & self.corners).count();
+            let weight = if self.by_flips {
+                flips.count()
+            } else {
+                let bit = B::bit(cell);
+                let replies = self.flips.moves(theirs & !flips, mine | flips | bit) & empty & !bit;
+                // A corner among them counts twice.
+                replies.count() + (replies & self.corners).count()
+            };
             let mut i = count;
-            while i > 0 && moves[i - 1].0 > replies {
+            while i > 0 && moves[i - 1].0 > weight {
                 moves[i] = moves[i - 1];
                 i -= 1;
             }
-            moves[i] = (replies, cell, flips);
+            moves[i] = (weight, cell, flips);
             count += 1;
         }
         let mut best = NO_MOVE;
