@@ -1,6 +1,7 @@
 //! The exact endgame solver: searches to the end of the game and returns the final disc
 //! difference (in whole discs) for the side to move.
 
+use super::shallow::SORTED_MAX;
 use super::table::Zobrist;
 use super::{
     Bound, Candidate, Engine, Entry, Journal, Look, Outcome, Part, DISC, INFINITY, SOLVED,
@@ -100,6 +101,13 @@ const SIMPLE_MISERE_REACH: Reach = Reach {
     sorted: 7,
     ..SIMPLE_REACH
 };
+
+// A shallow node of any size sorts its moves if its reach says so: the sort's list holds them.
+const _: () = assert!(
+    FULL_REACH.shallow <= SORTED_MAX
+        && SIMPLE_MISERE_REACH.shallow <= SORTED_MAX
+        && ANYWHERE_REACH.shallow <= SORTED_MAX
+);
 
 /// Place-anywhere, where every empty cell is a move and transpositions abound: half the time
 /// of the FULL settings on seven boards of 18-21 cells (both rule sets, misère too). The

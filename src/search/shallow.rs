@@ -7,9 +7,9 @@ use crate::rules::{BitIter, Bits, Flips, RuleSet, WithFlips, Work};
 use std::iter::Chain;
 
 /// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]): the
-/// most the shallow solver takes (under FULL rules), since the list is filled at every such
-/// node.
-const SORTED_MAX: u32 = 9;
+/// most the shallow solver takes (under FULL rules, checked where the reaches are set), since
+/// the list is filled at every such node.
+pub(super) const SORTED_MAX: u32 = 9;
 
 /// Beyond every final disc difference: "no move here" in [`Shallow::solve_empties`].
 const NO_MOVE: i32 = -INFINITY;
