@@ -48,14 +48,29 @@ pub(super) struct Reach {
     /// Up to this many, the solver skips the table and the weighed move list (see `shallow`):
     /// they cost more than they save so near the end.
     shallow: u32,
-    /// From this many on, the shallow solver tries first the moves that leave the opponent
-    /// the fewest replies, or under SIMPLE rules those that turn the fewest discs (see
-    /// `shallow`); above `shallow`, never.
-    pub(super) sorted: u32,
+    /// Whether, and from how many on, the shallow solver sorts a node's moves.
+    pub(super) sorted: Option<ShallowSort>,
     /// From this many on, the solver looks for a cut-off in the table entries of the positions
     /// after each move before searching any (enhanced transposition cut-off); from
     /// `shallow + 2` at the least, since only positions above `shallow` are stored.
     transposition_cuts: u32,
+}
+
+/// The shallow solver's sort (see `shallow`): a node of `from` empty cells or more (and no
+/// more than `Reach::shallow`) tries its moves in the order `by` gives, fewest first.
+#[derive(Clone, Copy)]
+pub(super) struct ShallowSort {
+    pub(super) from: u32,
+    pub(super) by: SortKey,
+}
+
+/// What the shallow sort weighs each move by.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum SortKey {
+    /// The opponent's replies after the move, a corner counting twice.
+    Replies,
+    /// The discs the move turns (cheap under SIMPLE rules, where flips are one mask).
+    Flips,
 }
 
 /// FULL rules (FFO #20-#39: cut-offs from 9 empty cells took 4% fewer nodes, about 10% more
@@ -68,7 +83,10 @@ pub(super) struct Reach {
 /// an eighth of a reply, #45-#49 0.8% fewer, #20-#44 1.1% more.
 const FULL_REACH: Reach = Reach {
     shallow: 9,
-    sorted: 7,
+    sorted: Some(ShallowSort {
+        from: 7,
+        by: SortKey::Replies,
+    }),
     transposition_cuts: 12,
 };
 
@@ -86,7 +104,7 @@ const FULL_REACH: Reach = Reach {
 /// on the 4x6, 5x5 and 3x9 starts; sorting from 7 or 8 by replies, no better.
 const SIMPLE_REACH: Reach = Reach {
     shallow: 7,
-    sorted: u32::MAX,
+    sorted: None,
     transposition_cuts: 9,
 };
 
@@ -98,15 +116,23 @@ const SIMPLE_REACH: Reach = Reach {
 /// more time than from 7; from 5, 18% fewer and more time again; counting the replies as
 /// well, no fewer. In the normal game any sort at 7 took 3-13% more nodes on simple-19.
 const SIMPLE_MISERE_REACH: Reach = Reach {
-    sorted: 7,
+    sorted: Some(ShallowSort {
+        from: 7,
+        by: SortKey::Flips,
+    }),
     ..SIMPLE_REACH
 };
 
-// A shallow node of any size sorts its moves if its reach says so: the sort's list holds them.
+/// Whether the shallow sort's list holds the moves of every node the reach sorts.
+const fn sort_fits(reach: &Reach) -> bool {
+    reach.sorted.is_none() || reach.shallow <= SORTED_MAX
+}
+
 const _: () = assert!(
-    FULL_REACH.shallow <= SORTED_MAX
-        && SIMPLE_MISERE_REACH.shallow <= SORTED_MAX
-        && ANYWHERE_REACH.shallow <= SORTED_MAX
+    sort_fits(&FULL_REACH)
+        && sort_fits(&SIMPLE_REACH)
+        && sort_fits(&SIMPLE_MISERE_REACH)
+        && sort_fits(&ANYWHERE_REACH)
 );
 
 /// Place-anywhere, where every empty cell is a move and transpositions abound: half the time
@@ -115,7 +141,7 @@ const _: () = assert!(
 /// and 13-18% on the 4x5 and 3x7 misère ones (both rule sets); 6 took about as long as 4.
 const ANYWHERE_REACH: Reach = Reach {
     shallow: 5,
-    sorted: u32::MAX,
+    sorted: None,
     transposition_cuts: 7,
 };
 

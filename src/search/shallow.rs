@@ -1,9 +1,10 @@
 //! The last few moves of the exact solver: plain alpha-beta over the empty cells themselves,
-//! in parity order (larger nodes: by the opponent's replies), without a move list or the
+//! in parity order (larger nodes: sorted as the rules' reach says), without a move list or the
 //! table, with one flips kernel chosen for the whole subtree (see [`crate::rules::Flips`]).
 
+use super::endgame::SortKey;
 use super::{Engine, INFINITY};
-use crate::rules::{BitIter, Bits, Flips, RuleSet, WithFlips, Work};
+use crate::rules::{BitIter, Bits, Flips, WithFlips, Work};
 use std::iter::Chain;
 
 /// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]): the
@@ -32,13 +33,11 @@ struct Shallow<'a, B, F> {
     /// The quarters whose cells come first, from those holding an odd number of empty cells:
     /// XORed with this (0, or all four under misère).
     parity: usize,
-    /// From this many empty cells on, a node orders its moves by the opponent's replies (see
-    /// [`Shallow::sorted_moves`]).
+    /// From this many empty cells on, a node sorts its moves (see [`Shallow::sorted_moves`]).
     sorted_from: u32,
     /// The board's corners, which count twice among the replies there.
     corners: B,
-    /// Whether that sort is by the discs each move turns instead (SIMPLE rules, where it is
-    /// used under misère only: turning few discs tends to keep the mover's count low).
+    /// Whether that sort is by the discs each move turns rather than by replies.
     by_flips: bool,
 }
 
@@ -56,6 +55,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
 
     fn with<F: Flips<B>>(self, flips: F) -> (i32, u64) {
         let variant = self.engine.rules.variant;
+        let sort = self.engine.reach().sorted;
         let mut shallow = Shallow {
             engine: self.engine,
             flips,
@@ -67,9 +67,9 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             sign: if variant.misere { -1 } else { 1 },
             anywhere: variant.place_anywhere,
             parity: if variant.misere { 15 } else { 0 },
-            sorted_from: self.engine.reach().sorted,
+            sorted_from: sort.map_or(u32::MAX, |sort| sort.from),
             corners: self.engine.eval.corners(),
-            by_flips: variant.rule_set == RuleSet::Simple,
+            by_flips: sort.is_some_and(|sort| sort.by == SortKey::Flips),
         };
         let (mine, theirs) = (self.mine, self.theirs);
         let empty = self.engine.rules.geometry.cells() & !(mine | theirs);
