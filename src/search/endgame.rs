@@ -33,7 +33,10 @@ const SORT_DEPTH: i32 = 4;
 /// against 4 and 6 from 22: 5 deep, and 7 from 21, took FFO #45-#49 14% fewer nodes and
 /// 7-13% less time (#45, #46 and #49 10-20% fewer each) but `bench/positions/full-24.txt`
 /// 1.3% fewer nodes and 2-8% more time, FFO #50-#52 1.1% fewer nodes; 5 and 7 from 22, 5
-/// and 8, 6 and 7 or 8, or 7 only from 24, less well.
+/// and 8, 6 and 7 or 8, or 7 only from 24, less well. Session 40, a third depth on FFO #53,
+/// #54 and #56-#58 (one thread, 2 GB; 10.60 G nodes, 516 s): 8 deep from 26, 10.19 G and
+/// 507 s (#58 23% fewer nodes, #53 and #56 2-5% more); 10 from 26, 10.36 G and 546 s; 8 from
+/// 28, 10.57 G and 513 s (two runs at a time on the two cores): none kept, no gain beyond noise.
 const DEEPER_SORT_FROM: u32 = 22;
 const DEEPER_SORT_DEPTH: i32 = 6;
 
