@@ -104,7 +104,10 @@ const FULL_REACH: Reach = Reach {
 /// 8-12% less on three 6x6 misère positions of 23 cells (two threads, 1 GB; with the misère
 /// order of session 36 both ways, 2-5% less in two more interleaved pairs), 10% less on
 /// `bench/positions/simple-19.txt` under misère, about as long on it in the normal game and
-/// on the 4x6, 5x5 and 3x9 starts; sorting from 7 or 8 by replies, no better.
+/// on the 4x6, 5x5 and 3x9 starts; sorting from 7 or 8 by replies, no better. Session 40,
+/// whether a large table (whose misses cost more) wants the cut-offs later: under misère,
+/// simple-misere-20 with 4 GB, two runs at a time, 3.59 G nodes and 64-88 s from 9, 3.6% more
+/// nodes and about 1% more time from 10, 8.1% more and about 3% more time from 11.
 const SIMPLE_REACH: Reach = Reach {
     shallow: 7,
     sorted: None,
