@@ -760,6 +760,11 @@ impl<B: Bits> Engine<B> {
     /// first move; after it, a move whose position another thread is searching is put off
     /// until the others are done, when the table most likely holds its value (ABDADA, Weill
     /// 1996). Lists longer than 64 moves put off none past the 64th.
+    /// Tried in session 41 and not kept: the moves put off taken again in turn by how many
+    /// threads are in them (a free one first, else the one with the fewest), not in order.
+    /// FFO #40-#59 on 16 cores took 173.2 s and 41.6 G nodes against 148.9 s and 39.6 G in
+    /// the same call (#53, #57 and #58 alone, twice each: 50.4 and 48.0 s against 52.0 and
+    /// 51.5 s).
     ///
     /// `order` orders the moves before any is searched, except that the table's move at the
     /// head of the list (see [`Engine::list_moves`]) is searched first and the others are
