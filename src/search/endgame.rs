@@ -21,6 +21,11 @@ use std::time::{Duration, Instant};
 /// against 18): FFO #45-#49 39.2-40.1 s against 43.7-44.4 s, 6x6 after c2 b4 c5 13.9-14.8 s
 /// against 18.1-18.9 s, FFO #40-#44, #20-#39 and 5x6 misère within 2%; 21 and 22 were quicker
 /// on 6x6 and slower on #45-#49.
+///
+/// Session 41, not kept: skipping the sort where a node is expected to fail low (Knuth's node
+/// types: the first child of a node expected to cut; every other child is expected to cut),
+/// one thread: FFO #45-#49 1.7% fewer nodes, but #57 and #58 25% more (4.35 G against
+/// 3.47 G); skipping only the estimate in the static order there, #45-#49 1.5% more nodes.
 const SORT_BY_SEARCH: u32 = 20;
 const SORT_DEPTH: i32 = 4;
 
