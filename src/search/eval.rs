@@ -5,6 +5,7 @@
 //! cells next to them, stable discs, discs, and parity near the end. Under misère the terms that
 //! count owned discs change sign; freedom to move is worth the same in both games.
 
+use super::patterns::Indices;
 use super::weights::{self, Weights};
 use crate::rules::{Bits, Position, RuleSet, Rules, AXES};
 use std::sync::Arc;
@@ -160,6 +161,35 @@ impl<B: Bits> Evaluator<B> {
                 return stable;
             }
             stable = next;
+        }
+    }
+
+    /// What [`Evaluator::evaluate_after`] needs of `pos` to evaluate the positions after its
+    /// moves for less than a whole evaluation each: the learned weights' placements read for
+    /// the opponent. `None` where the evaluation is the classic one.
+    pub fn read_for_replies(&self, rules: &Rules<B>, pos: &Position<B>) -> Option<Indices> {
+        self.learned.as_ref()?.set.indices(&rules.pass(pos))
+    }
+
+    /// [`Evaluator::evaluate_with_moves`] of `after`, the position after a move at `cell`
+    /// turning `flips`, given what [`Evaluator::read_for_replies`] read of the position
+    /// before: the same value.
+    #[inline]
+    pub fn evaluate_after(
+        &self,
+        rules: &Rules<B>,
+        before: Option<&Indices>,
+        cell: usize,
+        flips: B,
+        after: &Position<B>,
+        moves: B,
+    ) -> i32 {
+        match (&self.learned, before) {
+            (Some(learned), Some(before)) => {
+                let indices = learned.set.after_move(before, cell, flips);
+                learned.evaluate_read(rules, after, moves, &indices)
+            }
+            _ => self.evaluate_with_moves(rules, after, moves),
         }
     }
 

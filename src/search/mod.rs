@@ -904,6 +904,9 @@ impl<B: Bits> Engine<B> {
         let empties = self.rules.empty(pos).count();
         let w = self.order_weights(look, empties);
         let weigh_estimate = w.estimate != 0 && empties >= ESTIMATE_FROM;
+        let before = (weigh_estimate && look_ahead)
+            .then(|| self.eval.read_for_replies(&self.rules, pos))
+            .flatten();
         // The mover's stable discs stay stable after any of its moves: each move's count
         // starts from them.
         let safe_now = if w.safe_discs != 0 && look_ahead {
@@ -936,7 +939,14 @@ impl<B: Bits> Engine<B> {
                     score += w.safe_discs * safe.count() as i32;
                 }
                 if weigh_estimate {
-                    let estimate = self.eval.evaluate_with_moves(&self.rules, &child, replies);
+                    let estimate = self.eval.evaluate_after(
+                        &self.rules,
+                        before.as_ref(),
+                        m,
+                        turned,
+                        &child,
+                        replies,
+                    );
                     score -= w.estimate * estimate / DISC;
                 }
                 if let (true, Some(subsets)) = (w.anywhere_value != 0, &self.subsets) {

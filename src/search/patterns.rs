@@ -200,16 +200,105 @@ pub struct PatternSet {
     pub cells: usize,
     /// The quick reading of a board of up to 64 cells, where the processor has BMI2.
     fast: Option<Quick>,
+    /// The pattern of each placement, in the order of [`PatternSet::for_each_index`].
+    pattern_of: Vec<u16>,
+    /// For each cell, the placements it lies in (by their place in that order) and its digit's
+    /// weight (`3^k`) in each: cell `c`'s are `touches[touch_start[c]..touch_start[c + 1]]`.
+    touch_start: Vec<u32>,
+    touches: Vec<(u16, u16)>,
 }
+
+/// Every placement's index (see [`PatternSet::for_each_index`]), kept to read the positions
+/// after each move with a few additions (see [`PatternSet::after_move`]).
+#[derive(Clone, Debug)]
+pub struct Indices {
+    len: usize,
+    values: [u16; MAX_PLACEMENTS],
+}
+
+/// The most placements [`Indices`] holds: the 8x8 set has 46.
+const MAX_PLACEMENTS: usize = 96;
 
 impl PatternSet {
     pub fn new(rows: usize, cols: usize) -> PatternSet {
         let patterns = patterns(rows, cols);
         let fast = Quick::new(&patterns, rows, cols);
+        let cells = rows * cols;
+        let mut pattern_of = Vec::new();
+        let mut by_cell = vec![Vec::new(); cells];
+        for (k, pattern) in patterns.iter().enumerate() {
+            for placement in &pattern.placements {
+                for (digit, &cell) in placement.iter().enumerate() {
+                    by_cell[cell].push((pattern_of.len() as u16, 3u16.pow(digit as u32)));
+                }
+                pattern_of.push(k as u16);
+            }
+        }
+        let mut touch_start = vec![0];
+        let mut touches = Vec::new();
+        for cell in by_cell {
+            touches.extend(cell);
+            touch_start.push(touches.len() as u32);
+        }
         PatternSet {
             patterns,
-            cells: rows * cols,
+            cells,
             fast,
+            pattern_of,
+            touch_start,
+            touches,
+        }
+    }
+
+    /// Every placement's index for the side to move of `pos`, where there are few enough
+    /// placements to keep (see [`MAX_PLACEMENTS`]).
+    #[inline]
+    pub fn indices<B: Bits>(&self, pos: &Position<B>) -> Option<Indices> {
+        let len = self.pattern_of.len();
+        if len > MAX_PLACEMENTS {
+            return None;
+        }
+        let mut indices = Indices {
+            len,
+            values: [0; MAX_PLACEMENTS],
+        };
+        let mut slots = indices.values.iter_mut();
+        self.for_each_index(pos, |_, index| {
+            if let Some(slot) = slots.next() {
+                *slot = index as u16;
+            }
+        });
+        Some(indices)
+    }
+
+    /// `before`, the indices of a position read for its opponent, after the side to move
+    /// places a disc at `cell` and turns `flips`: the indices of the position after the move,
+    /// for its side to move. The disc placed becomes an opponent's digit (2) where the cell
+    /// was empty (0), and each disc turned one (2) where it was the mover's (1).
+    #[inline]
+    pub fn after_move<B: Bits>(&self, before: &Indices, cell: usize, flips: B) -> Indices {
+        let mut after = before.clone();
+        let touches = |c: usize| {
+            &self.touches[self.touch_start[c] as usize..self.touch_start[c + 1] as usize]
+        };
+        for &(place, weight) in touches(cell) {
+            after.values[place as usize] += 2 * weight;
+        }
+        for c in flips.iter() {
+            for &(place, weight) in touches(c) {
+                after.values[place as usize] += weight;
+            }
+        }
+        after
+    }
+
+    /// Calls `f(pattern, index)` for every placement of `indices`, as
+    /// [`PatternSet::for_each_index`] does for the position they were read from.
+    #[inline]
+    pub fn for_each_kept(&self, indices: &Indices, mut f: impl FnMut(usize, usize)) {
+        let values = &indices.values[..indices.len];
+        for (&k, &index) in self.pattern_of.iter().zip(values) {
+            f(k as usize, index as usize);
         }
     }
 
@@ -519,6 +608,33 @@ mod tests {
                 set.for_each_index(&pos, |k, i| quick.push((k, i)));
                 set.for_each_index_by_cells(&pos, |k, i| slow.push((k, i)));
                 assert_eq!(quick, slow, "{rows}x{cols} {pos:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn indices_after_a_move_are_those_read_after_it() {
+        let mut seed = 17u64;
+        for (rows, cols) in [(8, 8), (6, 6), (3, 3), (4, 9), (5, 7), (3, 21)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let rules: Rules<u64> = Rules::new(shape, Variant::default()).unwrap();
+            let set = PatternSet::new(rows, cols);
+            let listed = |indices: &Indices| {
+                let mut v = Vec::new();
+                set.for_each_kept(indices, |k, i| v.push((k, i)));
+                v
+            };
+            for _ in 0..100 {
+                let pos = random_position(&rules, &mut seed);
+                let before = set.indices(&rules.pass(&pos)).unwrap();
+                for m in rules.moves(&pos).iter() {
+                    let flips = rules.flips(&pos, m);
+                    let after = rules.play_flips(&pos, m, flips);
+                    let mut read = Vec::new();
+                    set.for_each_index(&after, |k, i| read.push((k, i)));
+                    let kept = listed(&set.after_move(&before, m, flips));
+                    assert_eq!(kept, read, "{rows}x{cols} {pos:?} move {m}");
+                }
             }
         }
     }

@@ -15,7 +15,7 @@
 //! `-2w - 1` for `w < 0`); a run of `n` zeros is a zero byte followed by the varint of `n - 1`.
 //! (The classic 8x8 set has 167,345 weights a phase: 335 kB unpacked.)
 
-use super::patterns::{phase, PatternSet};
+use super::patterns::{phase, Indices, PatternSet};
 use crate::rules::{Bits, Position, RuleSet, Rules, Variant};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -95,15 +95,43 @@ impl Weights {
         pos: &Position<B>,
         moves: B,
     ) -> i32 {
+        let (mut sum, tables) = self.bias_and_mobility(rules, pos, moves);
+        self.set
+            .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
+        sum
+    }
+
+    /// [`Weights::evaluate_with_moves`], given the placements' indices for `pos`'s side to
+    /// move (see [`PatternSet::after_move`]).
+    #[inline]
+    pub fn evaluate_read<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        pos: &Position<B>,
+        moves: B,
+        indices: &Indices,
+    ) -> i32 {
+        let (mut sum, tables) = self.bias_and_mobility(rules, pos, moves);
+        self.set
+            .for_each_kept(indices, |k, index| sum += tables[k][index] as i32);
+        sum
+    }
+
+    /// The phase's bias and mobility weights for `pos`, and the phase's tables.
+    #[inline]
+    fn bias_and_mobility<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        pos: &Position<B>,
+        moves: B,
+    ) -> (i32, &[Vec<i16>]) {
         let empties = rules.empty(pos).count() as usize;
         let p = phase(empties, self.set.cells, self.phases());
         let tables = &self.tables[p];
         let n = self.set.patterns.len();
         let [mine, theirs] = mobility_with_moves(rules, pos, moves);
-        let mut sum = self.bias[p] as i32 + tables[n][mine] as i32 + tables[n + 1][theirs] as i32;
-        self.set
-            .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
-        sum
+        let sum = self.bias[p] as i32 + tables[n][mine] as i32 + tables[n + 1][theirs] as i32;
+        (sum, tables)
     }
 
     /// The file's bytes.
