@@ -32,6 +32,11 @@ if [ -n "$LINES" ]; then
 else
     cp "$DATA" "$OUT/lines.obf"
 fi
+# "NODES WALL" from the "# N positions, K of N agree with the file, NODES nodes, S s, R nodes/s"
+# line of a run's output.
+totals_of() {
+    awk '/^# .* positions,/ {for (i = 1; i < NF; i++) {if ($(i + 1) ~ /^nodes,?$/) n = $i; if ($(i + 1) ~ /^s,?$/) s = $i}; print n, s}' "$1"
+}
 positions=$(grep -cv '^\s*\(#\|$\)' "$OUT/lines.obf" || true)
 [ "$positions" -gt 0 ] || { echo "ab.sh: no positions in lines '$LINES' of $DATA" >&2; exit 2; }
 
@@ -46,8 +51,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
             exit 1
         }
         grep -q "$positions of $positions agree" "$out" || echo "WARNING: $(basename "$out"): not every score agrees with the file"
-        # "# N positions, K of N agree with the file, NODES nodes, S s, R nodes/s"
-        read -r nodes wall < <(awk '/^# .* positions,/ {for (i = 1; i < NF; i++) {if ($(i + 1) ~ /^nodes,?$/) n = $i; if ($(i + 1) ~ /^s,?$/) s = $i}; print n, s}' "$out")
+        read -r nodes wall < <(totals_of "$out")
         printf '%-8s %5s %10s %14s  %s\n' "$((i + 1))" "$r" "$wall" "$nodes" "${bins[$i]}"
     done
 done
@@ -56,7 +60,7 @@ median() { sort -n | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; e
 echo "# medians over the rounds: wall seconds of the whole set, then of each position in turn"
 for i in "${!bins[@]}"; do
     total=$(for ((r = 1; r <= ROUNDS; r++)); do
-        awk '/^# .* positions,/ {for (i = 1; i < NF; i++) if ($(i + 1) ~ /^s,?$/) print $i}' "$OUT/$i-$r.out"
+        totals_of "$OUT/$i-$r.out" | cut -d' ' -f2
     done | median)
     each=""
     for ((p = 1; p <= positions; p++)); do

@@ -212,7 +212,8 @@ pub struct PatternSet {
 /// after each move with a few additions (see [`PatternSet::after_move`]).
 #[derive(Clone, Debug)]
 pub struct Indices {
-    len: usize,
+    /// By placement, in the order of [`PatternSet::for_each_index`]; the set's placements
+    /// fill the front.
     values: [u16; MAX_PLACEMENTS],
 }
 
@@ -254,12 +255,10 @@ impl PatternSet {
     /// placements to keep (see [`MAX_PLACEMENTS`]).
     #[inline]
     pub fn indices<B: Bits>(&self, pos: &Position<B>) -> Option<Indices> {
-        let len = self.pattern_of.len();
-        if len > MAX_PLACEMENTS {
+        if self.pattern_of.len() > MAX_PLACEMENTS {
             return None;
         }
         let mut indices = Indices {
-            len,
             values: [0; MAX_PLACEMENTS],
         };
         let mut slots = indices.values.iter_mut();
@@ -296,8 +295,7 @@ impl PatternSet {
     /// [`PatternSet::for_each_index`] does for the position they were read from.
     #[inline]
     pub fn for_each_kept(&self, indices: &Indices, mut f: impl FnMut(usize, usize)) {
-        let values = &indices.values[..indices.len];
-        for (&k, &index) in self.pattern_of.iter().zip(values) {
+        for (&k, &index) in self.pattern_of.iter().zip(&indices.values) {
             f(k as usize, index as usize);
         }
     }
