@@ -1037,7 +1037,7 @@ impl<B: Bits> Engine<B> {
                     e.sort_by_search(pos, key, list, depth, ply);
                 }
             },
-            |e, child, child_key, a, b| e.solve(child, child_key, a, b, ply + 1),
+            |e, child, a, b| e.solve(child.pos, child.key, a, b, ply + 1),
         );
         self.lists[ply] = list;
         if self.stopped {

@@ -164,32 +164,42 @@ impl<B: Bits> Evaluator<B> {
         }
     }
 
-    /// What [`Evaluator::evaluate_after`] needs of `pos` to evaluate the positions after its
-    /// moves for less than a whole evaluation each: the learned weights' placements read for
-    /// the opponent. `None` where the evaluation is the classic one.
-    pub fn read_for_replies(&self, rules: &Rules<B>, pos: &Position<B>) -> Option<Indices> {
-        self.learned.as_ref()?.set.indices(&rules.pass(pos))
-    }
-
     /// [`Evaluator::evaluate_with_moves`] of `after`, the position after a move at `cell`
-    /// turning `flips`, given what [`Evaluator::read_for_replies`] read of the position
-    /// before: the same value.
+    /// turning `flips`, for a few additions rather than a whole read when the learned
+    /// weights' placements of the position before (read for its opponent) are in `before`.
+    /// Where they are not yet, they are got back from this position's own read and left
+    /// there for the next move from the same position. Same value either way.
     #[inline]
     pub fn evaluate_after(
         &self,
         rules: &Rules<B>,
-        before: Option<&Indices>,
+        before: &mut Option<Indices>,
         cell: usize,
         flips: B,
         after: &Position<B>,
         moves: B,
     ) -> i32 {
-        match (&self.learned, before) {
-            (Some(learned), Some(before)) => {
-                let indices = learned.set.after_move(before, cell, flips);
-                learned.evaluate_read(rules, after, moves, &indices)
+        let Some(learned) = &self.learned else {
+            return self.evaluate_with_moves(rules, after, moves);
+        };
+        let set = &learned.set;
+        match before {
+            Some(indices) => {
+                set.play(indices, cell, flips);
+                let score = learned.evaluate_read(rules, after, moves, indices);
+                set.undo(indices, cell, flips);
+                score
             }
-            _ => self.evaluate_with_moves(rules, after, moves),
+            None => {
+                let indices = before.insert(Indices::default());
+                if !set.read(after, indices) {
+                    *before = None;
+                    return learned.evaluate_with_moves(rules, after, moves);
+                }
+                let score = learned.evaluate_read(rules, after, moves, indices);
+                set.undo(indices, cell, flips);
+                score
+            }
         }
     }
 

@@ -66,6 +66,7 @@ impl Outcome {
 pub use table::{splitmix, Bound, Entry, Part, Table, Zobrist, MAX_DEPTH, SOLVED};
 
 use crate::rules::{Bits, Position, RuleSet, Rules};
+use patterns::Indices;
 use std::sync::atomic::{
     AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
 };
@@ -231,9 +232,7 @@ const TABLE_MOVES: u32 = 20;
 /// How far [`Engine::order`] looks at each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Look {
-    /// Square weights alone.
-    Squares,
-    /// The opponent's replies after it too.
+    /// The square weights and the opponent's replies after the move.
     Replies,
     /// For the exact solver: also the discs it makes safe, where that pays.
     Solve,
@@ -288,6 +287,16 @@ impl<B: Bits> Candidate<B> {
     }
 }
 
+/// A position [`Engine::best_of`] hands its `value`: the position after a move, its key, and
+/// the move's cell and the discs it turned.
+#[derive(Clone, Copy)]
+struct Child<'a, B> {
+    pos: &'a Position<B>,
+    key: u64,
+    cell: usize,
+    flips: B,
+}
+
 /// The moves of `list` still to order: all but the table's move at its head.
 fn unordered<B: Bits>(list: &mut [Candidate<B>]) -> &mut [Candidate<B>] {
     let skip = usize::from(list.first().is_some_and(Candidate::is_table_move));
@@ -306,6 +315,8 @@ pub struct Engine<B> {
     shared: Arc<Shared>,
     /// Move-ordering weight of each cell: corners first, cells next to empty corners last.
     square_weight: Vec<i32>,
+    /// The cells by square weight: those of equal weight together, heaviest first.
+    square_order: Arc<[B]>,
     /// The board cut in four (rows and columns halved), for parity in the endgame: the quarter
     /// of each cell, and for each set of quarters (one bit each) the cells of those quarters.
     quarter_of: Vec<u8>,
@@ -341,7 +352,18 @@ impl<B: Bits> Engine<B> {
     pub fn new(rules: Rules<B>, config: Config) -> Self {
         let eval = Evaluator::new(&rules, config.eval);
         let cells = rules.geometry.cell_count();
-        let square_weight = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
+        let square_weight: Vec<i32> = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
+        let mut weights = square_weight.clone();
+        weights.sort_unstable_by_key(|&w| std::cmp::Reverse(w));
+        weights.dedup();
+        let square_order = weights
+            .iter()
+            .map(|&w| {
+                (0..cells)
+                    .filter(|&i| square_weight[i] == w)
+                    .fold(B::ZERO, |group, i| group | B::bit(i))
+            })
+            .collect();
         let g = &rules.geometry;
         let quarter_of: Vec<u8> = (0..cells)
             .map(|i| {
@@ -368,6 +390,7 @@ impl<B: Bits> Engine<B> {
             rules,
             config,
             square_weight,
+            square_order,
             lists: Vec::new(),
             nodes: 0,
             deadline: None,
@@ -414,6 +437,7 @@ impl<B: Bits> Engine<B> {
             id,
             shared: Arc::clone(&self.shared),
             square_weight: self.square_weight.clone(),
+            square_order: Arc::clone(&self.square_order),
             quarter_of: self.quarter_of.clone(),
             quarter_cells: self.quarter_cells,
             lists: Vec::new(),
@@ -711,7 +735,7 @@ impl<B: Bits> Engine<B> {
             return -self.pvs(&passed, key, depth, -beta, -alpha, ply + 1);
         }
         if depth <= 0 {
-            return self.estimate(pos, key);
+            return self.estimate(pos, key, moves);
         }
 
         let mut table_move = None;
@@ -724,12 +748,16 @@ impl<B: Bits> Engine<B> {
         }
 
         let mut list = self.take_list(ply);
-        let look = if depth >= 3 {
-            Look::Replies
+        // Near the leaves the square weights alone order the moves: they come listed in order.
+        let by_square = depth < 3;
+        if by_square {
+            self.list_by_square(moves, table_move, &mut list);
         } else {
-            Look::Squares
-        };
-        self.list_moves(moves, table_move, &mut list);
+            self.list_moves(moves, table_move, &mut list);
+        }
+        // At depth 1, the placements of `pos` read for the opponent, once one child is read
+        // (see `frontier_child`).
+        let mut before = None;
         let (best_score, best_move) = self.best_of(
             pos,
             key,
@@ -737,8 +765,18 @@ impl<B: Bits> Engine<B> {
             alpha,
             beta,
             false,
-            |e, list| e.weigh(pos, moves.count(), look, list),
-            |e, child, child_key, a, b| e.pvs(child, child_key, depth - 1, a, b, ply + 1),
+            |e, list| {
+                if !by_square {
+                    e.weigh(pos, moves.count(), Look::Replies, list);
+                }
+            },
+            |e, child, a, b| {
+                if depth == 1 {
+                    e.frontier_child(child, &mut before, a, b, ply + 1)
+                } else {
+                    e.pvs(child.pos, child.key, depth - 1, a, b, ply + 1)
+                }
+            },
         );
         self.lists[ply] = list;
         if self.stopped {
@@ -779,7 +817,7 @@ impl<B: Bits> Engine<B> {
         beta: i32,
         share: bool,
         mut order: impl FnMut(&mut Self, &mut [Candidate<B>]),
-        mut value: impl FnMut(&mut Self, &Position<B>, u64, i32, i32) -> i32,
+        mut value: impl FnMut(&mut Self, Child<'_, B>, i32, i32) -> i32,
     ) -> (i32, Option<usize>) {
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -802,7 +840,14 @@ impl<B: Bits> Engine<B> {
                 }
                 let c = &list[i];
                 let m = c.cell;
-                let (child, child_key) = self.after(pos, key, m, c.flips(&self.rules, pos));
+                let flips = c.flips(&self.rules, pos);
+                let (child, child_key) = self.after(pos, key, m, flips);
+                let child = Child {
+                    pos: &child,
+                    key: child_key,
+                    cell: m,
+                    flips,
+                };
                 if share {
                     let busy = self.shared.busy_slot(child_key);
                     if pass == 0 && i > 0 && i < 64 && busy.load(Relaxed) > 0 {
@@ -813,11 +858,11 @@ impl<B: Bits> Engine<B> {
                 }
                 let mut score;
                 if i == 0 {
-                    score = -value(self, &child, child_key, -beta, -alpha);
+                    score = -value(self, child, -beta, -alpha);
                 } else {
-                    score = -value(self, &child, child_key, -alpha - 1, -alpha);
+                    score = -value(self, child, -alpha - 1, -alpha);
                     if score > alpha && score < beta && !self.stopped {
-                        score = -value(self, &child, child_key, -beta, -alpha);
+                        score = -value(self, child, -beta, -alpha);
                     }
                 }
                 if share {
@@ -844,6 +889,35 @@ impl<B: Bits> Engine<B> {
         (best_score, best_move)
     }
 
+    /// [`Engine::pvs`] of `child` at depth 0, with the estimate read from `before` (see
+    /// [`Evaluator::evaluate_after`]) where the child's side has moves: the same value for a
+    /// few additions per child rather than a whole read.
+    fn frontier_child(
+        &mut self,
+        child: Child<'_, B>,
+        before: &mut Option<Indices>,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let moves = self.rules.moves(child.pos);
+        if moves.is_empty() {
+            return self.pvs(child.pos, child.key, 0, alpha, beta, ply);
+        }
+        if self.count_node() {
+            return 0;
+        }
+        let score = self.eval.evaluate_after(
+            &self.rules,
+            before,
+            child.cell,
+            child.flips,
+            child.pos,
+            moves,
+        );
+        self.varied(score, child.key)
+    }
+
     /// The position after the side to move plays `m`, turning `flips`, and its key.
     #[inline]
     fn after(&self, pos: &Position<B>, key: u64, m: usize, flips: B) -> (Position<B>, u64) {
@@ -859,8 +933,7 @@ impl<B: Bits> Engine<B> {
     }
 
     /// Fills `list` with `moves`, most promising first: the table's move, then corners and moves
-    /// that leave the opponent few replies (unless `look` is [`Look::Squares`]), or square
-    /// weights alone.
+    /// that leave the opponent few replies (see [`Engine::order_weights`]).
     fn order(
         &self,
         pos: &Position<B>,
@@ -896,17 +969,36 @@ impl<B: Bits> Engine<B> {
         );
     }
 
+    /// [`Engine::list_moves`] with the moves after the table's in the order of their square
+    /// weights alone, as a stable sort by them would leave the list (by cell among equals).
+    fn list_by_square(&self, moves: B, table_move: Option<usize>, list: &mut Vec<Candidate<B>>) {
+        list.clear();
+        let first = table_move.filter(|&m| moves.contains(m));
+        list.extend(first.map(|cell| Candidate {
+            cell,
+            flips: None,
+            weight: INFINITY,
+        }));
+        let rest = first.map_or(moves, |m| moves & !B::bit(m));
+        for &group in self.square_order.iter() {
+            list.extend((rest & group).iter().map(|cell| Candidate {
+                cell,
+                flips: None,
+                weight: self.square_weight[cell],
+            }));
+        }
+    }
+
     /// Weighs the moves of `list` as [`Engine::order`] does and sorts them, best first;
     /// `move_count` is how many moves the position has in all.
     fn weigh(&self, pos: &Position<B>, move_count: u32, look: Look, list: &mut [Candidate<B>]) {
         // Counting replies costs a move generation per move: worth it on small move lists.
-        let look_ahead = look != Look::Squares && move_count <= 48;
+        let look_ahead = move_count <= 48;
         let empties = self.rules.empty(pos).count();
         let w = self.order_weights(look, empties);
         let weigh_estimate = w.estimate != 0 && empties >= ESTIMATE_FROM;
-        let before = (weigh_estimate && look_ahead)
-            .then(|| self.eval.read_for_replies(&self.rules, pos))
-            .flatten();
+        // The placements of `pos` read for the opponent, once the first move is weighed.
+        let mut before = None;
         // The mover's stable discs stay stable after any of its moves: each move's count
         // starts from them.
         let safe_now = if w.safe_discs != 0 && look_ahead {
@@ -941,7 +1033,7 @@ impl<B: Bits> Engine<B> {
                 if weigh_estimate {
                     let estimate = self.eval.evaluate_after(
                         &self.rules,
-                        before.as_ref(),
+                        &mut before,
                         m,
                         turned,
                         &child,
@@ -1091,9 +1183,15 @@ impl<B: Bits> Engine<B> {
         }
     }
 
-    /// The static estimate, with the seed's adjustment when varied play is asked for.
-    fn estimate(&self, pos: &Position<B>, key: u64) -> i32 {
-        let mut score = self.eval.evaluate(&self.rules, pos);
+    /// The static estimate of `pos`, whose side to move has `moves`, with the seed's
+    /// adjustment when varied play is asked for.
+    fn estimate(&self, pos: &Position<B>, key: u64, moves: B) -> i32 {
+        self.varied(self.eval.evaluate_with_moves(&self.rules, pos, moves), key)
+    }
+
+    /// `score`, the static estimate of the position of `key`, with the seed's adjustment when
+    /// varied play is asked for, kept clear of won and lost scores.
+    fn varied(&self, mut score: i32, key: u64) -> i32 {
         if let Some(seed) = self.config.seed {
             let mut state = key ^ seed;
             score += (splitmix(&mut state) % 41) as i32 - 20;

@@ -209,12 +209,20 @@ pub struct PatternSet {
 }
 
 /// Every placement's index (see [`PatternSet::for_each_index`]), kept to read the positions
-/// after each move with a few additions (see [`PatternSet::after_move`]).
+/// after each move with a few additions (see [`PatternSet::play`]).
 #[derive(Clone, Debug)]
 pub struct Indices {
     /// By placement, in the order of [`PatternSet::for_each_index`]; the set's placements
     /// fill the front.
     values: [u16; MAX_PLACEMENTS],
+}
+
+impl Default for Indices {
+    fn default() -> Self {
+        Indices {
+            values: [0; MAX_PLACEMENTS],
+        }
+    }
 }
 
 /// The most placements [`Indices`] holds: the 8x8 set has 46.
@@ -253,42 +261,58 @@ impl PatternSet {
 
     /// Every placement's index for the side to move of `pos`, where there are few enough
     /// placements to keep (see [`MAX_PLACEMENTS`]).
-    #[inline]
     pub fn indices<B: Bits>(&self, pos: &Position<B>) -> Option<Indices> {
+        let mut indices = Indices::default();
+        self.read(pos, &mut indices).then_some(indices)
+    }
+
+    /// [`PatternSet::indices`] written into `indices`; false, and nothing written, where there
+    /// are too many placements to keep.
+    #[inline]
+    pub fn read<B: Bits>(&self, pos: &Position<B>, indices: &mut Indices) -> bool {
         if self.pattern_of.len() > MAX_PLACEMENTS {
-            return None;
+            return false;
         }
-        let mut indices = Indices {
-            values: [0; MAX_PLACEMENTS],
-        };
         let mut slots = indices.values.iter_mut();
         self.for_each_index(pos, |_, index| {
             if let Some(slot) = slots.next() {
                 *slot = index as u16;
             }
         });
-        Some(indices)
+        true
     }
 
-    /// `before`, the indices of a position read for its opponent, after the side to move
-    /// places a disc at `cell` and turns `flips`: the indices of the position after the move,
-    /// for its side to move. The disc placed becomes an opponent's digit (2) where the cell
-    /// was empty (0), and each disc turned one (2) where it was the mover's (1).
+    /// Turns `indices`, those of a position read for its opponent, into those of the position
+    /// after the side to move places a disc at `cell` and turns `flips`, read for its side to
+    /// move: the disc placed becomes an opponent's digit (2) where the cell was empty (0), and
+    /// each disc turned one (2) where it was the mover's (1).
     #[inline]
-    pub fn after_move<B: Bits>(&self, before: &Indices, cell: usize, flips: B) -> Indices {
-        let mut after = before.clone();
+    pub fn play<B: Bits>(&self, indices: &mut Indices, cell: usize, flips: B) {
+        self.each_change(cell, flips, |place, change| indices.values[place] += change);
+    }
+
+    /// The inverse of [`PatternSet::play`].
+    #[inline]
+    pub fn undo<B: Bits>(&self, indices: &mut Indices, cell: usize, flips: B) {
+        self.each_change(cell, flips, |place, change| indices.values[place] -= change);
+    }
+
+    /// Calls `f(placement, change)` for what a move at `cell` turning `flips` adds to each
+    /// placement's index, read for the side to move next: two for the disc placed, one for
+    /// each disc turned, in the digit of the cell.
+    #[inline]
+    fn each_change<B: Bits>(&self, cell: usize, flips: B, mut f: impl FnMut(usize, u16)) {
         let touches = |c: usize| {
             &self.touches[self.touch_start[c] as usize..self.touch_start[c + 1] as usize]
         };
         for &(place, weight) in touches(cell) {
-            after.values[place as usize] += 2 * weight;
+            f(place as usize, 2 * weight);
         }
         for c in flips.iter() {
             for &(place, weight) in touches(c) {
-                after.values[place as usize] += weight;
+                f(place as usize, weight);
             }
         }
-        after
     }
 
     /// Calls `f(pattern, index)` for every placement of `indices`, as
@@ -611,7 +635,7 @@ mod tests {
     }
 
     #[test]
-    fn indices_after_a_move_are_those_read_after_it() {
+    fn indices_after_a_move_are_those_read_after_it_and_undo_back() {
         let mut seed = 17u64;
         for (rows, cols) in [(8, 8), (6, 6), (3, 3), (4, 9), (5, 7), (3, 21)] {
             let shape = Shape::new(rows, cols).unwrap();
@@ -625,13 +649,20 @@ mod tests {
             for _ in 0..100 {
                 let pos = random_position(&rules, &mut seed);
                 let before = set.indices(&rules.pass(&pos)).unwrap();
+                let mut indices = before.clone();
                 for m in rules.moves(&pos).iter() {
                     let flips = rules.flips(&pos, m);
                     let after = rules.play_flips(&pos, m, flips);
                     let mut read = Vec::new();
                     set.for_each_index(&after, |k, i| read.push((k, i)));
-                    let kept = listed(&set.after_move(&before, m, flips));
-                    assert_eq!(kept, read, "{rows}x{cols} {pos:?} move {m}");
+                    set.play(&mut indices, m, flips);
+                    assert_eq!(listed(&indices), read, "{rows}x{cols} {pos:?} move {m}");
+                    set.undo(&mut indices, m, flips);
+                    assert_eq!(
+                        listed(&indices),
+                        listed(&before),
+                        "{rows}x{cols} {pos:?} undo {m}"
+                    );
                 }
             }
         }

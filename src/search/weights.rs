@@ -102,7 +102,7 @@ impl Weights {
     }
 
     /// [`Weights::evaluate_with_moves`], given the placements' indices for `pos`'s side to
-    /// move (see [`PatternSet::after_move`]).
+    /// move (see [`PatternSet::play`]).
     #[inline]
     pub fn evaluate_read<B: Bits>(
         &self,
