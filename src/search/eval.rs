@@ -273,3 +273,44 @@ fn full_lines<B: Bits>(rules: &Rules<B>, empty: B) -> [B; 4] {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Shape, Variant};
+    use crate::search::splitmix;
+
+    #[test]
+    fn an_estimate_after_a_move_is_the_estimate_read_whole() {
+        let mut seed = 23u64;
+        for (rows, cols) in [(8, 8), (6, 6), (5, 7), (4, 9), (3, 3)] {
+            let rules: Rules<u64> =
+                Rules::new(Shape::new(rows, cols).unwrap(), Variant::default()).unwrap();
+            // Weights with every entry set, so that each placement's index counts.
+            let mut weights = Weights::zero(rows, cols, Variant::default(), 3);
+            for table in weights.tables.iter_mut().flatten() {
+                table.fill_with(|| (splitmix(&mut seed) % 2001) as i16 - 1000);
+            }
+            let eval = Evaluator {
+                learned: Some(Arc::new(weights)),
+                ..Evaluator::classic(&rules)
+            };
+            for _ in 0..60 {
+                let empties = (splitmix(&mut seed) % (rows * cols - 3) as u64) as u32;
+                let pos = crate::search::tests::random_position(&rules, seed, empties);
+                // Read from the first move's position, then each move's made and undone in it.
+                let mut before = None;
+                for m in rules.moves(&pos).iter() {
+                    let flips = rules.flips(&pos, m);
+                    let after = rules.play_flips(&pos, m, flips);
+                    let moves = rules.moves(&after);
+                    assert_eq!(
+                        eval.evaluate_after(&rules, &mut before, m, flips, &after, moves),
+                        eval.evaluate_with_moves(&rules, &after, moves),
+                        "{rows}x{cols} {pos:?} move {m}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1401,3 +1401,32 @@ fn learned_estimates_miss_less_than_classic_near_the_end() {
         totals[1]
     );
 }
+
+/// Listing near the horizon in square order is the stable sort of the plain list by square
+/// weight, with the table's move kept first: the order the search had before it listed so.
+#[test]
+fn moves_listed_by_square_are_the_plain_list_sorted_by_square() {
+    let mut seed = 41u64;
+    for (rows, cols, variant) in [
+        (8, 8, FULL),
+        (6, 6, FULL),
+        (3, 3, FULL),
+        (5, 7, SIMPLE),
+        (4, 9, PLACE_ANYWHERE),
+    ] {
+        let e = engine::<u64>(rows, cols, variant, depth(1));
+        for _ in 0..60 {
+            let empties = (splitmix(&mut seed) % (rows * cols - 3) as u64) as u32;
+            let pos = random_position(e.rules(), splitmix(&mut seed), empties);
+            let moves = e.rules().moves(&pos);
+            let table_move = moves.iter().nth(splitmix(&mut seed) as usize % 4);
+            let (mut listed, mut sorted) = (Vec::new(), Vec::new());
+            e.list_by_square(moves, table_move, &mut listed);
+            e.list_moves(moves, table_move, &mut sorted);
+            let first = usize::from(table_move.is_some());
+            sorted[first..].sort_by_key(|c| std::cmp::Reverse(e.square_weight[c.cell]));
+            let cells = |list: &[Candidate<u64>]| list.iter().map(|c| c.cell).collect::<Vec<_>>();
+            assert_eq!(cells(&listed), cells(&sorted), "{rows}x{cols} {pos:?}");
+        }
+    }
+}
