@@ -353,10 +353,10 @@ impl<B: Bits> Engine<B> {
         let eval = Evaluator::new(&rules, config.eval);
         let cells = rules.geometry.cell_count();
         let square_weight: Vec<i32> = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
-        let mut weights = square_weight.clone();
-        weights.sort_unstable_by_key(|&w| std::cmp::Reverse(w));
-        weights.dedup();
-        let square_order = weights
+        let mut distinct = square_weight.clone();
+        distinct.sort_unstable_by_key(|&w| std::cmp::Reverse(w));
+        distinct.dedup();
+        let square_order = distinct
             .iter()
             .map(|&w| {
                 (0..cells)
@@ -950,28 +950,25 @@ impl<B: Bits> Engine<B> {
     /// move), so that weighing the others ([`Engine::weigh`]) can wait until that move has been
     /// searched (see [`Engine::best_of`]).
     fn list_moves(&self, moves: B, table_move: Option<usize>, list: &mut Vec<Candidate<B>>) {
-        list.clear();
-        let first = table_move.filter(|&m| moves.contains(m));
-        list.extend(first.map(|cell| Candidate {
-            cell,
-            flips: None,
-            weight: INFINITY,
-        }));
-        list.extend(
-            moves
-                .iter()
-                .filter(|&m| Some(m) != first)
-                .map(|cell| Candidate {
-                    cell,
-                    flips: None,
-                    weight: 0,
-                }),
-        );
+        self.list_in_groups(moves, table_move, &[moves], list);
     }
 
     /// [`Engine::list_moves`] with the moves after the table's in the order of their square
     /// weights alone, as a stable sort by them would leave the list (by cell among equals).
     fn list_by_square(&self, moves: B, table_move: Option<usize>, list: &mut Vec<Candidate<B>>) {
+        self.list_in_groups(moves, table_move, &self.square_order, list);
+    }
+
+    /// Fills `list` with `moves`: the table's move first (weighed above every other move),
+    /// then the others group by group of `groups`, by cell within each, with their square
+    /// weights.
+    fn list_in_groups(
+        &self,
+        moves: B,
+        table_move: Option<usize>,
+        groups: &[B],
+        list: &mut Vec<Candidate<B>>,
+    ) {
         list.clear();
         let first = table_move.filter(|&m| moves.contains(m));
         list.extend(first.map(|cell| Candidate {
@@ -980,7 +977,7 @@ impl<B: Bits> Engine<B> {
             weight: INFINITY,
         }));
         let rest = first.map_or(moves, |m| moves & !B::bit(m));
-        for &group in self.square_order.iter() {
+        for &group in groups {
             list.extend((rest & group).iter().map(|cell| Candidate {
                 cell,
                 flips: None,
