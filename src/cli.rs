@@ -233,7 +233,8 @@ pub enum Command {
     Gtp(SearchArgs),
     /// Play over the NBoard protocol (the NBoard GUI and the programs that drive Edax).
     Nboard(SearchArgs),
-    /// Search a fixed set of positions to a fixed depth; report nodes, speed and time.
+    /// Search a fixed set of positions (or those of a file) to a fixed depth; report nodes,
+    /// speed and time.
     Bench(BenchArgs),
     /// The perfect-play value of every small board from the standard start, as markdown.
     ///
@@ -561,6 +562,15 @@ pub struct BenchArgs {
     /// Search with this many threads (node counts repeat exactly only with 1).
     #[arg(long, default_value_t = 1, value_parser = threads_arg)]
     pub threads: usize,
+    /// Search the positions of this file instead, each --depth moves deep, one per line:
+    /// position strings such as "(b ---- -wb- -bw- ----)", OBF lines, or moves from the 8x8
+    /// start (f5d6c3); full rules, more discs winning. Blank lines and lines starting with #
+    /// are skipped.
+    #[arg(long, requires = "depth")]
+    pub positions: Option<PathBuf>,
+    /// How many moves deep to search each position of --positions.
+    #[arg(long, requires = "positions", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub depth: Option<u32>,
 }
 
 /// The options of `othello perfect-play`; its help is its [`Command`]'s doc comment.

@@ -212,7 +212,16 @@ pub fn nboard(search: SearchArgs, rules: GameRules) -> Result<(), AppError> {
 }
 
 pub fn bench(args: BenchArgs) -> Result<(), AppError> {
-    commands::bench(args.hash_mb, args.threads, &mut io::stdout().lock())?;
+    let out = &mut io::stdout().lock();
+    match (args.positions, args.depth) {
+        (Some(path), Some(depth)) => {
+            let input = BufReader::new(open(&path)?);
+            commands::bench_positions(input, depth, args.hash_mb, args.threads, out)?;
+        }
+        _ => {
+            commands::bench(args.hash_mb, args.threads, out)?;
+        }
+    }
     Ok(())
 }
 

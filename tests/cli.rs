@@ -489,3 +489,69 @@ fn a_journal_that_contradicts_itself_is_refused() {
     );
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
 }
+
+#[test]
+fn bench_searches_a_file_of_positions_and_repeats_its_node_counts() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/positions.txt");
+    let run = || {
+        let output = Command::cargo_bin("othello")
+            .unwrap()
+            .args(["bench", "--depth", "3", "--positions"])
+            .arg(&path)
+            .timeout(TIMEOUT)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = run();
+    let lines: Vec<Vec<&str>> = first.lines().map(|l| l.split(' ').collect()).collect();
+    // The header, the three positions by line number, the totals.
+    assert_eq!(lines.len(), 5, "{first}");
+    let names: Vec<&str> = lines[1..4].iter().map(|l| l[0]).collect();
+    assert_eq!(names, ["line-3", "line-5", "line-8"], "{first}");
+    assert!(lines[1..4].iter().all(|l| l[1] == "3"), "{first}");
+    let nodes: u64 = lines[1..4]
+        .iter()
+        .map(|l| l[4].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(lines[4][..3], ["#", "total", &nodes.to_string()], "{first}");
+    let counts = |out: &str| -> Vec<String> {
+        out.lines()
+            .skip(1)
+            .take(3)
+            .map(|l| l.split(' ').nth(4).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(counts(&first), counts(&run()));
+}
+
+#[test]
+fn bench_refuses_a_bad_positions_file_with_its_line() {
+    let path = std::env::temp_dir().join(format!("othello-bench-{}.txt", std::process::id()));
+    std::fs::write(&path, "# fine\nf5d6\nf5f5\n").unwrap();
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["bench", "--depth", "2", "--positions"])
+        .arg(&path)
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("line 3"), "{stderr}");
+    // Either option alone is a usage error.
+    for args in [
+        vec!["bench", "--depth", "3"],
+        vec!["bench", "--positions", "x.txt"],
+    ] {
+        let output = Command::cargo_bin("othello")
+            .unwrap()
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+}

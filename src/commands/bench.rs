@@ -1,10 +1,11 @@
 //! `othello bench`: fixed positions searched to fixed depths, so that node counts repeat exactly
 //! and speed can be compared between versions and machines.
 
-use crate::notation::MoveList;
+use crate::notation::{MoveList, Obf, PositionString};
 use crate::rules::{Bits, Game, Move, Passes, RuleSet, Setup, Shape, Variant};
 use crate::search::{Config, Engine, DISC};
-use std::io::Write;
+use anyhow::{bail, Context};
+use std::io::{BufRead, Write};
 use std::time::Duration;
 
 /// One line of the bench: a position and how deep to search it.
@@ -69,10 +70,16 @@ fn cases() -> Vec<Case> {
 /// One measured case.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchLine {
-    pub name: &'static str,
+    pub name: String,
     pub nodes: u64,
     pub elapsed: Duration,
 }
+
+/// What one search found: nodes, time, the best move and the score in discs.
+type Found = (u64, Duration, String, f64);
+
+const HEADER: &str =
+    "# case depth best score nodes ms knodes/s   (score in discs; depth 'exact' = solved)";
 
 /// Runs every case and prints a line each and the totals.
 pub fn bench(
@@ -80,30 +87,136 @@ pub fn bench(
     threads: usize,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<BenchLine>> {
-    writeln!(
-        out,
-        "# case depth best score nodes ms knodes/s   (score in discs; depth 'exact' = solved)"
-    )?;
+    writeln!(out, "{HEADER}")?;
     let mut lines = Vec::new();
     for case in cases() {
         let shape = Shape::new(case.rows, case.cols)?;
-        let (nodes, elapsed, best, score) =
-            crate::with_bits!(shape, |B| run::<B>(&case, shape, hash_mb, threads))?;
-        let ms = elapsed.as_secs_f64() * 1000.0;
-        writeln!(
-            out,
-            "{} {} {best} {score:+.2} {nodes} {ms:.1} {:.0}",
-            case.name,
-            case.depth.map_or("exact".into(), |d| d.to_string()),
-            nodes as f64 / ms.max(1e-6)
-        )?;
-        out.flush()?;
-        lines.push(BenchLine {
-            name: case.name,
-            nodes,
-            elapsed,
+        let setup = Setup::standard(shape, case.variant);
+        let moves = case.moves.parse::<MoveList>()?;
+        let found = crate::with_bits!(shape, |B| {
+            let mut game = Game::<B>::new(&setup, Passes::Automatic)?;
+            for m in moves.iter() {
+                if let Move::Play(_) = *m {
+                    game.try_play(*m)?;
+                }
+            }
+            search(&game, case.depth, hash_mb, threads)
         });
+        lines.push(report(out, case.name.to_string(), case.depth, found?)?);
     }
+    totals(out, &lines)?;
+    Ok(lines)
+}
+
+/// Searches every position of `input` to `depth` (a fresh table for each, so that node
+/// counts repeat) and prints a line each, named by its line number, and the totals. A line
+/// is a position string such as `(b ---- -wb- -bw- ----)`, an OBF line (8x8), or moves from
+/// the 8x8 start (`f5d6c3`); the rules are the full ones, more discs winning. Blank lines and
+/// lines starting with `#` are skipped.
+pub fn bench_positions(
+    input: impl BufRead,
+    depth: u32,
+    hash_mb: usize,
+    threads: usize,
+    out: &mut dyn Write,
+) -> anyhow::Result<Vec<BenchLine>> {
+    writeln!(out, "{HEADER}")?;
+    let mut lines = Vec::new();
+    for (n, line) in input.lines().enumerate() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let at = || format!("line {}", n + 1);
+        let found = read_start(text)
+            .and_then(|start| {
+                crate::with_bits!(start.shape(), |B| {
+                    let game = start.game::<B>()?;
+                    if game.is_over() {
+                        bail!("the game is over there");
+                    }
+                    search(&game, Some(depth), hash_mb, threads)
+                })
+            })
+            .with_context(at)?;
+        lines.push(report(out, format!("line-{}", n + 1), Some(depth), found)?);
+    }
+    if lines.is_empty() {
+        bail!("the positions file has no positions");
+    }
+    totals(out, &lines)?;
+    Ok(lines)
+}
+
+/// A line of a positions file: a position, or moves from the 8x8 start.
+enum Start {
+    Position(PositionString),
+    Moves(Vec<Move>),
+}
+
+impl Start {
+    fn shape(&self) -> Shape {
+        match self {
+            Start::Position(p) => p.shape(),
+            Start::Moves(_) => Shape::STANDARD,
+        }
+    }
+
+    /// The game at this position, under the full rules with more discs winning.
+    fn game<B: Bits>(&self) -> anyhow::Result<Game<B>> {
+        let variant = Variant::default();
+        Ok(match self {
+            Start::Position(p) => p.game(variant, Passes::Explicit)?,
+            Start::Moves(moves) => {
+                let mut game =
+                    Game::new(&Setup::standard(Shape::STANDARD, variant), Passes::Explicit)?;
+                for (i, &m) in moves.iter().enumerate() {
+                    if let Err(e) = game.play_listed(m) {
+                        bail!("move {} is not legal: {e}", i + 1);
+                    }
+                }
+                game
+            }
+        })
+    }
+}
+
+/// Reads a line of a positions file (see [`bench_positions`]).
+fn read_start(text: &str) -> anyhow::Result<Start> {
+    if text.starts_with('(') {
+        return Ok(Start::Position(text.parse()?));
+    }
+    if let Ok(obf) = text.parse::<Obf>() {
+        return Ok(Start::Position(obf.position));
+    }
+    Ok(Start::Moves(text.parse::<MoveList>()?.0))
+}
+
+/// Prints one searched case and gives its line.
+fn report(
+    out: &mut dyn Write,
+    name: String,
+    depth: Option<u32>,
+    (nodes, elapsed, best, score): Found,
+) -> anyhow::Result<BenchLine> {
+    let ms = elapsed.as_secs_f64() * 1000.0;
+    writeln!(
+        out,
+        "{name} {} {best} {score:+.2} {nodes} {ms:.1} {:.0}",
+        depth.map_or("exact".into(), |d| d.to_string()),
+        nodes as f64 / ms.max(1e-6)
+    )?;
+    out.flush()?;
+    Ok(BenchLine {
+        name,
+        nodes,
+        elapsed,
+    })
+}
+
+/// Prints the totals of `lines`.
+fn totals(out: &mut dyn Write, lines: &[BenchLine]) -> anyhow::Result<()> {
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let elapsed: Duration = lines.iter().map(|l| l.elapsed).sum();
     writeln!(
@@ -112,25 +225,18 @@ pub fn bench(
         elapsed.as_secs_f64(),
         nodes as f64 / elapsed.as_secs_f64().max(1e-9) / 1000.0
     )?;
-    Ok(lines)
+    Ok(())
 }
 
-/// Searches one case: nodes, time, the best move and the score in discs.
-fn run<B: Bits>(
-    case: &Case,
-    shape: Shape,
+/// Searches the game's position to `depth` (or solves it exactly with `None`).
+fn search<B: Bits>(
+    game: &Game<B>,
+    depth: Option<u32>,
     hash_mb: usize,
     threads: usize,
-) -> anyhow::Result<(u64, Duration, String, f64)> {
-    let setup = Setup::standard(shape, case.variant);
-    let mut game = Game::<B>::new(&setup, Passes::Automatic)?;
-    for m in case.moves.parse::<MoveList>()?.iter() {
-        if let Move::Play(_) = *m {
-            game.try_play(*m)?;
-        }
-    }
+) -> anyhow::Result<Found> {
     let config = Config {
-        depth: case.depth,
+        depth,
         move_time: None,
         hash_mb,
         threads,
@@ -143,7 +249,7 @@ fn run<B: Bits>(
             game.rules().geometry.square(m).to_string()
         })
     };
-    Ok(match case.depth {
+    Ok(match depth {
         Some(_) => {
             let r = engine.search(&pos);
             let score = r.score as f64 / DISC as f64;

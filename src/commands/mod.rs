@@ -9,7 +9,7 @@ mod selfplay;
 mod show;
 mod solve;
 
-pub use bench::{bench, BenchLine};
+pub use bench::{bench, bench_positions, BenchLine};
 pub use interrupt::{signal_name, Interrupt, Stopped};
 pub use journal::{Earlier, JournalFile, JOURNAL_MIN_NODES};
 pub use openings::read_openings;
