@@ -1099,8 +1099,15 @@ impl<B: Bits> Engine<B> {
     }
 
     /// The weights of [`Engine::order`] for `look` under these rules. The midgame search
-    /// uses the first set everywhere; the exact solver ([`Look::Solve`]) changes it where the
-    /// rules make a term tell little (measured by nodes, `othello solve --threads 1`):
+    /// uses the first set everywhere, but with 40 an empty cell next to the mover's discs
+    /// rather than 20 and -20 a disc the move turns (session 42, one thread, `othello bench
+    /// --positions F --depth 11`: `openings/8x8.txt` 19.60 M nodes against 20.69 M,
+    /// `bench/positions/full-24.txt` 16.99 M against 17.38 M; the openings to depth 13 124.8 M
+    /// against 131.8 M; FFO #20-#39 to depth 9 1.57 M against 1.55 M; `othello bench` 4.85 M
+    /// against 5.06 M, fewer on its 8x8 and SIMPLE searches, 1.5% more on 6x6; each term alone
+    /// did half as well, 30 or -40 about as well, 150 or 70 a reply no better). The exact
+    /// solver ([`Look::Solve`]) changes the first set where the rules make a term tell little
+    /// (measured by nodes, `othello solve --threads 1`):
     /// - safe discs (no longer flippable after the move), 400 each, under SIMPLE rules (a disc
     ///   with no empty cell beside it) and place-anywhere: 60% fewer nodes on four 5x6 SIMPLE
     ///   positions 20 cells from the end, 76% on three 6x6 ones, 54-59% on the 4x6 and 3x9
@@ -1188,7 +1195,11 @@ impl<B: Bits> Engine<B> {
         };
         let variant = &self.rules.variant;
         if look != Look::Solve {
-            return usual;
+            return OrderWeights {
+                exposed: 40,
+                flipped: -20,
+                ..usual
+            };
         }
         let near_end = empties < ESTIMATE_FROM;
         if variant.rule_set == RuleSet::Full && !variant.place_anywhere {
