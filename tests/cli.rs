@@ -490,17 +490,22 @@ fn a_journal_that_contradicts_itself_is_refused() {
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
 }
 
+/// `othello bench --positions PATH --depth DEPTH`.
+fn bench_positions(path: &Path, depth: u32) -> std::process::Output {
+    Command::cargo_bin("othello")
+        .unwrap()
+        .args(["bench", "--depth", &depth.to_string(), "--positions"])
+        .arg(path)
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn bench_searches_a_file_of_positions_and_repeats_its_node_counts() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/positions.txt");
     let run = || {
-        let output = Command::cargo_bin("othello")
-            .unwrap()
-            .args(["bench", "--depth", "3", "--positions"])
-            .arg(&path)
-            .timeout(TIMEOUT)
-            .output()
-            .unwrap();
+        let output = bench_positions(&path, 3);
         assert_eq!(output.status.code(), Some(0));
         String::from_utf8(output.stdout).unwrap()
     };
@@ -530,13 +535,7 @@ fn bench_searches_a_file_of_positions_and_repeats_its_node_counts() {
 fn bench_refuses_a_bad_positions_file_with_its_line() {
     let path = std::env::temp_dir().join(format!("othello-bench-{}.txt", std::process::id()));
     std::fs::write(&path, "# fine\nf5d6\nf5f5\n").unwrap();
-    let output = Command::cargo_bin("othello")
-        .unwrap()
-        .args(["bench", "--depth", "2", "--positions"])
-        .arg(&path)
-        .timeout(TIMEOUT)
-        .output()
-        .unwrap();
+    let output = bench_positions(&path, 2);
     std::fs::remove_file(&path).unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8(output.stderr).unwrap();
