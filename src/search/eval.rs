@@ -183,24 +183,17 @@ impl<B: Bits> Evaluator<B> {
             return self.evaluate_with_moves(rules, after, moves);
         };
         let set = &learned.set;
-        match before {
-            Some(indices) => {
-                set.play(indices, cell, flips);
-                let score = learned.evaluate_read(rules, after, moves, indices);
-                set.undo(indices, cell, flips);
-                score
-            }
-            None => {
-                let indices = before.insert(Indices::default());
-                if !set.read(after, indices) {
-                    *before = None;
-                    return learned.evaluate_with_moves(rules, after, moves);
-                }
-                let score = learned.evaluate_read(rules, after, moves, indices);
-                set.undo(indices, cell, flips);
-                score
-            }
+        let fresh = before.is_none();
+        let indices = before.get_or_insert_with(Indices::default);
+        if !fresh {
+            set.play(indices, cell, flips);
+        } else if !set.read(after, indices) {
+            *before = None;
+            return learned.evaluate_with_moves(rules, after, moves);
         }
+        let score = learned.evaluate_read(rules, after, moves, indices);
+        set.undo(indices, cell, flips);
+        score
     }
 
     pub fn evaluate(&self, rules: &Rules<B>, pos: &Position<B>) -> i32 {

@@ -259,15 +259,9 @@ impl PatternSet {
         }
     }
 
-    /// Every placement's index for the side to move of `pos`, where there are few enough
-    /// placements to keep (see [`MAX_PLACEMENTS`]).
-    pub fn indices<B: Bits>(&self, pos: &Position<B>) -> Option<Indices> {
-        let mut indices = Indices::default();
-        self.read(pos, &mut indices).then_some(indices)
-    }
-
-    /// [`PatternSet::indices`] written into `indices`; false, and nothing written, where there
-    /// are too many placements to keep.
+    /// Every placement's index for the side to move of `pos`, written into `indices`; false,
+    /// and nothing written, where there are too many placements to keep (see
+    /// [`MAX_PLACEMENTS`]).
     #[inline]
     pub fn read<B: Bits>(&self, pos: &Position<B>, indices: &mut Indices) -> bool {
         if self.pattern_of.len() > MAX_PLACEMENTS {
@@ -648,7 +642,8 @@ mod tests {
             };
             for _ in 0..100 {
                 let pos = random_position(&rules, &mut seed);
-                let before = set.indices(&rules.pass(&pos)).unwrap();
+                let mut before = Indices::default();
+                assert!(set.read(&rules.pass(&pos), &mut before));
                 let mut indices = before.clone();
                 for m in rules.moves(&pos).iter() {
                     let flips = rules.flips(&pos, m);
