@@ -94,12 +94,7 @@ pub fn bench(
         let setup = Setup::standard(shape, case.variant);
         let moves = case.moves.parse::<MoveList>()?;
         let found = crate::with_bits!(shape, |B| {
-            let mut game = Game::<B>::new(&setup, Passes::Automatic)?;
-            for m in moves.iter() {
-                if let Move::Play(_) = *m {
-                    game.try_play(*m)?;
-                }
-            }
+            let game = game_after::<B>(&setup, &moves.0)?;
             search(&game, case.depth, hash_mb, threads)
         });
         lines.push(report(out, case.name.to_string(), case.depth, found?)?);
@@ -168,18 +163,20 @@ impl Start {
         let variant = Variant::default();
         Ok(match self {
             Start::Position(p) => p.game(variant, Passes::Explicit)?,
-            Start::Moves(moves) => {
-                let mut game =
-                    Game::new(&Setup::standard(Shape::STANDARD, variant), Passes::Explicit)?;
-                for (i, &m) in moves.iter().enumerate() {
-                    if let Err(e) = game.play_listed(m) {
-                        bail!("move {} is not legal: {e}", i + 1);
-                    }
-                }
-                game
-            }
+            Start::Moves(moves) => game_after(&Setup::standard(Shape::STANDARD, variant), moves)?,
         })
     }
+}
+
+/// The game after `moves` (passes listed where they fall) from `setup`'s start.
+fn game_after<B: Bits>(setup: &Setup, moves: &[Move]) -> anyhow::Result<Game<B>> {
+    let mut game = Game::new(setup, Passes::Explicit)?;
+    for (i, &m) in moves.iter().enumerate() {
+        if let Err(e) = game.play_listed(m) {
+            bail!("move {} is not legal: {e}", i + 1);
+        }
+    }
+    Ok(game)
 }
 
 /// Reads a line of a positions file (see [`bench_positions`]).
