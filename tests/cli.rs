@@ -429,6 +429,65 @@ fn a_solve_stops_at_its_limit_and_says_how_to_go_on() {
 }
 
 #[test]
+fn a_long_journal_is_sealed_compressed_and_read_back() {
+    // Past a megabyte of lines, the next run moves them into FILE.gz and empties FILE.
+    let journal =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve-journal-sealed.txt");
+    let sealed = journal.with_extension("txt.gz");
+    let _ = std::fs::remove_file(&sealed);
+    let after_c1 = "(w --b--- --bb-- --bw-- ------ ------)";
+    let padding = format!("# {}\n", "-".repeat(61)).repeat(17_000);
+    std::fs::write(
+        &journal,
+        format!(
+            "board 5x6 simple normal standard\n{after_c1} 10 10\n{padding}\
+             run nodes=5 seconds=1 stopped\n"
+        ),
+    )
+    .unwrap();
+    let solve = || {
+        Command::cargo_bin("othello")
+            .unwrap()
+            .args(["solve", "--rows", "5", "--cols", "6", "--rules", "simple"])
+            .args(["--threads", "1", "--hash-mb", "16", "--limit", "1ms"])
+            .arg("--journal")
+            .arg(&journal)
+            .output()
+            .unwrap()
+    };
+    for runs in 1..=2 {
+        let output = solve();
+        assert!(output.status.success(), "{output:?}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert!(
+            lines[2].starts_with(&format!("Earlier runs (journal): {runs}, ")),
+            "{stdout}"
+        );
+        assert_eq!(lines[3], "Proved so far (journal): at least -10 (c1 -10)");
+        // The plain file holds only what the runs after the sealing added.
+        let plain = std::fs::read_to_string(&journal).unwrap();
+        assert!(
+            !plain.contains("board ") && !plain.contains(after_c1),
+            "{plain}"
+        );
+        assert_eq!(
+            plain.lines().filter(|l| l.starts_with("run ")).count(),
+            runs
+        );
+    }
+    assert!(std::fs::metadata(&sealed).unwrap().len() < 20_000);
+    // A sealed part cut short is refused in one line, naming it.
+    let bytes = std::fs::read(&sealed).unwrap();
+    std::fs::write(&sealed, &bytes[..bytes.len() - 10]).unwrap();
+    let output = solve();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("solve-journal-sealed.txt.gz"), "{stderr}");
+}
+
+#[test]
 fn a_stopped_solve_says_what_its_journal_proves() {
     // The 5x6 SIMPLE start is worth -10 to Black, and c1 is one of its best moves: after it,
     // White to move, the discs are c1, c2, d2 and c3 for Black and d3 for White.

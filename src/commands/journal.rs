@@ -9,6 +9,9 @@ use crate::protocols::MAX_LINE;
 use crate::rules::{Bits, Position, Rules, Shape, Square};
 use crate::search::{Bounds, Journal};
 use anyhow::{bail, Context};
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -18,6 +21,10 @@ use std::time::Duration;
 /// The smallest search, in nodes, whose bound is written down: about a tenth of a second, so
 /// that a journal grows by a few lines a second at most and a stop loses little.
 pub const JOURNAL_MIN_NODES: u64 = 1 << 23;
+
+/// The size past which the plain file's lines go into the journal's sealed part, compressed,
+/// when the next run opens it: a journal of long solves grows by tens of megabytes a run.
+pub const SEAL_BYTES: u64 = 1 << 20;
 
 /// The work of the earlier solves a journal records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,7 +47,8 @@ pub struct JournalFile<B> {
 impl<B: Bits> JournalFile<B> {
     /// Opens (or starts) the journal at `path` for solves under `rules`: its bounds go into a
     /// new [`Journal`] whose new bounds are added to the file as they come. A last line cut
-    /// short (the run was killed as it wrote) is removed.
+    /// short (the run was killed as it wrote) is removed, and the lines of earlier runs go into
+    /// the sealed part once they pass [`SEAL_BYTES`].
     pub fn open(path: &Path, rules: &Rules<B>) -> anyhow::Result<JournalFile<B>> {
         let Contents {
             journal,
@@ -48,6 +56,7 @@ impl<B: Bits> JournalFile<B> {
             whole,
             first,
             board,
+            ..
         } = read(path, rules)?;
         let name = path.display();
         let cannot_write = || format!("cannot write {name}");
@@ -57,6 +66,10 @@ impl<B: Bits> JournalFile<B> {
             .open(path)
             .with_context(cannot_write)?;
         file.set_len(whole).with_context(cannot_write)?;
+        if whole >= SEAL_BYTES {
+            seal(path, whole).with_context(|| format!("cannot seal {name}"))?;
+            file.set_len(0).with_context(cannot_write)?;
+        }
         if first {
             file.write_all(format!("{board}\n").as_bytes())
                 .with_context(cannot_write)?;
@@ -110,103 +123,169 @@ impl<B: Bits> JournalFile<B> {
 struct Contents<B> {
     journal: Journal<B>,
     earlier: Earlier,
-    /// Bytes of whole lines: a last line cut short (the run was killed as it wrote) ends there.
+    /// Bytes of whole lines in the plain file: a last line cut short (the run was killed as it
+    /// wrote) ends there.
     whole: u64,
     /// No board line yet (no file, or only comments).
     first: bool,
     /// The board line of these rules.
     board: JournalLine,
+    shape: Shape,
 }
 
-/// Reads the journal at `path` of solves under `rules`; none yet is an empty journal.
+impl<B: Bits> Contents<B> {
+    /// Takes line `n` of the file named `name`.
+    fn take(&mut self, name: &str, n: usize, text: &str) -> anyhow::Result<()> {
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            return Ok(());
+        }
+        let line: JournalLine = text
+            .parse()
+            .map_err(|e| anyhow::anyhow!("{name}: line {n}: {e}"))?;
+        match line {
+            JournalLine::Board { .. } if self.first && line == self.board => {}
+            JournalLine::Board { .. } if self.first => bail!(
+                "{name} is the journal of {}, not of {}",
+                &line.to_string()["board ".len()..],
+                &self.board.to_string()["board ".len()..]
+            ),
+            _ if self.first => bail!("{name}: line {n}: a journal starts with its board"),
+            JournalLine::Board { .. } => bail!("{name}: line {n}: a second board"),
+            JournalLine::Bounds {
+                position,
+                low,
+                high,
+            } => {
+                if position.shape() != self.shape {
+                    bail!("{name}: line {n}: the position is not {}", self.shape);
+                }
+                let bounds = Bounds { low, high };
+                if let Err(known) = self.journal.insert(&position.position::<B>(), bounds) {
+                    bail!(
+                        "{name}: line {n}: {low} {high} contradicts the bounds {} {} read \
+                         before for that position",
+                        known.low,
+                        known.high
+                    );
+                }
+            }
+            JournalLine::Run { nodes, seconds, .. } => {
+                self.earlier.runs += 1;
+                self.earlier.nodes += nodes;
+                self.earlier.elapsed += Duration::from_secs_f64(seconds);
+            }
+        }
+        self.first = false;
+        Ok(())
+    }
+}
+
+/// The sealed part of the journal at `path`: the lines of its earlier runs, compressed.
+fn sealed_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".gz");
+    PathBuf::from(name)
+}
+
+/// Adds the first `whole` bytes of the plain file at `path` to its sealed part, compressed as one
+/// more gzip member, through a copy that replaces the sealed part once it is written out; the
+/// caller then empties the plain file. A run killed between the two leaves those lines in both,
+/// which is harmless: bounds read twice agree, and only the tally of earlier runs counts them
+/// twice.
+fn seal(path: &Path, whole: u64) -> std::io::Result<()> {
+    let sealed = sealed_path(path);
+    let mut next_name = sealed.as_os_str().to_owned();
+    next_name.push(".next");
+    let next_path = PathBuf::from(next_name);
+    let mut next = File::create(&next_path)?;
+    match File::open(&sealed) {
+        Ok(mut old) => {
+            std::io::copy(&mut old, &mut next)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let mut member = GzEncoder::new(next, Compression::best());
+    std::io::copy(&mut File::open(path)?.take(whole), &mut member)?;
+    member.finish()?.sync_all()?;
+    std::fs::rename(&next_path, &sealed)
+}
+
+/// Reads `input`'s lines, each into `take` with its number, and returns the bytes of whole
+/// lines and whether a last line without its newline was left out.
+fn read_lines(
+    mut input: impl BufRead,
+    name: &str,
+    mut take: impl FnMut(usize, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<(u64, bool)> {
+    let mut whole = 0u64;
+    let mut bytes = Vec::new();
+    for n in 1.. {
+        bytes.clear();
+        let got = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .with_context(|| format!("cannot read {name}"))?;
+        if got == 0 || bytes.last() != Some(&b'\n') {
+            if bytes.len() > MAX_LINE {
+                bail!("{name}: line {n} is over {MAX_LINE} bytes");
+            }
+            return Ok((whole, got > 0));
+        }
+        whole += got as u64;
+        take(n, &String::from_utf8_lossy(&bytes))?;
+    }
+    unreachable!("the lines of a file are counted without end")
+}
+
+/// Reads the journal at `path` of solves under `rules`: its sealed part first, if it has one,
+/// then the plain file; none yet is an empty journal.
 fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
     let shape = Shape::new(rules.geometry.rows(), rules.geometry.cols())
         .context("the board of a solve has a valid shape")?;
-    let board = JournalLine::Board {
+    let mut contents = Contents {
+        journal: Journal::new(shape.cells(), JOURNAL_MIN_NODES),
+        earlier: Earlier::default(),
+        whole: 0,
+        first: true,
+        board: JournalLine::Board {
+            shape,
+            variant: rules.variant,
+        },
         shape,
-        variant: rules.variant,
     };
-    let name = path.display();
-    let journal = Journal::new(shape.cells(), JOURNAL_MIN_NODES);
-    let mut earlier = Earlier::default();
-    let (mut whole, mut first) = (0u64, true);
+    let sealed = sealed_path(path);
+    match File::open(&sealed) {
+        Ok(file) => {
+            let name = sealed.display().to_string();
+            let input = BufReader::new(MultiGzDecoder::new(BufReader::new(file)));
+            let (_, cut_short) = read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
+            // Sealing writes whole lines only, so a line cut short there is damage.
+            if cut_short {
+                bail!("{name} ends inside a line");
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", sealed.display())),
+    }
+    let name = path.display().to_string();
     match File::open(path) {
         Ok(file) => {
-            let mut input = BufReader::new(file);
-            let mut bytes = Vec::new();
-            for n in 1.. {
-                bytes.clear();
-                let got = (&mut input)
-                    .take(MAX_LINE as u64 + 1)
-                    .read_until(b'\n', &mut bytes)
-                    .with_context(|| format!("cannot read {name}"))?;
-                if got == 0 || bytes.last() != Some(&b'\n') {
-                    if bytes.len() > MAX_LINE {
-                        bail!("{name}: line {n} is over {MAX_LINE} bytes");
-                    }
-                    // The end, or a last line cut short.
-                    break;
-                }
-                whole += got as u64;
-                let text = String::from_utf8_lossy(&bytes);
-                let text = text.trim();
-                if text.is_empty() || text.starts_with('#') {
-                    continue;
-                }
-                let line: JournalLine = text
-                    .parse()
-                    .map_err(|e| anyhow::anyhow!("{name}: line {n}: {e}"))?;
-                match line {
-                    JournalLine::Board { .. } if first && line == board => {}
-                    JournalLine::Board { .. } if first => bail!(
-                        "{name} is the journal of {}, not of {}",
-                        &line.to_string()["board ".len()..],
-                        &board.to_string()["board ".len()..]
-                    ),
-                    _ if first => bail!("{name}: line {n}: a journal starts with its board"),
-                    JournalLine::Board { .. } => bail!("{name}: line {n}: a second board"),
-                    JournalLine::Bounds {
-                        position,
-                        low,
-                        high,
-                    } => {
-                        if position.shape() != shape {
-                            bail!("{name}: line {n}: the position is not {shape}");
-                        }
-                        let bounds = Bounds { low, high };
-                        if let Err(known) = journal.insert(&position.position::<B>(), bounds) {
-                            bail!(
-                                "{name}: line {n}: {low} {high} contradicts the bounds {} {} \
-                                 read before for that position",
-                                known.low,
-                                known.high
-                            );
-                        }
-                    }
-                    JournalLine::Run { nodes, seconds, .. } => {
-                        earlier.runs += 1;
-                        earlier.nodes += nodes;
-                        earlier.elapsed += Duration::from_secs_f64(seconds);
-                    }
-                }
-                first = false;
-            }
+            let read = read_lines(BufReader::new(file), &name, |n, text| {
+                contents.take(&name, n, text)
+            })?;
+            contents.whole = read.0;
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
     }
-    Ok(Contents {
-        journal,
-        earlier,
-        whole,
-        first,
-        board,
-    })
+    Ok(contents)
 }
 
 /// The journal at `path` of solves under `rules`, only to read; `None` when there is none.
 pub fn load<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Option<Journal<B>>> {
-    if !path.exists() {
+    if !path.exists() && !sealed_path(path).exists() {
         return Ok(None);
     }
     Ok(Some(read(path, rules)?.journal))
