@@ -123,6 +123,18 @@ impl Shared {
 /// Slots of [`Shared::busy`]: many more than positions searched at once, so few collide.
 const BUSY_SLOTS: usize = 1 << 16;
 
+/// At a node whose moves the threads share (see [`Engine::best_of`]), every thread there
+/// searches this many moves in turn before it puts off one that another thread is in: a cut-off
+/// comes most often from the first moves, and a thread that went on to a later one meanwhile
+/// would mostly search it in vain (young brothers wait, as in YBWC). Session 43, nodes on the
+/// two development cores (16 threads there visited 1.45 times one thread's nodes on FFO
+/// #40-#44 and 2.15 times on #57, against 1.70 and 2.18 measured on 16 cores): with 3 rather
+/// than 1, 16 threads visit 141-150 M nodes on #40-#44 against 170-179 M (one thread 122.3 M),
+/// 1.47 G on #45-#49 against 1.94 G (one thread 1.21 G), 1.76 G on #57 against 3.07-3.15 G
+/// (one thread 1.47 G); 4 threads 134 M on #40-#44 against 148-153 M. With 2, about as few on
+/// #40-#49 but 2.25 G on #57; with 4, 1.89 G; with 6, 2.33 G.
+const SEARCHED_BY_ALL: usize = 3;
+
 /// How final scores count empty cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Scoring {
@@ -810,9 +822,10 @@ impl<B: Bits> Engine<B> {
     /// move; stops at a cut-off or when the search is stopped.
     ///
     /// With `share`, threads that meet here share the moves out: every thread searches the
-    /// first move; after it, a move whose position another thread is searching is put off
-    /// until the others are done, when the table most likely holds its value (ABDADA, Weill
-    /// 1996). Lists longer than 64 moves put off none past the 64th.
+    /// first [`SEARCHED_BY_ALL`] moves in turn; after them, a move whose position another
+    /// thread is searching is put off until the others are done, when the table most likely
+    /// holds its value (ABDADA, Weill 1996). Lists longer than 64 moves put off none past the
+    /// 64th.
     /// Tried in session 41 and not kept: the moves put off taken again in turn by how many
     /// threads are in them (a free one first, else the one with the fewest), not in order.
     /// FFO #40-#59 on 16 cores took 173.2 s and 41.6 G nodes against 148.9 s and 39.6 G in
@@ -865,7 +878,7 @@ impl<B: Bits> Engine<B> {
                 };
                 if share {
                     let busy = self.shared.busy_slot(child_key);
-                    if pass == 0 && i > 0 && i < 64 && busy.load(Relaxed) > 0 {
+                    if pass == 0 && (SEARCHED_BY_ALL..64).contains(&i) && busy.load(Relaxed) > 0 {
                         later |= 1 << i;
                         continue;
                     }

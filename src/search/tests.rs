@@ -1430,3 +1430,48 @@ fn moves_listed_by_square_are_the_plain_list_sorted_by_square() {
         }
     }
 }
+
+/// At a node whose moves the threads share, a thread searches the first `SEARCHED_BY_ALL`
+/// moves in turn even where other threads are in them; of the later ones, it puts off those
+/// another thread is in until it has searched the rest.
+#[test]
+fn threads_put_off_only_later_moves_that_another_thread_is_in() {
+    let mut e = engine::<u64>(8, 8, FULL, depth(1));
+    e.shared = Arc::new(Shared::new(2));
+    let mut seed = 43u64;
+    let pos = std::iter::repeat_with(|| random_position(e.rules(), splitmix(&mut seed), 30))
+        .find(|pos| e.rules().moves(pos).count() >= 8)
+        .unwrap();
+    let key = e.zobrist.key(&pos);
+    let mut list = Vec::new();
+    e.list_moves(e.rules().moves(&pos), None, &mut list);
+    // Another thread is in the position after every second move.
+    let cells: Vec<usize> = list.iter().map(|c| c.cell).collect();
+    for c in list.iter().skip(1).step_by(2) {
+        let (_, child_key) = e.after(&pos, key, c.cell, c.flips(&e.rules, &pos));
+        e.shared.busy_slot(child_key).fetch_add(1, Relaxed);
+    }
+    let mut searched = Vec::new();
+    let (score, _) = e.best_of(
+        &pos,
+        key,
+        &mut list,
+        -INFINITY,
+        INFINITY,
+        true,
+        |_, _| {},
+        |_, child, _, _| {
+            searched.push(child.cell);
+            0
+        },
+    );
+    assert_eq!(score, 0);
+    let (busy, free): (Vec<usize>, Vec<usize>) =
+        (SEARCHED_BY_ALL..cells.len()).partition(|i| i % 2 == 1);
+    let expected: Vec<usize> = (0..SEARCHED_BY_ALL)
+        .chain(free)
+        .chain(busy)
+        .map(|i| cells[i])
+        .collect();
+    assert_eq!(searched, expected);
+}
