@@ -224,6 +224,20 @@ pub(super) struct Place {
 }
 
 impl Place {
+    /// The cut-off that `e`, the table entry at this place of the position after a move,
+    /// proves for the position before it against `beta`, if any.
+    #[inline]
+    fn cut(&self, e: Entry, beta: i32) -> Option<i32> {
+        if e.depth == SOLVED && e.bound != Bound::Lower {
+            // The child is worth at most this to its mover, so at least its negation here.
+            let score = -(Outcome::at_most(e.score) + self.offset);
+            if score >= beta {
+                return Some(score);
+            }
+        }
+        None
+    }
+
     /// A move as the entry stores it.
     fn write(&self, images: &[Image], m: usize) -> usize {
         self.image.map_or(m, |i| images[usize::from(i)].to[m])
@@ -1101,18 +1115,16 @@ impl<B: Bits> Engine<B> {
         moves: B,
         beta: i32,
     ) -> Option<i32> {
-        let mut places = [Place::default(); 64];
-        let mut fetched = 0;
         // Colourless keys follow from the parent's, one per image, without reading the
         // child's empty cells again.
         let colourless = self
             .keys_colourless()
             .then(|| self.colourless_keys(empty, pos.to_move));
-        for m in moves.iter() {
+        let places = moves.iter().map(|m| {
             let flips = self.rules.flips(pos, m);
             let (child, child_key) = self.after(pos, key, m, flips);
             let child_empty = empty & !B::bit(m);
-            let place = match &colourless {
+            match &colourless {
                 Some(keys) => {
                     let mut child_keys = *keys;
                     for (key, z) in child_keys.keys.iter_mut().zip(self.zobrists()) {
@@ -1121,33 +1133,10 @@ impl<B: Bits> Engine<B> {
                     self.place_with(&child, child_key, child_empty, Some(&child_keys))
                 }
                 None => self.place(&child, child_key, child_empty),
-            };
-            if fetched < places.len() {
-                self.table.prefetch(place.part, place.key);
-                places[fetched] = place;
-                fetched += 1;
-            } else if let Some(score) = self.cut_by(&place, beta) {
-                return Some(score);
             }
-        }
-        places[..fetched]
-            .iter()
-            .find_map(|place| self.cut_by(place, beta))
-    }
-
-    /// The cut-off that the table entry of the position after a move (at `place`) proves
-    /// here, if any.
-    #[inline]
-    fn cut_by(&self, place: &Place, beta: i32) -> Option<i32> {
-        let e = self.table.probe(place.part, place.key)?;
-        if e.depth == SOLVED && e.bound != Bound::Lower {
-            // The child is worth at most this to its mover, so at least its negation here.
-            let score = -(Outcome::at_most(e.score) + place.offset);
-            if score >= beta {
-                return Some(score);
-            }
-        }
-        None
+        });
+        self.table
+            .first_cut(places, |p| (p.part, p.key), |p, e| p.cut(e, beta))
     }
 
     /// Where the solver's table keeps `pos` (whose full key is `key` and empty cells

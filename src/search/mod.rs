@@ -919,8 +919,7 @@ impl<B: Bits> Engine<B> {
 
     /// A cut-off at a node `depth` moves from the horizon proved by the table alone: a move of
     /// `list` whose position after it is stored at least `depth - 1` deep with a value for its
-    /// mover at most `-beta`. Each move's flips are kept in `list` for the search after. Every
-    /// child's bucket is fetched before any is read, so that the cache misses overlap.
+    /// mover at most `-beta`. Each move's flips are kept in `list` for the search after.
     fn table_cut(
         &self,
         pos: &Position<B>,
@@ -929,26 +928,19 @@ impl<B: Bits> Engine<B> {
         beta: i32,
         list: &mut [Candidate<B>],
     ) -> Option<i32> {
-        let cut = |child_key: u64| {
-            let e = self.table.probe(Part::Main, child_key)?;
-            let deep = e.depth as i32 >= depth - 1 && e.bound != Bound::Lower;
-            (deep && -e.score >= beta).then_some(-e.score)
-        };
-        let mut keys = [0; 64];
-        let mut fetched = 0;
-        for c in list.iter_mut() {
+        let children = list.iter_mut().map(|c| {
             let flips = c.flips(&self.rules, pos);
             c.flips = Some(flips);
-            let child_key = self.zobrist.after_move(key, pos.to_move, c.cell, flips);
-            if fetched < keys.len() {
-                self.table.prefetch(Part::Main, child_key);
-                keys[fetched] = child_key;
-                fetched += 1;
-            } else if let Some(score) = cut(child_key) {
-                return Some(score);
-            }
-        }
-        keys[..fetched].iter().find_map(|&child_key| cut(child_key))
+            self.zobrist.after_move(key, pos.to_move, c.cell, flips)
+        });
+        self.table.first_cut(
+            children,
+            |&child_key| (Part::Main, child_key),
+            |_, e| {
+                let deep = e.depth as i32 >= depth - 1 && e.bound != Bound::Lower;
+                (deep && -e.score >= beta).then_some(-e.score)
+            },
+        )
     }
 
     /// [`Engine::pvs`] of `child` at depth 0, with the estimate read from `before` (see

@@ -292,6 +292,36 @@ impl Table {
         let _ = (part, key);
     }
 
+    /// The first cut-off that `cut` finds in the entries of `places` (each read where `at`
+    /// says), for an enhanced transposition cut-off. The buckets of the first 64 are all
+    /// fetched before any is read, so that their cache misses overlap; places past the 64th
+    /// are read as they come, before those.
+    #[inline]
+    pub fn first_cut<P: Copy + Default, T>(
+        &self,
+        places: impl IntoIterator<Item = P>,
+        at: impl Fn(&P) -> (Part, u64),
+        cut: impl Fn(&P, Entry) -> Option<T>,
+    ) -> Option<T> {
+        let read = |p: &P| {
+            let (part, key) = at(p);
+            cut(p, self.probe(part, key)?)
+        };
+        let mut fetched = [P::default(); 64];
+        let mut n = 0;
+        for p in places {
+            if n < fetched.len() {
+                let (part, key) = at(&p);
+                self.prefetch(part, key);
+                fetched[n] = p;
+                n += 1;
+            } else if let Some(found) = read(&p) {
+                return Some(found);
+            }
+        }
+        fetched[..n].iter().find_map(read)
+    }
+
     pub fn probe(&self, part: Part, key: u64) -> Option<Entry> {
         let buckets = self.buckets(part);
         let b = buckets.bucket(key);
