@@ -131,8 +131,11 @@ const BUSY_SLOTS: usize = 1 << 16;
 /// #40-#44 and 2.15 times on #57, against 1.70 and 2.18 measured on 16 cores): with 3 rather
 /// than 1, 16 threads visit 141-150 M nodes on #40-#44 against 170-179 M (one thread 122.3 M),
 /// 1.47 G on #45-#49 against 1.94 G (one thread 1.21 G), 1.76 G on #57 against 3.07-3.15 G
-/// (one thread 1.47 G); 4 threads 134 M on #40-#44 against 148-153 M. With 2, about as few on
-/// #40-#49 but 2.25 G on #57; with 4, 1.89 G; with 6, 2.33 G.
+/// (one thread 1.47 G), 2.06-2.11 G on #50-#52 against 2.46-2.47 G, 754 M on the 6x6 start
+/// against 931-934 M (one thread 626 M); 4 threads 134 M on #40-#44 against 148-153 M. With 2,
+/// about as few on #40-#49 but 2.25 G on #57; with 4, 1.89 G; with 6, 2.33 G; with 5 from 20
+/// empty cells on and 3 below, 1.83 G. Putting off only a move that two threads are in:
+/// 192-195 M on #40-#44.
 const SEARCHED_BY_ALL: usize = 3;
 
 /// How final scores count empty cells.
