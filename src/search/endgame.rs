@@ -48,6 +48,11 @@ const DEEPER_SORT_DEPTH: i32 = 6;
 /// Where the solver sorts by search, its root orders the moves by searches 1 to this many
 /// moves deep, and the first is solved in a narrow window around its estimate (FFO #20-#39:
 /// 42% fewer nodes, #40-#44: 26%, #45-#49: 15%; 6x6 positions 24 cells from the end: 42%).
+/// Session 43, one thread, 10 rather than 8: FFO #40-#59 30.18 G nodes against 30.76 G (#40-#52
+/// 4-11% fewer, #53-#59 1% fewer, with single positions from 18% fewer to 22% more), #20-#39
+/// 26% more (#39, won by 64, took 38.0 M nodes against 0.35 M); 12: #40-#44 17% more, #50-#52
+/// 7% more. Not kept: the main thread sorts the root alone before the others start, so on many
+/// threads a deeper sort costs more than the 2% it saves.
 const ROOT_SORT_DEPTH: i32 = 8;
 
 /// Where the solver's tools take over, in empty cells. They pay sooner where a move is cheap
