@@ -199,12 +199,8 @@ fn seal(path: &Path, whole: u64) -> std::io::Result<()> {
     next_name.push(".next");
     let next_path = PathBuf::from(next_name);
     let mut next = File::create(&next_path)?;
-    match File::open(&sealed) {
-        Ok(mut old) => {
-            std::io::copy(&mut old, &mut next)?;
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
+    if let Some(mut old) = open_if_there(&sealed)? {
+        std::io::copy(&mut old, &mut next)?;
     }
     let mut member = GzEncoder::new(next, Compression::best());
     std::io::copy(&mut File::open(path)?.take(whole), &mut member)?;
@@ -256,31 +252,30 @@ fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
         shape,
     };
     let sealed = sealed_path(path);
-    match File::open(&sealed) {
-        Ok(file) => {
-            let name = sealed.display().to_string();
-            let input = BufReader::new(MultiGzDecoder::new(BufReader::new(file)));
-            let (_, cut_short) = read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
-            // Sealing writes whole lines only, so a line cut short there is damage.
-            if cut_short {
-                bail!("{name} ends inside a line");
-            }
+    let name = sealed.display().to_string();
+    if let Some(file) = open_if_there(&sealed).with_context(|| format!("cannot read {name}"))? {
+        let input = BufReader::new(MultiGzDecoder::new(BufReader::new(file)));
+        let (_, cut_short) = read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
+        // Sealing writes whole lines only, so a line cut short there is damage.
+        if cut_short {
+            bail!("{name} ends inside a line");
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", sealed.display())),
     }
     let name = path.display().to_string();
-    match File::open(path) {
-        Ok(file) => {
-            let read = read_lines(BufReader::new(file), &name, |n, text| {
-                contents.take(&name, n, text)
-            })?;
-            contents.whole = read.0;
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+    if let Some(file) = open_if_there(path).with_context(|| format!("cannot read {name}"))? {
+        let input = BufReader::new(file);
+        (contents.whole, _) = read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
     }
     Ok(contents)
+}
+
+/// The file at `path` opened to read; `None` where there is none.
+fn open_if_there(path: &Path) -> std::io::Result<Option<File>> {
+    match File::open(path) {
+        Ok(file) => Ok(Some(file)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// The journal at `path` of solves under `rules`, only to read; `None` when there is none.
