@@ -32,8 +32,6 @@ pub const AXES: [(usize, usize); 4] = [(0, 1), (2, 3), (4, 7), (5, 6)];
 /// One of the eight directions a line of discs can run in.
 #[derive(Clone, Copy, Debug)]
 struct Step<B> {
-    /// Towards higher indices (down or right) or lower ones.
-    up: bool,
     amount: u32,
     /// Cells a step may land on: the board, less the edge column a step would wrap onto.
     land: B,
@@ -62,6 +60,10 @@ fn fill<B: Bits, const ROUNDS: u32>(
 
 /// The directions that step towards higher indices, and those towards lower ones.
 const UP: [usize; 4] = [0, 2, 4, 5];
+const _: () = assert!(
+    matches!(UP, [0, 2, 4, 5]),
+    "`Geometry::shift` spells these out"
+);
 const DOWN: [usize; 4] = [1, 3, 6, 7];
 
 /// The shape of a board and the per-direction masks derived from it.
@@ -112,16 +114,17 @@ impl<B: Bits> Geometry<B> {
         let to_right = cells & !first_col;
         let to_left = cells & !last_col;
         let c = cols as u32;
-        let step = |up, amount, land| Step { up, amount, land };
+        let step = |amount, land| Step { amount, land };
+        // Directions in `UP` step towards higher indices, those in `DOWN` towards lower ones.
         let steps = [
-            step(true, 1, to_right),      // east
-            step(false, 1, to_left),      // west
-            step(true, c, cells),         // south
-            step(false, c, cells),        // north
-            step(true, c + 1, to_right),  // south-east
-            step(true, c - 1, to_left),   // south-west
-            step(false, c - 1, to_right), // north-east
-            step(false, c + 1, to_left),  // north-west
+            step(1, to_right),     // east
+            step(1, to_left),      // west
+            step(c, cells),        // south
+            step(c, cells),        // north
+            step(c + 1, to_right), // south-east
+            step(c - 1, to_left),  // south-west
+            step(c - 1, to_right), // north-east
+            step(c + 1, to_left),  // north-west
         ];
         // The longest line of discs that can lie between two others.
         let longest = rows.max(cols) - 2;
@@ -229,7 +232,8 @@ impl<B: Bits> Geometry<B> {
     #[inline(always)]
     pub fn shift(&self, dir: usize, set: B) -> B {
         let s = &self.steps[dir];
-        let moved = if s.up {
+        // Known where `dir` is, so a loop over the axes shifts without a branch.
+        let moved = if matches!(dir, 0 | 2 | 4 | 5) {
             set.shift_up(s.amount)
         } else {
             set.shift_down(s.amount)

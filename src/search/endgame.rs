@@ -67,6 +67,9 @@ pub(super) struct Reach {
     /// after each move before searching any (enhanced transposition cut-off); from
     /// `shallow + 2` at the least, since only positions above `shallow` are stored.
     transposition_cuts: u32,
+    /// From how many on, if at all, the shallow solver looks for a cut-off from the discs that
+    /// can never change colour, as the solver does above it (see [`Engine::stability_cut`]).
+    pub(super) shallow_stability: Option<u32>,
 }
 
 /// The shallow solver's sort (see `shallow`): a node of `from` empty cells or more (and no
@@ -94,6 +97,12 @@ pub(super) enum SortKey {
 /// sorting from 8, no better than 9 and 7. In that sort (session 35, FFO #20-#49 nodes): a
 /// move outside the odd quarters counted as one reply more, 6-9% more nodes; each turned disc
 /// an eighth of a reply, #45-#49 0.8% fewer, #20-#44 1.1% more.
+///
+/// The stability cut-off in the shallow solver from 6 cells (session 44, one thread, three
+/// interleaved runs, user time): FFO #45-#49 23% fewer nodes (0.93 G against 1.21 G), median
+/// 30.8 s against 32.7 s; #20-#39 2.5% fewer nodes, #40-#44 5.0%. From 7, 15% fewer nodes on
+/// #45-#49 and as fast; from 8, 31.7 s; from 5 and 4, 31.0 s and 32.0 s (29% and 40% fewer
+/// nodes, each bound costing more than it saves).
 const FULL_REACH: Reach = Reach {
     shallow: 9,
     sorted: Some(ShallowSort {
@@ -101,6 +110,7 @@ const FULL_REACH: Reach = Reach {
         by: SortKey::Replies,
     }),
     transposition_cuts: 12,
+    shallow_stability: Some(6),
 };
 
 /// SIMPLE rules, whose flips are one mask: 12% fewer nodes and 12% less time from 9 empty
@@ -118,10 +128,16 @@ const FULL_REACH: Reach = Reach {
 /// whether a large table (whose misses cost more) wants the cut-offs later: under misère,
 /// simple-misere-20 with 4 GB, two runs at a time, 3.59 G nodes and 64-88 s from 9, 3.6% more
 /// nodes and about 1% more time from 10, 8.1% more and about 3% more time from 11.
+///
+/// The stability cut-off in the shallow solver from 5 cells (session 44, one thread):
+/// `bench/positions/simple-19.txt` 18% fewer nodes (187.5 M against 228.3 M), 2.53-2.65 s
+/// against 3.18-3.73 s over three runs in turn; from 4, 189.4 M nodes, 2.59-2.91 s; from 6,
+/// 211.9 M.
 const SIMPLE_REACH: Reach = Reach {
     shallow: 7,
     sorted: None,
     transposition_cuts: 9,
+    shallow_stability: Some(5),
 };
 
 /// SIMPLE misère: as [`SIMPLE_REACH`], the shallow solver sorting at 7 cells, the moves that
@@ -131,11 +147,15 @@ const SIMPLE_REACH: Reach = Reach {
 /// s; simple-19 under misère 9.1% fewer, about as long). From 6, 14% fewer nodes but 3-6%
 /// more time than from 7; from 5, 18% fewer and more time again; counting the replies as
 /// well, no fewer. In the normal game any sort at 7 took 3-13% more nodes on simple-19.
+/// Without the shallow solver's stability cut-off: the side to move's own discs count against
+/// it, and they are seldom few enough (session 44, from 4, 5 and 6 cells:
+/// `bench/positions/simple-misere-20.txt` 1.6%, 0.3% and 0.2% fewer nodes, as long).
 const SIMPLE_MISERE_REACH: Reach = Reach {
     sorted: Some(ShallowSort {
         from: 7,
         by: SortKey::Flips,
     }),
+    shallow_stability: None,
     ..SIMPLE_REACH
 };
 
@@ -155,10 +175,14 @@ const _: () = assert!(
 /// of the FULL settings on seven boards of 18-21 cells (both rule sets, misère too). The
 /// shallow solver up to 5 cells rather than 4 took 9-19% less time on the 3x8 and 4x6 starts
 /// and 13-18% on the 4x5 and 3x7 misère ones (both rule sets); 6 took about as long as 4.
+/// The stability cut-off there from 4 cells (session 44, one thread, two runs each): the 4x6
+/// full start 33% fewer nodes but as long (1.53-1.55 s), 3x8 full misère 3% fewer and 2%
+/// longer (39.5-39.8 s against 38.8-39.1 s); so none.
 const ANYWHERE_REACH: Reach = Reach {
     shallow: 5,
     sorted: None,
     transposition_cuts: 7,
+    shallow_stability: None,
 };
 
 /// Up to this many empty cells, the solver keeps a position in the table's near-the-end part
@@ -991,7 +1015,7 @@ impl<B: Bits> Engine<B> {
             let key = self.zobrist.after_pass(key);
             return -self.solve(&passed, key, -beta, -alpha, ply + 1);
         }
-        if let Some(score) = self.stability_cut(pos, alpha) {
+        if let Some(score) = self.stability_cut(pos.mover(), pos.opponent(), empty, alpha) {
             return score;
         }
         if let (Some(m), true) = (moves.lowest(), moves.count() == 1) {
@@ -1086,19 +1110,20 @@ impl<B: Bits> Engine<B> {
     /// it is no more than `alpha` (so the search fails low without looking further). The
     /// lower bound from the mover's such discs, cutting at `beta`, saved under 0.02% of the
     /// nodes (session 36: FFO #20-#44, `bench/positions/simple-misere-20.txt`, simple-19).
-    fn stability_cut(&self, pos: &Position<B>, alpha: i32) -> Option<i32> {
+    /// The side to move owns `mine`, the other side `theirs`; `empty` is the rest.
+    #[inline]
+    pub(super) fn stability_cut(&self, mine: B, theirs: B, empty: B, alpha: i32) -> Option<i32> {
         let cells = self.rules.geometry.cell_count() as i32;
         // Discs that count against the side to move: the opponent's, or its own under misère.
         let against = if self.rules.variant.misere {
-            pos.mover()
+            mine
         } else {
-            pos.opponent()
+            theirs
         };
         // Even if every such disc were stable the bound would not reach alpha.
         if cells - 2 * against.count() as i32 > alpha {
             return None;
         }
-        let empty = self.rules.empty(pos);
         let stable = self
             .eval
             .stable_near_end(&self.rules, against, empty)

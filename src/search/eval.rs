@@ -33,6 +33,8 @@ pub struct Evaluator<B> {
     corner_regions: Vec<(B, B, B)>,
     /// For each direction: the cells with no neighbour that way.
     edge: [B; 8],
+    /// For each cell, its whole line along each axis of [`AXES`].
+    lines: Arc<[[B; 4]]>,
     cells: u32,
 }
 
@@ -74,11 +76,26 @@ impl<B: Bits> Evaluator<B> {
             edge[a] = g.cells() & !g.shift(b, g.cells());
             edge[b] = g.cells() & !g.shift(a, g.cells());
         }
+        let lines = (0..g.cell_count())
+            .map(|cell| {
+                AXES.map(|(a, b)| {
+                    let mut line = B::bit(cell);
+                    loop {
+                        let next = line | g.shift(a, line) | g.shift(b, line);
+                        if next == line {
+                            return line;
+                        }
+                        line = next;
+                    }
+                })
+            })
+            .collect();
         Evaluator {
             learned: None,
             corners,
             corner_regions,
             edge,
+            lines,
             cells: g.cell_count() as u32,
         }
     }
@@ -143,7 +160,7 @@ impl<B: Bits> Evaluator<B> {
             return B::ZERO;
         }
         let full = if lines {
-            full_lines(rules, empty)
+            self.full_lines(g.cells(), empty)
         } else {
             [B::ZERO; 4]
         };
@@ -162,6 +179,21 @@ impl<B: Bits> Evaluator<B> {
             }
             stable = next;
         }
+    }
+
+    /// For each axis of [`AXES`], the cells whose whole line along it is filled: no disc there
+    /// can be turned along that line, since a move needs an empty cell on it. The lines
+    /// through each empty cell, rather than a fill along each axis: the solver asks near the
+    /// end, where the empty cells are few.
+    #[inline]
+    fn full_lines(&self, cells: B, empty: B) -> [B; 4] {
+        let mut open = [B::ZERO; 4];
+        for cell in empty.iter() {
+            for (open, &line) in open.iter_mut().zip(&self.lines[cell]) {
+                *open |= line;
+            }
+        }
+        open.map(|open| cells & !open)
     }
 
     /// [`Evaluator::evaluate_with_moves`] of `after`, the position after a move at `cell`
@@ -249,22 +281,6 @@ impl<B: Bits> Evaluator<B> {
 
 fn diff<B: Bits>(a: B, b: B) -> i32 {
     a.count() as i32 - b.count() as i32
-}
-
-/// For each axis of [`AXES`], the cells whose whole line along it is filled: no disc there can
-/// be turned along that line, since a move needs an empty cell on it.
-fn full_lines<B: Bits>(rules: &Rules<B>, empty: B) -> [B; 4] {
-    let g = &rules.geometry;
-    AXES.map(|(a, b)| {
-        let mut open = empty;
-        loop {
-            let next = open | g.shift(a, open) | g.shift(b, open);
-            if next == open {
-                return g.cells() & !open;
-            }
-            open = next;
-        }
-    })
 }
 
 #[cfg(test)]

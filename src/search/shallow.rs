@@ -39,6 +39,8 @@ struct Shallow<'a, B, F> {
     corners: B,
     /// Whether that sort is by the discs each move turns rather than by replies.
     by_flips: bool,
+    /// From this many empty cells on, a node looks for a cut-off from stable discs.
+    stability_from: u32,
 }
 
 /// A shallow solve waiting for its kernel.
@@ -55,7 +57,8 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
 
     fn with<F: Flips<B>>(self, flips: F) -> (i32, u64) {
         let variant = self.engine.rules.variant;
-        let sort = self.engine.reach().sorted;
+        let reach = self.engine.reach();
+        let sort = reach.sorted;
         let mut shallow = Shallow {
             engine: self.engine,
             flips,
@@ -70,6 +73,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             sorted_from: sort.map_or(u32::MAX, |sort| sort.from),
             corners: self.engine.eval.corners(),
             by_flips: sort.is_some_and(|sort| sort.by == SortKey::Flips),
+            stability_from: reach.shallow_stability.unwrap_or(u32::MAX),
         };
         let (mine, theirs) = (self.mine, self.theirs);
         let empty = self.engine.rules.geometry.cells() & !(mine | theirs);
@@ -165,7 +169,14 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         if !PASSED {
             self.nodes += 1;
         }
-        match empty.count() {
+        let empties = empty.count();
+        if empties >= self.stability_from {
+            // Also after a pass: a bound for this side holds whether or not it can move.
+            if let Some(bound) = self.engine.stability_cut(mine, theirs, empty, alpha) {
+                return bound;
+            }
+        }
+        match empties {
             1 => self.last_empty::<PASSED>(mine, theirs, empty),
             2 => self.last_two::<PASSED>(mine, theirs, empty, alpha, beta),
             3 => self.each_move::<PASSED, 2>(mine, theirs, empty, odd, alpha, beta),
