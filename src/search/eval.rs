@@ -166,19 +166,66 @@ impl<B: Bits> Evaluator<B> {
         };
         let mut stable = known;
         loop {
-            let mut next = mine;
-            for (&(a, b), &full) in AXES.iter().zip(&full) {
-                // Safe along this line if it has no empty cell, or if one side is the edge or
-                // a stable disc of ours.
-                let held_a = self.edge[a] | g.shift(b, stable);
-                let held_b = self.edge[b] | g.shift(a, stable);
-                next &= full | held_a | held_b;
-            }
+            let next = self.held(rules, mine, &full, stable);
             if next == stable {
                 return stable;
             }
             stable = next;
         }
+    }
+
+    /// How many discs [`Evaluator::stable_near_end`] finds, if at least `need`; perhaps fewer
+    /// than all it would find, but never fewer than `need`. Cheaper where the answer is no.
+    pub fn stable_near_end_reaching(
+        &self,
+        rules: &Rules<B>,
+        mine: B,
+        empty: B,
+        need: u32,
+    ) -> Option<u32> {
+        if need == 0 {
+            return Some(0);
+        }
+        if mine.count() < need {
+            return None;
+        }
+        if rules.variant.rule_set == RuleSet::Simple || (mine & self.corners).is_empty() {
+            let count = self.stable_near_end(rules, mine, empty).count();
+            return (count >= need).then_some(count);
+        }
+        let full = self.full_lines(rules.geometry.cells(), empty);
+        // The stable discs are held by stable discs only, so fewer than those held by any
+        // disc of `mine`: when those are too few, the answer is no at once.
+        if self.held(rules, mine, &full, mine).count() < need {
+            return None;
+        }
+        let mut stable = B::ZERO;
+        loop {
+            let next = self.held(rules, mine, &full, stable);
+            let count = next.count();
+            if count >= need {
+                return Some(count);
+            }
+            if next == stable {
+                return None;
+            }
+            stable = next;
+        }
+    }
+
+    /// The discs of `mine` safe along every axis given that `stable` are: along an axis, a
+    /// disc is safe if its line there is full (`full`), or if on one side of it lies the edge
+    /// or a disc of `stable`.
+    #[inline]
+    fn held(&self, rules: &Rules<B>, mine: B, full: &[B; 4], stable: B) -> B {
+        let g = &rules.geometry;
+        let mut held = mine;
+        for (&(a, b), &full) in AXES.iter().zip(full) {
+            let held_a = self.edge[a] | g.shift(b, stable);
+            let held_b = self.edge[b] | g.shift(a, stable);
+            held &= full | held_a | held_b;
+        }
+        held
     }
 
     /// For each axis of [`AXES`], the cells whose whole line along it is filled: no disc there

@@ -519,6 +519,36 @@ fn discs_stable_near_the_end_never_turn() {
 }
 
 #[test]
+fn a_count_of_stable_discs_reaching_a_need_agrees_with_the_whole_count() {
+    // Yes exactly when the whole count reaches the need, with a count between the two.
+    for variant in [FULL, PLACE_ANYWHERE, SIMPLE] {
+        for (rows, cols) in [(4, 4), (3, 7), (5, 6), (8, 8)] {
+            let e = engine::<u64>(rows, cols, variant, depth(1));
+            let (rules, eval) = (&e.rules, &e.eval);
+            let cells = rules.geometry.cell_count() as u32;
+            let mut reached = 0;
+            for seed in 0..60 {
+                let pos = random_position(rules, seed, (cells / 4).min(10));
+                let empty = rules.empty(&pos);
+                for discs in [pos.black, pos.white] {
+                    let all = eval.stable_near_end(rules, discs, empty).count();
+                    for need in 0..=discs.count() + 1 {
+                        match eval.stable_near_end_reaching(rules, discs, empty, need) {
+                            Some(count) => {
+                                assert!(need <= count && count <= all, "{rows}x{cols} {seed}");
+                                reached += u32::from(need > 0);
+                            }
+                            None => assert!(all < need, "{rows}x{cols} {variant:?} {seed}"),
+                        }
+                    }
+                }
+            }
+            assert!(reached > 0, "{rows}x{cols} {variant:?}");
+        }
+    }
+}
+
+#[test]
 fn simple_rules_search_and_solver_agree() {
     for misere in [false, true] {
         let variant = Variant {
