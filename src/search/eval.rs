@@ -337,6 +337,35 @@ mod tests {
     use crate::search::splitmix;
 
     #[test]
+    fn full_lines_are_those_a_fill_along_each_axis_leaves() {
+        let mut seed = 5u64;
+        for (rows, cols) in [(3, 3), (8, 8), (5, 7), (4, 9), (3, 21), (7, 9)] {
+            let rules: Rules<u64> =
+                Rules::new(Shape::new(rows, cols).unwrap(), Variant::default()).unwrap();
+            let g = &rules.geometry;
+            let eval = Evaluator::classic(&rules);
+            for _ in 0..50 {
+                // A few empty cells, as near the end, or many.
+                let mut empty = splitmix(&mut seed) & splitmix(&mut seed) & g.cells();
+                if splitmix(&mut seed) % 2 == 0 {
+                    empty &= splitmix(&mut seed) & splitmix(&mut seed);
+                }
+                let filled = AXES.map(|(a, b)| {
+                    let mut open = empty;
+                    loop {
+                        let next = open | g.shift(a, open) | g.shift(b, open);
+                        if next == open {
+                            return g.cells() & !open;
+                        }
+                        open = next;
+                    }
+                });
+                assert_eq!(eval.full_lines(g.cells(), empty), filled, "{rows}x{cols}");
+            }
+        }
+    }
+
+    #[test]
     fn an_estimate_after_a_move_is_the_estimate_read_whole() {
         let mut seed = 23u64;
         for (rows, cols) in [(8, 8), (6, 6), (5, 7), (4, 9), (3, 3)] {
