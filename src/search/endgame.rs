@@ -100,11 +100,12 @@ pub(super) enum SortKey {
 ///
 /// The stability cut-off in the shallow solver from 6 cells (session 44, one thread, three
 /// interleaved runs, user time): FFO #45-#49 23% fewer nodes (0.93 G against 1.21 G), median
-/// 30.8 s against 32.7 s; #20-#39 2.5% fewer nodes, #40-#44 5.0%. From 7, 15% fewer nodes on
+/// 30.8 s against 32.7 s; #20-#39 2.5% fewer nodes, #40-#44 5.0%; #50-#52 15% fewer (1.60 G
+/// against 1.89 G) but as long (65.2-67.3 s against 65.1-67.0 s). From 7, 15% fewer nodes on
 /// #45-#49 and as fast; from 8, 31.7 s; from 5 and 4, 31.0 s and 32.0 s (29% and 40% fewer
 /// nodes, each bound costing more than it saves). Once the count of stable discs stopped as
 /// soon as it could answer (`Evaluator::stable_near_end_reaching`), from 5 took as long as
-/// from 6 (30.1-31.0 s against 30.3-30.8 s).
+/// from 6 (30.1-31.0 s against 30.3-30.8 s), and from 7 on #50-#52 took 65.7-66.5 s.
 const FULL_REACH: Reach = Reach {
     shallow: 9,
     sorted: Some(ShallowSort {
