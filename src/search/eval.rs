@@ -347,7 +347,7 @@ mod tests {
             for _ in 0..50 {
                 // A few empty cells, as near the end, or many.
                 let mut empty = splitmix(&mut seed) & splitmix(&mut seed) & g.cells();
-                if splitmix(&mut seed) % 2 == 0 {
+                if splitmix(&mut seed) & 1 == 0 {
                     empty &= splitmix(&mut seed) & splitmix(&mut seed);
                 }
                 let filled = AXES.map(|(a, b)| {
