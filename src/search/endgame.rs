@@ -105,7 +105,9 @@ pub(super) enum SortKey {
 /// #45-#49 and as fast; from 8, 31.7 s; from 5 and 4, 31.0 s and 32.0 s (29% and 40% fewer
 /// nodes, each bound costing more than it saves). Once the count of stable discs stopped as
 /// soon as it could answer (`Evaluator::stable_near_end_reaching`), from 5 took as long as
-/// from 6 (30.1-31.0 s against 30.3-30.8 s), and from 7 on #50-#52 took 65.7-66.5 s.
+/// from 6 (30.1-31.0 s against 30.3-30.8 s), and from 7 on #50-#52 took 65.7-66.5 s. With
+/// the cut-off, the shallow solver up to 10 cells: #45-#49 30.8-31.4 s against 31.0-31.2 s,
+/// #50-#52 65.0-65.2 s against 64.7-65.5 s (two runs each in turn): no gain, 9 stays.
 const FULL_REACH: Reach = Reach {
     shallow: 9,
     sorted: Some(ShallowSort {
