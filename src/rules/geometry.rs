@@ -60,10 +60,17 @@ fn fill<B: Bits, const ROUNDS: u32>(
 
 /// The directions that step towards higher indices, and those towards lower ones.
 const UP: [usize; 4] = [0, 2, 4, 5];
-const _: () = assert!(
-    matches!(UP, [0, 2, 4, 5]),
-    "`Geometry::shift` spells these out"
-);
+/// Whether each direction is one of `UP`, read by index so that a loop over the axes, whose
+/// directions are known, shifts without a branch.
+const IS_UP: [bool; 8] = {
+    let mut is_up = [false; 8];
+    let mut i = 0;
+    while i < UP.len() {
+        is_up[UP[i]] = true;
+        i += 1;
+    }
+    is_up
+};
 const DOWN: [usize; 4] = [1, 3, 6, 7];
 
 /// The shape of a board and the per-direction masks derived from it.
@@ -232,8 +239,7 @@ impl<B: Bits> Geometry<B> {
     #[inline(always)]
     pub fn shift(&self, dir: usize, set: B) -> B {
         let s = &self.steps[dir];
-        // Known where `dir` is, so a loop over the axes shifts without a branch.
-        let moved = if matches!(dir, 0 | 2 | 4 | 5) {
+        let moved = if IS_UP[dir] {
             set.shift_up(s.amount)
         } else {
             set.shift_down(s.amount)

@@ -77,18 +77,7 @@ impl<B: Bits> Evaluator<B> {
             edge[b] = g.cells() & !g.shift(a, g.cells());
         }
         let lines = (0..g.cell_count())
-            .map(|cell| {
-                AXES.map(|(a, b)| {
-                    let mut line = B::bit(cell);
-                    loop {
-                        let next = line | g.shift(a, line) | g.shift(b, line);
-                        if next == line {
-                            return line;
-                        }
-                        line = next;
-                    }
-                })
-            })
+            .map(|cell| AXES.map(|axis| spread_along(rules, axis, B::bit(cell))))
             .collect();
         Evaluator {
             learned: None,
@@ -330,6 +319,19 @@ fn diff<B: Bits>(a: B, b: B) -> i32 {
     a.count() as i32 - b.count() as i32
 }
 
+/// `set` and every cell in line with one of its cells along `axis` (a pair of [`AXES`]).
+fn spread_along<B: Bits>(rules: &Rules<B>, (a, b): (usize, usize), set: B) -> B {
+    let g = &rules.geometry;
+    let mut spread = set;
+    loop {
+        let next = spread | g.shift(a, spread) | g.shift(b, spread);
+        if next == spread {
+            return spread;
+        }
+        spread = next;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,16 +352,8 @@ mod tests {
                 if splitmix(&mut seed) & 1 == 0 {
                     empty &= splitmix(&mut seed) & splitmix(&mut seed);
                 }
-                let filled = AXES.map(|(a, b)| {
-                    let mut open = empty;
-                    loop {
-                        let next = open | g.shift(a, open) | g.shift(b, open);
-                        if next == open {
-                            return g.cells() & !open;
-                        }
-                        open = next;
-                    }
-                });
+                // The cells in line with no empty cell, by one spread along each axis.
+                let filled = AXES.map(|axis| g.cells() & !spread_along(&rules, axis, empty));
                 assert_eq!(eval.full_lines(g.cells(), empty), filled, "{rows}x{cols}");
             }
         }
