@@ -120,6 +120,19 @@ impl<B: Bits> Engine<B> {
             .iter()
             .fold(0, |odd, cell| odd ^ (1 << self.quarter_of[cell]))
     }
+
+    /// The quarters whose moves the parity order tries first, with `empty` the empty cells:
+    /// those holding an odd number of them, so that the mover tends to get the last move of
+    /// each; under misère, where the last move tends to cost discs, those holding an even
+    /// number.
+    pub(super) fn parity_quarters(&self, empty: B) -> usize {
+        let odd = self.odd_quarters(empty);
+        if self.rules.variant.misere {
+            odd ^ 15
+        } else {
+            odd
+        }
+    }
 }
 
 /// [`Shallow::solve_empties`] as a piece of work for the kernel.
