@@ -1347,7 +1347,7 @@ fn simple_normal_moves_ordered_by_their_worth_under_place_anywhere_take_fewer_no
 /// weights and with the classic evaluation: positions from the engine's own games (12 random
 /// moves, then the engine 3 moves deep) at 12 to 22 empty cells whose exact value lies within
 /// 16 discs, where the solver's windows mostly are. Prints the standard deviation and mean
-/// absolute error in discs per depth (the README's "Speed and threads" quotes them); summed over
+/// absolute error in discs per depth (`docs/performance.md` quotes them); summed over
 /// every count and depth, the learned weights must miss by less.
 #[test]
 #[ignore = "solves about 200 positions of 12-22 empty cells, about two minutes in release: cargo test --release --lib -- --ignored"]
