@@ -613,3 +613,37 @@ fn bench_refuses_a_bad_positions_file_with_its_line() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn files_read_as_lists_refuse_a_line_that_is_not_text() {
+    let path = std::env::temp_dir().join(format!("othello-lines-{}.txt", std::process::id()));
+    let mut long = b"# fine\n".to_vec();
+    long.extend(vec![b'x'; 5000]);
+    long.push(b'\n');
+    for (args, contents, message) in [
+        (
+            ["bench", "--depth", "2", "--positions"],
+            b"f5d6\n\xff\xfe\n".to_vec(),
+            "line 2: a line that is not UTF-8 text",
+        ),
+        (
+            ["solve", "--threads", "1", "--file"],
+            long,
+            "line 2: a line over 4096 bytes",
+        ),
+    ] {
+        std::fs::write(&path, contents).unwrap();
+        let output = Command::cargo_bin("othello")
+            .unwrap()
+            .args(args)
+            .arg(&path)
+            .timeout(TIMEOUT)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}

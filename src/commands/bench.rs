@@ -2,6 +2,7 @@
 //! and speed can be compared between versions and machines.
 
 use crate::notation::{MoveList, Obf, PositionString};
+use crate::protocols::numbered_lines;
 use crate::rules::{Bits, Game, Move, Passes, RuleSet, Setup, Shape, Variant};
 use crate::search::{Config, Engine, DISC};
 use anyhow::{bail, Context};
@@ -117,13 +118,13 @@ pub fn bench_positions(
 ) -> anyhow::Result<Vec<BenchLine>> {
     writeln!(out, "{HEADER}")?;
     let mut lines = Vec::new();
-    for (n, line) in input.lines().enumerate() {
-        let line = line?;
+    for line in numbered_lines(input) {
+        let (n, line) = line?;
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let at = || format!("line {}", n + 1);
+        let at = || format!("line {n}");
         let found = read_start(text)
             .and_then(|start| {
                 crate::with_bits!(start.shape(), |B| {
@@ -135,7 +136,7 @@ pub fn bench_positions(
                 })
             })
             .with_context(at)?;
-        lines.push(report(out, format!("line-{}", n + 1), Some(depth), found)?);
+        lines.push(report(out, format!("line-{n}"), Some(depth), found)?);
     }
     if lines.is_empty() {
         bail!("the positions file has no positions");

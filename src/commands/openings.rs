@@ -1,6 +1,7 @@
 //! `othello match`: reads the openings file and runs the referee.
 
 use crate::notation::MoveList;
+use crate::protocols::numbered_lines;
 use crate::rules::{Game, Move, Passes, Setup};
 use anyhow::{bail, Context};
 use std::io::BufRead;
@@ -9,13 +10,13 @@ use std::io::BufRead;
 /// and lines starting with `#` are skipped. Every line must be playable on `setup`'s board.
 pub fn read_openings(input: impl BufRead, setup: &Setup) -> anyhow::Result<Vec<Vec<Move>>> {
     let mut openings = Vec::new();
-    for (number, line) in input.lines().enumerate() {
-        let line = line?;
+    for line in numbered_lines(input) {
+        let (number, line) = line?;
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let at = || format!("line {}", number + 1);
+        let at = || format!("line {number}");
         let moves = text.parse::<MoveList>().with_context(at)?.0;
         let ends = crate::with_bits!(setup.shape, |B| {
             let mut game = Game::<B>::new(setup, Passes::Explicit)?;

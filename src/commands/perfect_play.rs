@@ -420,6 +420,29 @@ fn time_run(elapsed: Duration) -> Duration {
 }
 
 /// Entries that take longer than this report each root move as it finishes...
+/// The largest cache file read: a few hundred bytes an entry, so far beyond any real one. A
+/// larger file is refused whole rather than read in part, since its last line would then look
+/// cut short and be removed.
+const MAX_CACHE: u64 = 16 << 20;
+
+/// The text of the file at `path`, refused (`InvalidData`) when it is over `cap` bytes or not
+/// UTF-8.
+fn read_capped(path: &Path, cap: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(cap + 1)
+        .read_to_end(&mut bytes)?;
+    let invalid = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+    if bytes.len() as u64 > cap {
+        return Err(invalid(format!(
+            "over {} MiB, too large for a cache",
+            cap >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text".to_string()))
+}
+
 const REPORT_AFTER: Duration = Duration::from_secs(60);
 /// ...and their node count at least this often.
 const REPORT_EVERY: Duration = Duration::from_secs(600);
@@ -748,7 +771,7 @@ impl Cache {
     /// must exist). A last line cut short (the run was stopped as it wrote) is removed, with a
     /// word on `log`; read only, it is passed over.
     fn open(path: PathBuf, read_only: bool, log: &mut dyn Write) -> anyhow::Result<Cache> {
-        let text = match std::fs::read_to_string(&path) {
+        let text = match read_capped(&path, MAX_CACHE) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !read_only => String::new(),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -1009,6 +1032,20 @@ mod tests {
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
+        }
+    }
+
+    #[test]
+    fn a_cache_over_its_cap_or_not_text_is_refused_whole() {
+        let path = std::env::temp_dir().join(format!("othello-cap-{}.txt", std::process::id()));
+        std::fs::write(&path, "12345678\n").unwrap();
+        assert_eq!(read_capped(&path, 9).unwrap(), "12345678\n");
+        let over = read_capped(&path, 8).unwrap_err();
+        std::fs::write(&path, b"\xff\n").unwrap();
+        let binary = read_capped(&path, 8).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        for e in [over, binary] {
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
         }
     }
 

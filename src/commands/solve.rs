@@ -4,6 +4,7 @@
 use super::journal::Proved;
 use super::{signal_name, Earlier, Interrupt, JournalFile, Start};
 use crate::notation::{MoveList, Obf};
+use crate::protocols::numbered_lines;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
 use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
@@ -525,12 +526,12 @@ pub fn solve_file(
         out,
         "# line empties best score expected agree nodes seconds"
     )?;
-    for (n, line) in input.lines().enumerate() {
-        let line = line?;
+    for line in numbered_lines(input) {
+        let (n, line) = line?;
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let obf: Obf = line.parse().with_context(|| format!("line {}", n + 1))?;
+        let obf: Obf = line.parse().with_context(|| format!("line {n}"))?;
         let pos = obf_position(&obf);
         engine.clear();
         let solved = engine.solve_exact(&pos, false);
@@ -561,8 +562,7 @@ pub fn solve_file(
         totals.elapsed += solved.elapsed;
         writeln!(
             out,
-            "{} {} {best} {:+} {} {agree} {} {:.3}",
-            n + 1,
+            "{n} {} {best} {:+} {} {agree} {} {:.3}",
             engine.rules().empty(&pos).count(),
             solved.score,
             expected.map_or("-".to_string(), |e| format!("{e:+}")),

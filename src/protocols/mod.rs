@@ -7,7 +7,8 @@
 //! - [`gtp`]: the Go Text Protocol as Othello programs speak it.
 //! - [`nboard`]: the NBoard protocol with its GGF game records.
 //!
-//! [`LineReader`] is the one line reader they all use, bounded in line length.
+//! [`LineReader`] is the one line reader they all use, bounded in line length; the files the
+//! commands read as lists go through it too ([`numbered_lines`]).
 
 pub mod gtp;
 pub mod line;
@@ -15,4 +16,4 @@ pub mod nboard;
 mod reader;
 pub mod triples;
 
-pub use reader::{LineReader, Unreadable, MAX_LINE};
+pub use reader::{numbered_lines, LineReader, Unreadable, MAX_LINE};

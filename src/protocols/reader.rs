@@ -81,6 +81,38 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+/// The lines of a file read as a list (positions, openings, OBF lines), numbered from 1, each
+/// as text or as the reason it is not: bounded as [`LineReader`] is, so that a huge or binary
+/// file cannot exhaust memory. A line that is not text is an error naming its number.
+pub fn numbered_lines<R: BufRead>(
+    input: R,
+) -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
+    let mut reader = LineReader::new(input);
+    let mut number = 0;
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        let line = match reader.next_line() {
+            Ok(None) => return None,
+            Ok(Some(line)) => line,
+            Err(e) => {
+                failed = true;
+                return Some(Err(e.into()));
+            }
+        };
+        number += 1;
+        Some(match line {
+            Ok(text) => Ok((number, text.to_string())),
+            Err(why) => {
+                failed = true;
+                Err(anyhow::anyhow!("line {number}: {why}"))
+            }
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +150,36 @@ mod tests {
         let exact = vec![b'1'; MAX_LINE];
         assert_eq!(lines(&exact).len(), 1);
         assert!(lines(&exact)[0].is_ok());
+    }
+
+    #[test]
+    fn numbers_a_files_lines_and_stops_at_the_first_that_is_not_text() {
+        let read = |input: &[u8]| -> Vec<Result<(usize, String), String>> {
+            numbered_lines(io::BufReader::with_capacity(5, input))
+                .map(|line| line.map_err(|e| e.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            read(b"# c\n\nf5d6\n"),
+            [
+                Ok((1, "# c".into())),
+                Ok((2, String::new())),
+                Ok((3, "f5d6".into()))
+            ]
+        );
+        let mut long = b"a\n".to_vec();
+        long.extend(vec![b'x'; MAX_LINE + 1]);
+        long.extend_from_slice(b"\nb\n");
+        assert_eq!(
+            read(&long),
+            [
+                Ok((1, "a".into())),
+                Err(format!("line 2: a line over {MAX_LINE} bytes"))
+            ]
+        );
+        assert_eq!(
+            read(b"\xff\nb\n"),
+            [Err("line 1: a line that is not UTF-8 text".to_string())]
+        );
     }
 }
