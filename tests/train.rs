@@ -84,6 +84,20 @@ fn gen_fit_and_play_with_the_weights() {
     assert_eq!(bad.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&bad.stderr);
     assert!(stderr.contains("corrupt (checksum mismatch)"), "{stderr}");
+    // An endless or huge file is refused once past the cap, not read to its end.
+    fs::File::create(&weights)
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
+    let huge = othello()
+        .arg("--weights")
+        .arg(&weights)
+        .args(["perft", "--depth", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(huge.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&huge.stderr);
+    assert!(stderr.contains("too large for a weights file"), "{stderr}");
     fs::remove_dir_all(&dir).unwrap();
 }
 
