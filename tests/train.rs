@@ -70,34 +70,29 @@ fn gen_fit_and_play_with_the_weights() {
         .output()
         .unwrap();
     assert!(game.status.success(), "{game:?}");
-    // A damaged file is an error, never a silent fallback.
+    // A bad file is an error (exit status 2), never a silent fallback.
+    let refused = |why: &str| {
+        let bad = othello()
+            .arg("--weights")
+            .arg(&weights)
+            .args(["perft", "--depth", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(bad.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&bad.stderr);
+        assert!(stderr.contains(why), "{stderr}");
+    };
     let mut bytes = fs::read(&weights).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     fs::write(&weights, bytes).unwrap();
-    let bad = othello()
-        .arg("--weights")
-        .arg(&weights)
-        .args(["perft", "--depth", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&bad.stderr);
-    assert!(stderr.contains("corrupt (checksum mismatch)"), "{stderr}");
+    refused("corrupt (checksum mismatch)");
     // An endless or huge file is refused once past the cap, not read to its end.
     fs::File::create(&weights)
         .unwrap()
         .set_len(65 << 20)
         .unwrap();
-    let huge = othello()
-        .arg("--weights")
-        .arg(&weights)
-        .args(["perft", "--depth", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(huge.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&huge.stderr);
-    assert!(stderr.contains("too large for a weights file"), "{stderr}");
+    refused("too large for a weights file");
     fs::remove_dir_all(&dir).unwrap();
 }
 
