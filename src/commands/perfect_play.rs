@@ -420,29 +420,6 @@ fn time_run(elapsed: Duration) -> Duration {
 }
 
 /// Entries that take longer than this report each root move as it finishes...
-/// The largest cache file read: a few hundred bytes an entry, so far beyond any real one. A
-/// larger file is refused whole rather than read in part, since its last line would then look
-/// cut short and be removed.
-const MAX_CACHE: u64 = 16 << 20;
-
-/// The text of the file at `path`, refused (`InvalidData`) when it is over `cap` bytes or not
-/// UTF-8.
-fn read_capped(path: &Path, cap: u64) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(cap + 1)
-        .read_to_end(&mut bytes)?;
-    let invalid = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
-    if bytes.len() as u64 > cap {
-        return Err(invalid(format!(
-            "over {} MiB, too large for a cache",
-            cap >> 20
-        )));
-    }
-    String::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text".to_string()))
-}
-
 const REPORT_AFTER: Duration = Duration::from_secs(60);
 /// ...and their node count at least this often.
 const REPORT_EVERY: Duration = Duration::from_secs(600);
@@ -764,6 +741,29 @@ struct Cache {
     /// Open for adding entries; `None` when the run only reads (`from_cache`).
     file: Option<std::fs::File>,
     known: Vec<(Setup, Found)>,
+}
+
+/// The largest cache file read: a few hundred bytes an entry, so far beyond any real one. A
+/// larger file is refused whole rather than read in part, since its last line would then look
+/// cut short and be removed.
+const MAX_CACHE: u64 = 16 << 20;
+
+/// The text of the file at `path`, refused (`InvalidData`) when it is over `cap` bytes or not
+/// UTF-8.
+fn read_capped(path: &Path, cap: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(cap + 1)
+        .read_to_end(&mut bytes)?;
+    let invalid = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+    if bytes.len() as u64 > cap {
+        return Err(invalid(format!(
+            "over {} MiB, too large for a cache",
+            cap >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text".to_string()))
 }
 
 impl Cache {
