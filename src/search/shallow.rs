@@ -69,7 +69,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             cells: self.engine.rules.geometry.cell_count() as i32,
             sign: if variant.misere { -1 } else { 1 },
             anywhere: variant.place_anywhere,
-            parity: if variant.misere { 15 } else { 0 },
+            parity: self.engine.parity_flip(),
             sorted_from: sort.map_or(u32::MAX, |sort| sort.from),
             corners: self.engine.eval.corners(),
             by_flips: sort.is_some_and(|sort| sort.by == SortKey::Flips),
@@ -126,11 +126,16 @@ impl<B: Bits> Engine<B> {
     /// each; under misère, where the last move tends to cost discs, those holding an even
     /// number.
     pub(super) fn parity_quarters(&self, empty: B) -> usize {
-        let odd = self.odd_quarters(empty);
+        self.odd_quarters(empty) ^ self.parity_flip()
+    }
+
+    /// What turns the quarters holding an odd number of empty cells into those the parity
+    /// order tries first (see [`Engine::parity_quarters`]): all four under misère, else none.
+    fn parity_flip(&self) -> usize {
         if self.rules.variant.misere {
-            odd ^ 15
+            15
         } else {
-            odd
+            0
         }
     }
 }
