@@ -309,21 +309,8 @@ const MAX_FILE: u64 = 64 << 20;
 
 /// Reads a weights file and registers it; a missing, damaged or oversized file is an error.
 pub fn load(path: &Path) -> Result<(), String> {
-    use std::io::Read;
-    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .map_err(failed)?
-        .take(MAX_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(failed)?;
-    if bytes.len() as u64 > MAX_FILE {
-        return Err(format!(
-            "{}: over {} MiB, too large for a weights file",
-            path.display(),
-            MAX_FILE >> 20
-        ));
-    }
+    let bytes = crate::files::read_capped(path, MAX_FILE, "a weights file")
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     register(weights);
     Ok(())
