@@ -748,20 +748,12 @@ struct Cache {
 /// cut short and be removed.
 const MAX_CACHE: u64 = 16 << 20;
 
-/// The text of the cache at `path`, refused (`InvalidData`) when it is over `cap` bytes or not
-/// UTF-8.
-fn read_cache(path: &Path, cap: u64) -> std::io::Result<String> {
-    let bytes = crate::files::read_capped(path, cap, "a cache")?;
-    String::from_utf8(bytes)
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
-}
-
 impl Cache {
     /// Reads `path` if it exists, and opens it for adding entries unless `read_only` (then it
     /// must exist). A last line cut short (the run was stopped as it wrote) is removed, with a
     /// word on `log`; read only, it is passed over.
     fn open(path: PathBuf, read_only: bool, log: &mut dyn Write) -> anyhow::Result<Cache> {
-        let text = match read_cache(&path, MAX_CACHE) {
+        let text = match crate::files::read_capped_text(&path, MAX_CACHE, "a cache") {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !read_only => String::new(),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -1022,20 +1014,6 @@ mod tests {
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
-        }
-    }
-
-    #[test]
-    fn a_cache_over_its_cap_or_not_text_is_refused_whole() {
-        let path = std::env::temp_dir().join(format!("othello-cap-{}.txt", std::process::id()));
-        std::fs::write(&path, "12345678\n").unwrap();
-        assert_eq!(read_cache(&path, 9).unwrap(), "12345678\n");
-        let over = read_cache(&path, 8).unwrap_err();
-        std::fs::write(&path, b"\xff\n").unwrap();
-        let binary = read_cache(&path, 8).unwrap_err();
-        std::fs::remove_file(&path).unwrap();
-        for e in [over, binary] {
-            assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
         }
     }
 

@@ -96,6 +96,19 @@ fn commands_save_load_level_swap_resign_quit() {
     );
     assert_eq!(s.moves_text(), "f5");
     assert!(s.handle("load /no/such/file")[0].starts_with("Cannot load"));
+    // A file past the cap is refused whole, not read in part: the game in hand stays.
+    let big = dir.join("big.txt");
+    let mut text = "f5 ".repeat(MAX_FILE as usize / 3);
+    text.push_str("d6 c3 d3 c4");
+    std::fs::write(&big, text).unwrap();
+    let big = big.to_str().unwrap();
+    assert_eq!(
+        s.handle(&format!("load {big}")),
+        [format!(
+            "Cannot load {big}: over 64 KiB, too large for a saved game."
+        )]
+    );
+    assert_eq!(s.moves_text(), "f5");
     assert_eq!(
         s.handle("level 3"),
         ["The computer now searches 3 moves ahead."]
