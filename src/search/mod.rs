@@ -197,30 +197,6 @@ pub struct Report {
     pub pv: Vec<usize>,
 }
 
-/// Time kept back from a move's limit for returning the move and for the machine's hiccups: a
-/// twentieth of the limit, from 1 ms to 25 ms (with 5 ms at 1 s, a loaded machine once
-/// answered 4.5 ms late).
-fn margin(limit: Duration) -> Duration {
-    (limit / 20).clamp(Duration::from_millis(1), Duration::from_millis(25))
-}
-
-/// Whether to begin another iteration at `elapsed` into a move's `limit`, the last two having
-/// taken `previous` and `latest`. The next one is foreseen from how fast they grew (from 1.5 to
-/// 8 times). It is begun when an eighth of it, enough to search the best move so far again and
-/// try some others, fits in the time left: an iteration cut short by the deadline still plays
-/// the best move it has proved, so stopping earlier would only leave time unused (measured:
-/// with a quarter, 80% of a 100 ms budget was used on moves not forced or solved; with an
-/// eighth, 86%).
-fn worth_another(elapsed: Duration, previous: Duration, latest: Duration, limit: Duration) -> bool {
-    let growth = if previous.is_zero() {
-        3.0
-    } else {
-        (latest.as_secs_f64() / previous.as_secs_f64()).clamp(1.5, 8.0)
-    };
-    let first_move = latest.mul_f64(growth / 8.0);
-    elapsed + first_move < limit.saturating_sub(margin(limit))
-}
-
 /// Beyond every score.
 const INFINITY: i32 = i32::MAX / 4;
 /// How often (in nodes, minus one) the clock is read: some microseconds.
@@ -614,7 +590,7 @@ impl<B: Bits> Engine<B> {
             }
             let previous = std::mem::replace(&mut latest, clock.elapsed() - began);
             if let Some(limit) = self.config.move_time {
-                if !worth_another(clock.elapsed(), previous, latest, limit) {
+                if !time::worth_another(clock.elapsed(), previous, latest, limit) {
                     break;
                 }
             }
@@ -637,7 +613,7 @@ impl<B: Bits> Engine<B> {
         self.stopped = false;
         self.started = clock;
         self.progress = Progress::default();
-        self.deadline = limit.map(|t| clock + t.saturating_sub(margin(t)));
+        self.deadline = limit.map(|t| clock + t.saturating_sub(time::margin(t)));
     }
 
     /// One iteration over the root moves, best first. Returns the best score and move, and
