@@ -13,12 +13,14 @@ pub mod patterns;
 mod shallow;
 mod subsets;
 mod table;
+mod threads;
 pub mod time;
 pub mod weights;
 
 pub use endgame::{Observer, Progress, RootMoves, RootValue, Solved};
 pub use eval::{EvalKind, Evaluator, DISC};
 pub use journal::{Bounds, Journal, Sink};
+use threads::{Shared, SEARCHED_BY_ALL};
 
 /// Where the scores of finished games start: beyond every estimate.
 const WON: i32 = 10_000_000;
@@ -67,76 +69,9 @@ pub use table::{splitmix, Bound, Entry, Part, Table, Zobrist, MAX_DEPTH, SOLVED}
 
 use crate::rules::{Bits, Position, RuleSet, Rules};
 use patterns::Indices;
-use std::sync::atomic::{
-    AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
-};
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// What the threads of one search share besides the table.
-#[derive(Debug, Default)]
-struct Shared {
-    /// Set when the main thread has its answer: the helpers stop.
-    stop: AtomicBool,
-    /// A lower bound on the root's value: the best that any thread has proved so far, for the
-    /// other threads' windows.
-    alpha: AtomicI32,
-    /// Whether the main thread has solved the first root move.
-    first_done: AtomicBool,
-    /// The next root move (by its place in the main thread's list) no thread has taken.
-    next: AtomicUsize,
-    /// Root moves (by their place in the list, the first 64) whose values are known.
-    finished: AtomicU64,
-    /// Set when the main thread begins a solve's round of ties, with `ties` holding the root
-    /// moves it tests (by place, the first 64) and `alpha` the root's value.
-    tie_round: AtomicBool,
-    ties: AtomicU64,
-    /// The root move (its place in the list, plus one; 0 for none) that a thread is searching
-    /// again for its value, having found it better than the best so far: helpers join it.
-    resolving: AtomicUsize,
-    /// How many threads are searching each position, by a hash of its key (collisions only
-    /// cost a deferral): the solver's threads leave a position another is in for later.
-    busy: Box<[AtomicU8]>,
-}
-
-impl Shared {
-    fn new(threads: usize) -> Shared {
-        let slots = if threads > 1 { BUSY_SLOTS } else { 0 };
-        Shared {
-            busy: (0..slots).map(|_| AtomicU8::new(0)).collect(),
-            ..Shared::default()
-        }
-    }
-
-    /// Marks the root move at place `i` of the list as having its value known.
-    fn finish(&self, i: usize) {
-        if i < 64 {
-            self.finished.fetch_or(1 << i, Relaxed);
-        }
-    }
-
-    fn busy_slot(&self, key: u64) -> &AtomicU8 {
-        &self.busy[(key >> 40) as usize & (BUSY_SLOTS - 1)]
-    }
-}
-
-/// Slots of [`Shared::busy`]: many more than positions searched at once, so few collide.
-const BUSY_SLOTS: usize = 1 << 16;
-
-/// At a node whose moves the threads share (see [`Engine::best_of`]), every thread there
-/// searches this many moves in turn before it puts off one that another thread is in: a cut-off
-/// comes most often from the first moves, and a thread that went on to a later one meanwhile
-/// would mostly search it in vain (young brothers wait, as in YBWC). Session 43, nodes on the
-/// two development cores (16 threads there visited 1.45 times one thread's nodes on FFO
-/// #40-#44 and 2.15 times on #57, against 1.70 and 2.18 measured on 16 cores): with 3 rather
-/// than 1, 16 threads visit 141-150 M nodes on #40-#44 against 170-179 M (one thread 122.3 M),
-/// 1.47 G on #45-#49 against 1.94 G (one thread 1.21 G), 1.76 G on #57 against 3.07-3.15 G
-/// (one thread 1.47 G), 2.06-2.11 G on #50-#52 against 2.46-2.47 G, 754 M on the 6x6 start
-/// against 931-934 M (one thread 626 M); 4 threads 134 M on #40-#44 against 148-153 M. With 2,
-/// about as few on #40-#49 but 2.25 G on #57; with 4, 1.89 G; with 6, 2.33 G; with 5 from 20
-/// empty cells on and 3 below, 1.83 G. Putting off only a move that two threads are in:
-/// 192-195 M on #40-#44.
-const SEARCHED_BY_ALL: usize = 3;
 
 /// How final scores count empty cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -427,70 +362,6 @@ impl<B: Bits> Engine<B> {
     /// Nodes searched since the current search began.
     pub fn nodes(&self) -> u64 {
         self.nodes
-    }
-
-    /// A helper thread's engine: the same rules and table, its own counters.
-    fn helper(&self, id: usize) -> Self {
-        Engine {
-            rules: self.rules.clone(),
-            eval: self.eval.clone(),
-            zobrist: self.zobrist.clone(),
-            table: Arc::clone(&self.table),
-            config: self.config,
-            id,
-            shared: Arc::clone(&self.shared),
-            square_weight: self.square_weight.clone(),
-            square_order: Arc::clone(&self.square_order),
-            quarter_of: self.quarter_of.clone(),
-            quarter_cells: self.quarter_cells,
-            lists: Vec::new(),
-            nodes: 0,
-            deadline: None,
-            stopped: false,
-            watch: None,
-            outdated: false,
-            started: self.started,
-            observer: None,
-            progress: Progress::default(),
-            journal: self.journal.clone(),
-            images: Arc::clone(&self.images),
-            subsets: self.subsets.clone(),
-            subsets_from: self.subsets_from,
-            order_from: self.order_from,
-        }
-    }
-
-    /// Runs `work` on this engine while `config.threads - 1` helpers run `help` on copies of it
-    /// that share the table, until `work` is done. Returns what `work` returns, with the
-    /// helpers' nodes added to this engine's count.
-    fn with_helpers<T>(
-        &mut self,
-        work: impl FnOnce(&mut Self) -> T,
-        help: impl Fn(&mut Self) + Sync,
-    ) -> T {
-        self.shared = Arc::new(Shared::new(self.config.threads));
-        if self.config.threads <= 1 {
-            return work(self);
-        }
-        let helpers: Vec<Self> = (1..self.config.threads).map(|id| self.helper(id)).collect();
-        let help = &help;
-        let (result, nodes) = std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .into_iter()
-                .map(|mut h| {
-                    scope.spawn(move || {
-                        help(&mut h);
-                        h.nodes
-                    })
-                })
-                .collect();
-            let result = work(self);
-            self.shared.stop.store(true, Relaxed);
-            let nodes: u64 = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            (result, nodes)
-        });
-        self.nodes += nodes;
-        result
     }
 
     /// Forgets every stored result.
