@@ -719,6 +719,51 @@ mod tests {
         );
     }
 
+    #[test]
+    fn threads_storing_while_it_grows_never_read_back_a_wrong_entry() {
+        let t = Table::new(4);
+        let slots = t.main.full as u64 + 1;
+        // Scores name their keys; the keys crowd the buckets, so that slots are replaced,
+        // moved and torn while the table grows.
+        let entry = |key: u64| Entry {
+            score: (key % 1000) as i32,
+            best: Some((key % 64) as usize),
+            depth: 3,
+            bound: Bound::Exact,
+            cost: 0,
+        };
+        std::thread::scope(|s| {
+            for thread in 0..4 {
+                let t = &t;
+                s.spawn(move || {
+                    for i in 0..2 * slots {
+                        let key = 4 * i + thread + 1;
+                        t.store(Part::Main, key, entry(key));
+                        if let Some(found) = t.probe(Part::Main, key / 2) {
+                            assert_eq!(found, entry(key / 2));
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(
+            t.main.mask.load(Relaxed),
+            t.main.full,
+            "grown to the whole table"
+        );
+        let mut kept = 0;
+        for key in 1..=8 * slots {
+            if let Some(found) = t.probe(Part::Main, key) {
+                assert_eq!(found, entry(key), "key {key}");
+                kept += 1;
+            }
+        }
+        assert!(
+            kept > slots / 2,
+            "only {kept} of {slots} slots hold an entry"
+        );
+    }
+
     fn solved(cost: u8) -> Entry {
         Entry {
             score: 3,
