@@ -242,8 +242,9 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table whose main part takes about `megabytes` (rounded down to a power of two of
-    /// slots; at least 1024), and its near-the-end part a sixteenth of that (at least 1024).
+    /// A table whose main part takes at most about `megabytes` (rounded down to a power of two
+    /// of slots; at least 1024), and its near-the-end part a sixteenth of that (at least 1024);
+    /// each starts at 1 MB or less and grows as stores come (see [`Buckets`]).
     pub fn new(megabytes: usize) -> Self {
         let bytes = megabytes.saturating_mul(1 << 20);
         let wanted = (bytes / 16).max(1024);
