@@ -110,7 +110,7 @@ pub struct SearchArgs {
     /// none with --depth].
     #[arg(long, value_parser = players::parse_duration)]
     move_time: Option<Duration>,
-    /// Transposition table size in megabytes.
+    /// Transposition table size in megabytes: the most it grows to as the search needs.
     #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
     hash_mb: usize,
     /// Vary the play with this seed (the same seed plays the same way).
@@ -315,7 +315,7 @@ pub struct TrainGenArgs {
     /// Games played at once [default: every core].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Each thread's solver table, in megabytes.
+    /// Each thread's solver table, in megabytes: the most it grows to.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
 }
@@ -384,7 +384,7 @@ pub struct SolveArgs {
     /// Show progress on stderr even when it is not a terminal.
     #[arg(long)]
     pub progress: bool,
-    /// Transposition table size in megabytes.
+    /// Transposition table size in megabytes: the most it grows to as the search needs.
     #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
     pub hash_mb: usize,
     /// Solve with this many threads [default: every core]. The value is exact with any
@@ -432,7 +432,7 @@ pub struct PlayArgs {
     /// The computer's time for each move, such as 500ms or 2s [default: 1s].
     #[arg(long, value_parser = players::parse_duration)]
     pub move_time: Option<Duration>,
-    /// Transposition table size in megabytes.
+    /// Transposition table size in megabytes: the most it grows to as the search needs.
     #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
     pub hash_mb: usize,
 }
@@ -556,7 +556,7 @@ pub struct MatchArgs {
 /// The options of `othello bench`; its help is its [`Command`]'s doc comment.
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Transposition table size in megabytes.
+    /// Transposition table size in megabytes: the most it grows to as the search needs.
     #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
     pub hash_mb: usize,
     /// Search with this many threads (node counts repeat exactly only with 1).
@@ -611,7 +611,7 @@ pub struct PerfectPlayArgs {
     /// shows what the journal of an entry not solved proves of its value.
     #[arg(long, value_name = "FOLDER")]
     pub journals: Option<PathBuf>,
-    /// Transposition table size in megabytes.
+    /// Transposition table size in megabytes: the most it grows to as the search needs.
     #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
     pub hash_mb: usize,
     /// Solve each entry with this many threads [default: every core].
