@@ -461,13 +461,18 @@ impl Buckets {
     /// due.
     #[inline]
     fn count_store(&self, key: u64, salt: u64) {
-        if key >> 58 != 0 || self.mask.load(Relaxed) == self.full {
+        if key >> 58 != 0 {
             return;
         }
-        let stores = self.stores.fetch_add(1, Relaxed) + 1;
-        if stores * SAMPLED * GROW_AT > self.mask.load(Relaxed) {
+        let mask = self.mask.load(Relaxed);
+        if mask != self.full && Self::due(self.stores.fetch_add(1, Relaxed) + 1, mask) {
             self.grow(salt);
         }
+    }
+
+    /// Whether `stores` sampled stores call for doubling a prefix of `mask` plus one slots.
+    fn due(stores: usize, mask: usize) -> bool {
+        stores * SAMPLED * GROW_AT > mask
     }
 
     /// Doubles the prefix in use, moving each entry whose key has the new mask bit to the same
@@ -481,7 +486,7 @@ impl Buckets {
         }
         // Read again: another thread may have doubled it since.
         let mask = self.mask.load(Relaxed);
-        if mask != self.full && self.stores.load(Relaxed) * SAMPLED * GROW_AT > mask {
+        if mask != self.full && Self::due(self.stores.load(Relaxed), mask) {
             let slots = mask + 1;
             for index in 0..slots {
                 let slot = self.slot(index, salt);
