@@ -62,17 +62,12 @@ const BUSY_SLOTS: usize = 1 << 16;
 /// At a node whose moves the threads share (see [`Engine::best_of`]), every thread there
 /// searches this many moves in turn before it puts off one that another thread is in: a cut-off
 /// comes most often from the first moves, and a thread that went on to a later one meanwhile
-/// would mostly search it in vain (young brothers wait, as in YBWC). Session 43, nodes on the
-/// two development cores (16 threads there visited 1.45 times one thread's nodes on FFO
-/// #40-#44 and 2.15 times on #57, against 1.70 and 2.18 measured on 16 cores): with 3 rather
-/// than 1, 16 threads visit 141-150 M nodes on #40-#44 against 170-179 M (one thread 122.3 M),
-/// 1.47 G on #45-#49 against 1.94 G (one thread 1.21 G), 1.76 G on #57 against 3.07-3.15 G
-/// (one thread 1.47 G), 2.06-2.11 G on #50-#52 against 2.46-2.47 G, 754 M on the 6x6 start
-/// against 931-934 M (one thread 626 M); 4 threads 134 M on #40-#44 against 148-153 M. With 2,
-/// about as few on #40-#49 but 2.25 G on #57; with 4, 1.89 G; with 6, 2.33 G; with 5 from 20
-/// empty cells on and 3 below, 1.83 G. Putting off only a move that two threads are in:
-/// 192-195 M on #40-#44.
-pub(super) const SEARCHED_BY_ALL: usize = 3;
+/// would mostly search it in vain (young brothers wait, as in YBWC). On 16 real cores (session
+/// 48, FFO #40-#47, #51, #52 and #56, 16 threads, 8 GB, two rounds in turn): 2.94-2.96 G nodes
+/// in 16.5-19.1 s with 2, 2.97-2.98 G in 18.3-19.1 s with 1, 4.22-4.25 G in 23.9-26.0 s with 3.
+/// Sixteen threads time-sliced on two cores (session 43) had favoured 3, and misled: there
+/// the threads seldom search the first moves at once, so sharing them costs little.
+pub(super) const SEARCHED_BY_ALL: usize = 2;
 
 impl<B: Bits> Engine<B> {
     /// A helper thread's engine: the same rules and table, its own counters.
