@@ -119,13 +119,9 @@ pub fn bench_positions(
     writeln!(out, "{HEADER}")?;
     let mut lines = Vec::new();
     for line in numbered_lines(input) {
-        let (n, line) = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
+        let (n, text) = line?;
         let at = || format!("line {n}");
-        let found = read_start(text)
+        let found = read_start(&text)
             .and_then(|start| {
                 crate::with_bits!(start.shape(), |B| {
                     let game = start.game::<B>()?;

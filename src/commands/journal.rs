@@ -5,7 +5,7 @@
 
 use super::signed;
 use crate::notation::{JournalLine, PositionString};
-use crate::protocols::MAX_LINE;
+use crate::protocols::{list_entry, MAX_LINE};
 use crate::rules::{Bits, Position, Rules, Shape, Square};
 use crate::search::{Bounds, Journal};
 use anyhow::{bail, Context};
@@ -136,10 +136,9 @@ struct Contents<B> {
 impl<B: Bits> Contents<B> {
     /// Takes line `n` of the file named `name`.
     fn take(&mut self, name: &str, n: usize, text: &str) -> anyhow::Result<()> {
-        let text = text.trim();
-        if text.is_empty() || text.starts_with('#') {
+        let Some(text) = list_entry(text) else {
             return Ok(());
-        }
+        };
         let line: JournalLine = text
             .parse()
             .map_err(|e| anyhow::anyhow!("{name}: line {n}: {e}"))?;

@@ -11,11 +11,7 @@ use std::io::BufRead;
 pub fn read_openings(input: impl BufRead, setup: &Setup) -> anyhow::Result<Vec<Vec<Move>>> {
     let mut openings = Vec::new();
     for line in numbered_lines(input) {
-        let (number, line) = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
+        let (number, text) = line?;
         let at = || format!("line {number}");
         let moves = text.parse::<MoveList>().with_context(at)?.0;
         let ends = crate::with_bits!(setup.shape, |B| {

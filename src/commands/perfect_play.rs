@@ -31,6 +31,7 @@ use super::signed;
 use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
 use crate::notation::{MoveList, VariantWords};
 use crate::players::parse_duration;
+use crate::protocols::list_entry;
 use crate::rules::{Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
 use crate::search::{Observer, Progress, RootMoves};
@@ -771,10 +772,9 @@ impl Cache {
         }
         let mut known = Vec::new();
         for (n, line) in text[..whole].lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+            let Some(line) = list_entry(line) else {
                 continue;
-            }
+            };
             let entry = parse_cache_line(line)
                 .with_context(|| format!("{}: line {}", path.display(), n + 1))?;
             known.push(entry);

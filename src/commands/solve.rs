@@ -528,9 +528,6 @@ pub fn solve_file(
     )?;
     for line in numbered_lines(input) {
         let (n, line) = line?;
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
         let obf: Obf = line.parse().with_context(|| format!("line {n}"))?;
         let pos = obf_position(&obf);
         engine.clear();

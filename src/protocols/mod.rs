@@ -16,4 +16,4 @@ pub mod nboard;
 mod reader;
 pub mod triples;
 
-pub use reader::{numbered_lines, LineReader, Unreadable, MAX_LINE};
+pub use reader::{list_entry, numbered_lines, LineReader, Unreadable, MAX_LINE};

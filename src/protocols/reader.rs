@@ -81,16 +81,24 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// The lines of a file read as a list (positions, openings, OBF lines), numbered from 1, each
-/// as text or as the reason it is not: bounded as [`LineReader`] is, so that a huge or binary
-/// file cannot exhaust memory. A line that is not text is an error naming its number.
+/// The text of a line of a file read as a list, trimmed, or none for a blank line or a note
+/// (a line whose text starts with `#`).
+pub fn list_entry(line: &str) -> Option<&str> {
+    let text = line.trim();
+    (!text.is_empty() && !text.starts_with('#')).then_some(text)
+}
+
+/// The entries of a file read as a list (positions, openings, OBF lines; see [`list_entry`]),
+/// each with its line's number from 1, as text or as the reason it is not: bounded as
+/// [`LineReader`] is, so that a huge or binary file cannot exhaust memory. A line that is not
+/// text is an error naming its number.
 pub fn numbered_lines<R: BufRead>(
     input: R,
 ) -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
     let mut reader = LineReader::new(input);
     let mut number = 0;
     let mut failed = false;
-    std::iter::from_fn(move || {
+    std::iter::from_fn(move || loop {
         if failed {
             return None;
         }
@@ -103,13 +111,17 @@ pub fn numbered_lines<R: BufRead>(
             }
         };
         number += 1;
-        Some(match line {
-            Ok(text) => Ok((number, text.to_string())),
+        match line {
+            Ok(text) => {
+                if let Some(entry) = list_entry(text) {
+                    return Some(Ok((number, entry.to_string())));
+                }
+            }
             Err(why) => {
                 failed = true;
-                Err(anyhow::anyhow!("line {number}: {why}"))
+                return Some(Err(anyhow::anyhow!("line {number}: {why}")));
             }
-        })
+        }
     })
 }
 
@@ -153,19 +165,15 @@ mod tests {
     }
 
     #[test]
-    fn numbers_a_files_lines_and_stops_at_the_first_that_is_not_text() {
+    fn numbers_a_files_entries_past_blanks_and_notes_and_stops_at_one_that_is_not_text() {
         let read = |input: &[u8]| -> Vec<Result<(usize, String), String>> {
             numbered_lines(io::BufReader::with_capacity(5, input))
                 .map(|line| line.map_err(|e| e.to_string()))
                 .collect()
         };
         assert_eq!(
-            read(b"# c\n\nf5d6\n"),
-            [
-                Ok((1, "# c".into())),
-                Ok((2, String::new())),
-                Ok((3, "f5d6".into()))
-            ]
+            read(b"# c\n\n  f5d6 \n  # d\ne6\n"),
+            [Ok((3, "f5d6".into())), Ok((5, "e6".into()))]
         );
         let mut long = b"a\n".to_vec();
         long.extend(vec![b'x'; MAX_LINE + 1]);
