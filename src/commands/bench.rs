@@ -2,7 +2,7 @@
 //! and speed can be compared between versions and machines.
 
 use crate::notation::{MoveList, Obf, PositionString};
-use crate::protocols::numbered_lines;
+use crate::protocols::list_entries;
 use crate::rules::{Bits, Game, Move, Passes, RuleSet, Setup, Shape, Variant};
 use crate::search::{Config, Engine, DISC};
 use anyhow::{bail, Context};
@@ -118,7 +118,7 @@ pub fn bench_positions(
 ) -> anyhow::Result<Vec<BenchLine>> {
     writeln!(out, "{HEADER}")?;
     let mut lines = Vec::new();
-    for line in numbered_lines(input) {
+    for line in list_entries(input) {
         let (n, text) = line?;
         let at = || format!("line {n}");
         let found = read_start(&text)

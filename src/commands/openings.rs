@@ -1,7 +1,7 @@
 //! `othello match`: reads the openings file and runs the referee.
 
 use crate::notation::MoveList;
-use crate::protocols::numbered_lines;
+use crate::protocols::list_entries;
 use crate::rules::{Game, Move, Passes, Setup};
 use anyhow::{bail, Context};
 use std::io::BufRead;
@@ -10,7 +10,7 @@ use std::io::BufRead;
 /// and lines starting with `#` are skipped. Every line must be playable on `setup`'s board.
 pub fn read_openings(input: impl BufRead, setup: &Setup) -> anyhow::Result<Vec<Vec<Move>>> {
     let mut openings = Vec::new();
-    for line in numbered_lines(input) {
+    for line in list_entries(input) {
         let (number, text) = line?;
         let at = || format!("line {number}");
         let moves = text.parse::<MoveList>().with_context(at)?.0;

@@ -4,7 +4,7 @@
 use super::journal::Proved;
 use super::{signal_name, Earlier, Interrupt, JournalFile, Start};
 use crate::notation::{MoveList, Obf};
-use crate::protocols::numbered_lines;
+use crate::protocols::list_entries;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
 use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
@@ -526,7 +526,7 @@ pub fn solve_file(
         out,
         "# line empties best score expected agree nodes seconds"
     )?;
-    for line in numbered_lines(input) {
+    for line in list_entries(input) {
         let (n, line) = line?;
         let obf: Obf = line.parse().with_context(|| format!("line {n}"))?;
         let pos = obf_position(&obf);

@@ -8,7 +8,7 @@
 //! - [`nboard`]: the NBoard protocol with its GGF game records.
 //!
 //! [`LineReader`] is the one line reader they all use, bounded in line length; the files the
-//! commands read as lists go through it too ([`numbered_lines`]).
+//! commands read as lists go through it too ([`list_entries`]).
 
 pub mod gtp;
 pub mod line;
@@ -16,4 +16,4 @@ pub mod nboard;
 mod reader;
 pub mod triples;
 
-pub use reader::{list_entry, numbered_lines, LineReader, Unreadable, MAX_LINE};
+pub use reader::{list_entries, list_entry, LineReader, Unreadable, MAX_LINE};

@@ -92,9 +92,7 @@ pub fn list_entry(line: &str) -> Option<&str> {
 /// each with its line's number from 1, as text or as the reason it is not: bounded as
 /// [`LineReader`] is, so that a huge or binary file cannot exhaust memory. A line that is not
 /// text is an error naming its number.
-pub fn numbered_lines<R: BufRead>(
-    input: R,
-) -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
+pub fn list_entries<R: BufRead>(input: R) -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
     let mut reader = LineReader::new(input);
     let mut number = 0;
     let mut failed = false;
@@ -167,7 +165,7 @@ mod tests {
     #[test]
     fn numbers_a_files_entries_past_blanks_and_notes_and_stops_at_one_that_is_not_text() {
         let read = |input: &[u8]| -> Vec<Result<(usize, String), String>> {
-            numbered_lines(io::BufReader::with_capacity(5, input))
+            list_entries(io::BufReader::with_capacity(5, input))
                 .map(|line| line.map_err(|e| e.to_string()))
                 .collect()
         };
