@@ -32,9 +32,11 @@ pub trait Bits:
 
     /// The set holding only `index`.
     fn bit(index: usize) -> Self;
-    /// Every index moved `n` places up (towards higher indices); bits past the top are lost.
+    /// Every index moved `n` places up (towards higher indices), for `n` from 1 to 63; bits
+    /// past the top are lost. Board code shifts by a step or two along a line, and a step is at
+    /// most a row and a cell (27 on the widest board), so wide sets need only this case.
     fn shift_up(self, n: u32) -> Self;
-    /// Every index moved `n` places down; bits below zero are lost.
+    /// Every index moved `n` places down, for `n` from 1 to 63; bits below zero are lost.
     fn shift_down(self, n: u32) -> Self;
     /// The number of indices in the set.
     fn count(self) -> u32;
@@ -108,11 +110,15 @@ macro_rules! impl_bits_for_int {
             }
             #[inline(always)]
             fn shift_up(self, n: u32) -> Self {
-                self.checked_shl(n).unwrap_or(0)
+                debug_assert!((1..64).contains(&n), "shift by {n}");
+                // The mask tells the compiler what the caller promises, which spares a wide
+                // set the code for shifts of a word or more.
+                self << (n & 63)
             }
             #[inline(always)]
             fn shift_down(self, n: u32) -> Self {
-                self.checked_shr(n).unwrap_or(0)
+                debug_assert!((1..64).contains(&n), "shift by {n}");
+                self >> (n & 63)
             }
             #[inline(always)]
             fn count(self) -> u32 {
@@ -161,8 +167,27 @@ impl_bits_for_int!(
 impl_bits_for_int!(u128);
 
 /// `N` 64-bit words, least significant word first, for boards of more than 128 cells.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Eq)]
 pub struct Words<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> Hash for Words<N> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl<const N: usize> PartialEq for Words<N> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        // One pass without branches, where comparing the arrays would call `memcmp`.
+        let differ = self
+            .0
+            .iter()
+            .zip(&other.0)
+            .fold(0, |acc, (a, b)| acc | (a ^ b));
+        differ == 0
+    }
+}
 
 impl<const N: usize> Default for Words<N> {
     fn default() -> Self {
@@ -229,51 +254,23 @@ impl<const N: usize> Bits for Words<N> {
 
     #[inline]
     fn shift_up(self, n: u32) -> Self {
-        // Board steps are under one word; keep that case free of index arithmetic.
-        if 0 < n && n < 64 {
-            let mut out = [0u64; N];
-            out[0] = self.0[0] << n;
-            for i in 1..N {
-                out[i] = (self.0[i] << n) | (self.0[i - 1] >> (64 - n));
-            }
-            return Words(out);
-        }
-        let (words, bits) = ((n / 64) as usize, n % 64);
+        debug_assert!((1..64).contains(&n), "shift by {n}");
         let mut out = [0u64; N];
-        if words >= N {
-            return Words(out);
-        }
-        for i in (words..N).rev() {
-            let src = i - words;
-            let mut v = self.0[src] << bits;
-            if bits != 0 && src > 0 {
-                v |= self.0[src - 1] >> (64 - bits);
-            }
-            out[i] = v;
+        out[0] = self.0[0] << n;
+        for i in 1..N {
+            out[i] = (self.0[i] << n) | (self.0[i - 1] >> (64 - n));
         }
         Words(out)
     }
 
     #[inline]
     fn shift_down(self, n: u32) -> Self {
-        if 0 < n && n < 64 {
-            let mut out = [0u64; N];
-            for i in 0..N - 1 {
-                out[i] = (self.0[i] >> n) | (self.0[i + 1] << (64 - n));
-            }
-            out[N - 1] = self.0[N - 1] >> n;
-            return Words(out);
-        }
-        let (words, bits) = ((n / 64) as usize, n % 64);
+        debug_assert!((1..64).contains(&n), "shift by {n}");
         let mut out = [0u64; N];
-        for (i, slot) in out.iter_mut().enumerate().take(N.saturating_sub(words)) {
-            let src = i + words;
-            let mut v = self.0[src] >> bits;
-            if bits != 0 && src + 1 < N {
-                v |= self.0[src + 1] << (64 - bits);
-            }
-            *slot = v;
+        for i in 0..N - 1 {
+            out[i] = (self.0[i] >> n) | (self.0[i + 1] << (64 - n));
         }
+        out[N - 1] = self.0[N - 1] >> n;
         Words(out)
     }
 
@@ -335,7 +332,7 @@ mod tests {
 
     fn check_shifts<B: Bits>() {
         for i in 0..B::CAPACITY {
-            for n in [0u32, 1, 7, 8, 9, 25, 26, 27, 63, 64, 65] {
+            for n in [1u32, 7, 8, 9, 25, 26, 27, 28, 54, 63] {
                 let up = B::bit(i).shift_up(n);
                 let down = B::bit(i).shift_down(n);
                 let want_up = i + (n as usize);

@@ -37,27 +37,6 @@ struct Step<B> {
     land: B,
 }
 
-/// The cells one step beyond lines of `through` that start next to `from`, stepping `amount`
-/// cells with `shift`; the caller masks off cells that wrapped round an edge.
-#[inline(always)]
-fn fill<B: Bits, const ROUNDS: u32>(
-    from: B,
-    mut through: B,
-    amount: u32,
-    shift: impl Fn(B, u32) -> B,
-) -> B {
-    let mut line = through & shift(from, amount);
-    let mut reach = amount;
-    for round in 1..=ROUNDS {
-        line |= through & shift(line, reach);
-        if round < ROUNDS {
-            through &= shift(through, reach);
-            reach *= 2;
-        }
-    }
-    shift(line, amount)
-}
-
 /// The directions that step towards higher indices, and those towards lower ones.
 const UP: [usize; 4] = [0, 2, 4, 5];
 /// Whether each direction is one of `UP`, read by index so that a loop over the axes, whose
@@ -81,8 +60,9 @@ pub struct Geometry<B> {
     cols: usize,
     cells: B,
     steps: [Step<B>; 8],
-    /// Doubling rounds that reach along the longest line of discs: `2^rounds` cells.
-    rounds: u32,
+    /// Steps of two cells that [`Geometry::flanking_moves`] needs along the longest line of
+    /// discs between two others, after its first two cells.
+    pair_steps: usize,
     /// The directions as SIMD lanes, for one-word boards on processors that have them.
     lanes: Option<Lanes>,
     /// For each cell and direction, the cells from it to the edge (not the cell itself).
@@ -141,7 +121,7 @@ impl<B: Bits> Geometry<B> {
             cols,
             cells,
             steps,
-            rounds: longest.next_power_of_two().trailing_zeros(),
+            pair_steps: (longest.max(2) - 1) / 2,
             lanes: None,
             rays: Arc::from(Vec::new()),
             adjacent: Arc::from(Vec::new()),
@@ -238,13 +218,7 @@ impl<B: Bits> Geometry<B> {
     /// leave the board are dropped.
     #[inline(always)]
     pub fn shift(&self, dir: usize, set: B) -> B {
-        let s = &self.steps[dir];
-        let moved = if IS_UP[dir] {
-            set.shift_up(s.amount)
-        } else {
-            set.shift_down(s.amount)
-        };
-        moved & s.land
+        self.slide(dir, set, 1) & self.steps[dir].land
     }
 
     /// The cells next to any cell of `set`, in all eight directions.
@@ -283,33 +257,37 @@ impl<B: Bits> Geometry<B> {
         if let (Some(lanes), Some(m), Some(t)) = (&self.lanes, mine.to_word(), theirs.to_word()) {
             return B::from_word(lanes.moves(m, t)) & self.cells & !(mine | theirs);
         }
-        // A fixed number of rounds lets the compiler unroll the fills.
-        match self.rounds {
-            0 => self.fill_moves::<0>(mine, theirs),
-            1 => self.fill_moves::<1>(mine, theirs),
-            2 => self.fill_moves::<2>(mine, theirs),
-            3 => self.fill_moves::<3>(mine, theirs),
-            4 => self.fill_moves::<4>(mine, theirs),
-            _ => self.fill_moves::<5>(mine, theirs),
+        // In each direction, lines of `theirs` grow from `mine`: one step, a second, then two
+        // at a time through the discs of `theirs` that follow another, until no line grows or
+        // the longest line is covered. Every shift is by a step or two, which wide sets do
+        // fastest (see [`Bits::shift_up`]), and most lines are short.
+        let mut moves = B::ZERO;
+        for dir in 0..8 {
+            let through = theirs & self.steps[dir].land;
+            let mut line = through & self.slide(dir, mine, 1);
+            line |= through & self.slide(dir, line, 1);
+            let pairs = through & self.slide(dir, through, 1);
+            for _ in 0..self.pair_steps {
+                let longer = line | (pairs & self.slide(dir, line, 2));
+                if longer == line {
+                    break;
+                }
+                line = longer;
+            }
+            moves |= self.shift(dir, line);
         }
+        moves & !(mine | theirs)
     }
 
-    /// [`Geometry::flanking_moves`] by Kogge-Stone fills: in each direction, lines of `theirs`
-    /// grow from `mine`, doubling their reach each round, `2^ROUNDS` cells in all. More rounds
-    /// than a direction needs change nothing.
+    /// `set` moved `steps` steps in direction `dir`, unmasked: cells may wrap round an edge.
     #[inline(always)]
-    fn fill_moves<const ROUNDS: u32>(&self, mine: B, theirs: B) -> B {
-        let empty = self.cells & !(mine | theirs);
-        let mut moves = B::ZERO;
-        for dir in UP {
-            let s = &self.steps[dir];
-            moves |= fill::<B, ROUNDS>(mine, theirs & s.land, s.amount, B::shift_up) & s.land;
+    fn slide(&self, dir: usize, set: B, steps: u32) -> B {
+        let amount = steps * self.steps[dir].amount;
+        if IS_UP[dir] {
+            set.shift_up(amount)
+        } else {
+            set.shift_down(amount)
         }
-        for dir in DOWN {
-            let s = &self.steps[dir];
-            moves |= fill::<B, ROUNDS>(mine, theirs & s.land, s.amount, B::shift_down) & s.land;
-        }
-        moves & empty
     }
 
     /// The discs of `theirs` that a disc placed on cell `index` flanks against `mine`.
@@ -336,13 +314,14 @@ impl<B: Bits> Geometry<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Words;
     use crate::search::splitmix;
 
     /// Moves and flips by walking the board cell by cell, for comparison.
-    fn walked(g: &Geometry<u64>, mine: u64, theirs: u64, index: usize) -> u64 {
+    fn walked<B: Bits>(g: &Geometry<B>, mine: B, theirs: B, index: usize) -> B {
         let (rows, cols) = (g.rows() as i32, g.cols() as i32);
         let (r0, c0) = ((index / g.cols()) as i32, (index % g.cols()) as i32);
-        let mut flips = 0;
+        let mut flips = B::ZERO;
         for (dr, dc) in [
             (0, 1),
             (0, -1),
@@ -353,13 +332,13 @@ mod tests {
             (-1, 1),
             (-1, -1),
         ] {
-            let (mut r, mut c, mut line) = (r0 + dr, c0 + dc, 0u64);
+            let (mut r, mut c, mut line) = (r0 + dr, c0 + dc, B::ZERO);
             while (0..rows).contains(&r) && (0..cols).contains(&c) {
-                let bit = 1u64 << (r * cols + c);
-                if theirs & bit != 0 {
+                let bit = B::bit((r * cols + c) as usize);
+                if !(theirs & bit).is_empty() {
                     line |= bit;
                 } else {
-                    if mine & bit != 0 {
+                    if !(mine & bit).is_empty() {
                         flips |= line;
                     }
                     break;
@@ -368,6 +347,80 @@ mod tests {
             }
         }
         flips
+    }
+
+    /// Random discs on `g`'s board, about one cell in `2 << sparse` taken for each side's
+    /// candidates: dense sets give long lines, sparse ones the opening's few discs.
+    fn random_discs<B: Bits>(g: &Geometry<B>, state: &mut u64, sparse: u32) -> (B, B) {
+        let mut sets = [B::ZERO; 2];
+        for set in &mut sets {
+            for i in 0..g.cell_count() {
+                if splitmix(state) >> (64 - 1 - sparse) == 0 {
+                    *set |= B::bit(i);
+                }
+            }
+        }
+        let [a, b] = sets;
+        (a & !b, b & !a)
+    }
+
+    /// The moves and flips of random positions on boards stored in `B`, against the walk.
+    fn check_wide<B: Bits>(shapes: &[(usize, usize)]) {
+        let mut state = 11;
+        for &(rows, cols) in shapes {
+            let g = Geometry::<B>::new(crate::rules::Shape::new(rows, cols).unwrap()).unwrap();
+            for round in 0..40 {
+                let (mine, theirs) = random_discs(&g, &mut state, round % 4);
+                let empty = g.cells() & !(mine | theirs);
+                let mut want = B::ZERO;
+                for i in empty.iter() {
+                    let flips = walked(&g, mine, theirs, i);
+                    if !flips.is_empty() {
+                        want |= B::bit(i);
+                    }
+                    assert_eq!(g.flanked(i, mine, theirs), flips, "{rows}x{cols} at {i}");
+                }
+                assert_eq!(g.flanking_moves(mine, theirs), want, "{rows}x{cols}");
+            }
+            // The longest lines: a disc, then discs of the other side up to the cell before
+            // the edge, which is a move, from every cell in every direction.
+            let (r, c) = (rows as i32, cols as i32);
+            for start in 0..rows * cols {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    for sign in [1, -1] {
+                        let (dr, dc) = (dr * sign, dc * sign);
+                        let at = |k: i32| {
+                            let (row, col) = (start as i32 / c + k * dr, start as i32 % c + k * dc);
+                            ((0..r).contains(&row) && (0..c).contains(&col))
+                                .then(|| (row * c + col) as usize)
+                        };
+                        let last = (1..).take_while(|&k| at(k).is_some()).last().unwrap_or(0);
+                        if last < 2 {
+                            continue;
+                        }
+                        let line = (1..last).fold(B::ZERO, |set, k| set | B::bit(at(k).unwrap()));
+                        let (mine, end) = (B::bit(start), at(last).unwrap());
+                        assert!(g.flanking_moves(mine, line).contains(end), "{rows}x{cols}");
+                        assert_eq!(g.flanked(end, mine, line), line, "{rows}x{cols}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn moves_and_flips_agree_with_a_walk_on_wide_boards() {
+        check_wide::<u128>(&[
+            (9, 9),
+            (10, 10),
+            (11, 11),
+            (3, 26),
+            (4, 26),
+            (5, 13),
+            (12, 10),
+        ]);
+        check_wide::<Words<4>>(&[(12, 12), (16, 16), (6, 26), (9, 26)]);
+        check_wide::<Words<11>>(&[(26, 26), (20, 26), (26, 18)]);
     }
 
     #[test]
