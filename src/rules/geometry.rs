@@ -37,6 +37,10 @@ struct Step<B> {
     land: B,
 }
 
+/// The most steps of two cells a fill takes (see [`Geometry::flanking_moves`]): lines of 24
+/// discs lie between two others on a side of 26.
+const MAX_PAIR_STEPS: usize = (MAX_SIDE - 3) / 2;
+
 /// The directions that step towards higher indices, and those towards lower ones.
 const UP: [usize; 4] = [0, 2, 4, 5];
 /// Whether each direction is one of `UP`, read by index so that a loop over the axes, whose
@@ -257,19 +261,37 @@ impl<B: Bits> Geometry<B> {
         if let (Some(lanes), Some(m), Some(t)) = (&self.lanes, mine.to_word(), theirs.to_word()) {
             return B::from_word(lanes.moves(m, t)) & self.cells & !(mine | theirs);
         }
-        // In each direction, lines of `theirs` grow from `mine`: one step, a second, then two
-        // at a time through the discs of `theirs` that follow another, until no line grows or
-        // the longest line is covered. Every shift is by a step or two, which wide sets do
-        // fastest (see [`Bits::shift_up`]), and most lines are short.
+        // A fixed number of steps lets the compiler unroll the fills; more than a board needs
+        // change nothing, so boards of about the same size share one.
+        match self.pair_steps {
+            0..=1 => self.fill_moves::<1>(mine, theirs),
+            2 => self.fill_moves::<2>(mine, theirs),
+            3 => self.fill_moves::<3>(mine, theirs),
+            4 => self.fill_moves::<4>(mine, theirs),
+            5..=6 => self.fill_moves::<6>(mine, theirs),
+            7..=8 => self.fill_moves::<8>(mine, theirs),
+            _ => self.fill_moves::<MAX_PAIR_STEPS>(mine, theirs),
+        }
+    }
+
+    /// [`Geometry::flanking_moves`] by fills: in each direction, lines of `theirs` grow from
+    /// `mine`, one step, a second, then two at a time through the discs of `theirs` that
+    /// follow another, `PAIR_STEPS` times at most. Every shift is by a step or two, which wide
+    /// sets do fastest (see [`Bits::shift_up`]).
+    #[inline(always)]
+    fn fill_moves<const PAIR_STEPS: usize>(&self, mine: B, theirs: B) -> B {
         let mut moves = B::ZERO;
         for dir in 0..8 {
             let through = theirs & self.steps[dir].land;
             let mut line = through & self.slide(dir, mine, 1);
             line |= through & self.slide(dir, line, 1);
             let pairs = through & self.slide(dir, through, 1);
-            for _ in 0..self.pair_steps {
+            for _ in 0..PAIR_STEPS {
                 let longer = line | (pairs & self.slide(dir, line, 2));
-                if longer == line {
+                // A step costs every word of a wide set, and most lines are short, so there
+                // the fill stops once its lines stop growing; on one word the test costs more
+                // than the steps it saves.
+                if B::CAPACITY > 64 && longer == line {
                     break;
                 }
                 line = longer;
