@@ -66,6 +66,22 @@ pub trait Bits:
         }
         set
     }
+    /// The set as two machine words, low first, when it is stored as two.
+    #[inline(always)]
+    fn to_word_pair(self) -> Option<[u64; 2]> {
+        None
+    }
+    /// The set from two machine words, for widths where [`Bits::to_word_pair`] gives them.
+    #[inline(always)]
+    fn from_word_pair(words: [u64; 2]) -> Self {
+        let mut set = Self::ZERO;
+        for (k, word) in words.into_iter().enumerate() {
+            for i in BitIter(word) {
+                set |= Self::bit(64 * k + i);
+            }
+        }
+        set
+    }
 
     fn is_empty(self) -> bool {
         self == Self::ZERO
@@ -164,7 +180,17 @@ impl_bits_for_int!(
         word
     }
 );
-impl_bits_for_int!(u128);
+impl_bits_for_int!(
+    u128,
+    #[inline(always)]
+    fn to_word_pair(self) -> Option<[u64; 2]> {
+        Some([self as u64, (self >> 64) as u64])
+    },
+    #[inline(always)]
+    fn from_word_pair(words: [u64; 2]) -> Self {
+        u128::from(words[0]) | u128::from(words[1]) << 64
+    }
+);
 
 /// `N` 64-bit words, least significant word first, for boards of more than 128 cells.
 #[derive(Clone, Copy, Eq)]

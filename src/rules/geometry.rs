@@ -2,7 +2,7 @@
 
 use super::bits::Bits;
 use super::shape::{Shape, ShapeError};
-use super::simd::Lanes;
+use super::simd::{Lanes, PairLanes};
 use std::fmt;
 use std::sync::Arc;
 
@@ -69,6 +69,8 @@ pub struct Geometry<B> {
     pair_steps: usize,
     /// The directions as SIMD lanes, for one-word boards on processors that have them.
     lanes: Option<Lanes>,
+    /// The same for two-word boards.
+    pair_lanes: Option<PairLanes>,
     /// For each cell and direction, the cells from it to the edge (not the cell itself).
     rays: Arc<[[B; 8]]>,
     /// For each cell, its neighbours.
@@ -127,6 +129,7 @@ impl<B: Bits> Geometry<B> {
             steps,
             pair_steps: (longest.max(2) - 1) / 2,
             lanes: None,
+            pair_lanes: None,
             rays: Arc::from(Vec::new()),
             adjacent: Arc::from(Vec::new()),
         };
@@ -157,6 +160,15 @@ impl<B: Bits> Geometry<B> {
                     let lanes = |ray: &[B; 8]| std::array::from_fn(|i| word(ray[order[i]]));
                     rays.iter().map(lanes).collect()
                 },
+            );
+        }
+        if B::CAPACITY == 128 {
+            let order: Vec<usize> = UP.into_iter().chain(DOWN).collect();
+            let words = |set: B| set.to_word_pair().expect("two-word sets");
+            geometry.pair_lanes = PairLanes::detect(
+                std::array::from_fn(|i| u64::from(steps[order[i]].amount)),
+                std::array::from_fn(|i| words(steps[order[i]].land)),
+                longest,
             );
         }
         geometry.rays = rays.into();
@@ -260,6 +272,11 @@ impl<B: Bits> Geometry<B> {
     pub fn flanking_moves(&self, mine: B, theirs: B) -> B {
         if let (Some(lanes), Some(m), Some(t)) = (&self.lanes, mine.to_word(), theirs.to_word()) {
             return B::from_word(lanes.moves(m, t)) & self.cells & !(mine | theirs);
+        }
+        if let (Some(lanes), Some(m), Some(t)) =
+            (&self.pair_lanes, mine.to_word_pair(), theirs.to_word_pair())
+        {
+            return B::from_word_pair(lanes.moves(m, t)) & !(mine | theirs);
         }
         // A fixed number of steps lets the compiler unroll the fills; more than a board needs
         // change nothing, so boards of about the same size share one.
@@ -391,6 +408,10 @@ mod tests {
         let mut state = 11;
         for &(rows, cols) in shapes {
             let g = Geometry::<B>::new(crate::rules::Shape::new(rows, cols).unwrap()).unwrap();
+            let portable = Geometry {
+                pair_lanes: None,
+                ..g.clone()
+            };
             for round in 0..40 {
                 let (mine, theirs) = random_discs(&g, &mut state, round % 4);
                 let empty = g.cells() & !(mine | theirs);
@@ -403,6 +424,7 @@ mod tests {
                     assert_eq!(g.flanked(i, mine, theirs), flips, "{rows}x{cols} at {i}");
                 }
                 assert_eq!(g.flanking_moves(mine, theirs), want, "{rows}x{cols}");
+                assert_eq!(portable.flanking_moves(mine, theirs), want, "{rows}x{cols}");
             }
             // The longest lines: a disc, then discs of the other side up to the cell before
             // the edge, which is a move, from every cell in every direction.
@@ -423,6 +445,8 @@ mod tests {
                         let line = (1..last).fold(B::ZERO, |set, k| set | B::bit(at(k).unwrap()));
                         let (mine, end) = (B::bit(start), at(last).unwrap());
                         assert!(g.flanking_moves(mine, line).contains(end), "{rows}x{cols}");
+                        let moves = portable.flanking_moves(mine, line);
+                        assert!(moves.contains(end), "{rows}x{cols}");
                         assert_eq!(g.flanked(end, mine, line), line, "{rows}x{cols}");
                     }
                 }

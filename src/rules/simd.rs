@@ -1,9 +1,10 @@
-//! AVX2 kernels for boards of up to 64 cells, chosen at run time where the processor has AVX2.
+//! AVX2 kernels for boards of up to 64 cells, and the moves of boards of up to 128, chosen at
+//! run time where the processor has AVX2.
 //!
 //! The four directions that step towards higher indices share one 256-bit register, the four
 //! that step towards lower ones another, each lane with its own shift amount and landing mask,
-//! so one kernel serves every board shape. The portable fill in `geometry` gives the same
-//! answers everywhere else.
+//! so one kernel serves every board shape. On two-word boards a register holds two directions
+//! (see [`PairLanes`]). The portable fill in `geometry` gives the same answers everywhere else.
 
 use super::kernel::{Flips, WithFlips, Work};
 use super::Bits;
@@ -15,6 +16,8 @@ use std::sync::Arc;
 const MAX_ROUNDS: usize = 5;
 /// The most steps of two cells a line of discs needs after its first two (19 discs on 3x21).
 const MAX_PAIR_STEPS: usize = 9;
+/// The same on two-word boards (24 discs on 4x26).
+const MAX_PAIR_STEPS_TWO_WORDS: usize = 11;
 
 /// Eight lanes, one per direction, aligned so that each half is one 256-bit load (and the rays
 /// of a cell are one cache line).
@@ -290,4 +293,122 @@ unsafe fn flips_avx2<const ROUNDS: usize>(
     let outflank = _mm256_andnot_si256(erased, back);
     let between = _mm256_and_si256(down, _mm256_sub_epi64(zero, outflank));
     fold(_mm256_or_si256(flips, between))
+}
+
+/// Lanes for boards of two words (65 to 128 cells): each register holds two directions, each
+/// as its two words, and a shift carries bits from the low word into the high one.
+#[derive(Clone, Debug)]
+pub(super) struct PairLanes {
+    /// For each register (up 0-1, up 2-3, down 0-1, down 2-3, in the order of `geometry::UP`
+    /// then `geometry::DOWN`): the step of each of its directions, once per word...
+    step: [Quad; 4],
+    /// ... what a word keeps of the other in a step (64 less the step) ...
+    step_carry: [Quad; 4],
+    /// ... the same for two steps ...
+    double: [Quad; 4],
+    double_carry: [Quad; 4],
+    /// ... and the cells each step may land on.
+    land: [Quad; 4],
+    /// Steps of two cells a line of discs needs after its first two.
+    pair_steps: usize,
+}
+
+impl PairLanes {
+    /// The lanes, if this processor runs the kernel: the eight directions' steps and landing
+    /// cells (as low and high words), and `longest` as in [`Lanes::detect`].
+    pub fn detect(amount: [u64; 8], land: [[u64; 2]; 8], longest: usize) -> Option<PairLanes> {
+        let pair_steps = (longest.max(2) - 1) / 2;
+        #[cfg(target_arch = "x86_64")]
+        // Two steps must stay under a word, which every board's do (a step is at most 27).
+        if std::arch::is_x86_feature_detected!("avx2")
+            && pair_steps <= MAX_PAIR_STEPS_TWO_WORDS
+            && amount.iter().all(|&a| (1..32).contains(&a))
+        {
+            let per_lane = |f: &dyn Fn(usize) -> u64| {
+                std::array::from_fn(|r| Quad(std::array::from_fn(|i| f(2 * r + i / 2))))
+            };
+            return Some(PairLanes {
+                step: per_lane(&|d| amount[d]),
+                step_carry: per_lane(&|d| 64 - amount[d]),
+                double: per_lane(&|d| 2 * amount[d]),
+                double_carry: per_lane(&|d| 64 - 2 * amount[d]),
+                land: std::array::from_fn(|r| {
+                    let (a, b) = (land[2 * r], land[2 * r + 1]);
+                    Quad([a[0], a[1], b[0], b[1]])
+                }),
+                pair_steps,
+            });
+        }
+        let _ = (amount, land, pair_steps);
+        None
+    }
+
+    /// The moves of `mine` against `theirs`, as low and high words (empty cells are for the
+    /// caller to mask).
+    #[inline]
+    pub fn moves(&self, mine: [u64; 2], theirs: [u64; 2]) -> [u64; 2] {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `PairLanes` exist only where `detect` found AVX2.
+        return unsafe {
+            match self.pair_steps {
+                0..=2 => pair_moves_avx2::<2>(self, mine, theirs),
+                3..=4 => pair_moves_avx2::<4>(self, mine, theirs),
+                _ => pair_moves_avx2::<MAX_PAIR_STEPS_TWO_WORDS>(self, mine, theirs),
+            }
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no SIMD lanes off x86-64 ({mine:?} {theirs:?})")
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pair_moves_avx2<const PAIR_STEPS: usize>(
+    lanes: &PairLanes,
+    mine: [u64; 2],
+    theirs: [u64; 2],
+) -> [u64; 2] {
+    let both = |set: [u64; 2]| {
+        _mm256_set_epi64x(set[1] as i64, set[0] as i64, set[1] as i64, set[0] as i64)
+    };
+    let (mine, theirs) = (both(mine), both(theirs));
+    let mut moves = _mm256_setzero_si256();
+    for r in 0..4 {
+        let up = r < 2;
+        // A two-word shift by less than a word: each word moves, and the low word's bits that
+        // leave it enter the high one (towards higher indices; the reverse towards lower).
+        let shift = |set: __m256i, by: __m256i, carry: __m256i| {
+            if up {
+                let over = _mm256_bslli_epi128::<8>(_mm256_srlv_epi64(set, carry));
+                _mm256_or_si256(_mm256_sllv_epi64(set, by), over)
+            } else {
+                let over = _mm256_bsrli_epi128::<8>(_mm256_sllv_epi64(set, carry));
+                _mm256_or_si256(_mm256_srlv_epi64(set, by), over)
+            }
+        };
+        let (step, step_carry) = (lanes.step[r].lanes(), lanes.step_carry[r].lanes());
+        let (double, double_carry) = (lanes.double[r].lanes(), lanes.double_carry[r].lanes());
+        let land = lanes.land[r].lanes();
+        let through = _mm256_and_si256(theirs, land);
+        let mut line = _mm256_and_si256(through, shift(mine, step, step_carry));
+        line = _mm256_or_si256(
+            line,
+            _mm256_and_si256(through, shift(line, step, step_carry)),
+        );
+        let pairs = _mm256_and_si256(through, shift(through, step, step_carry));
+        for _ in 0..PAIR_STEPS {
+            let ahead = shift(line, double, double_carry);
+            line = _mm256_or_si256(line, _mm256_and_si256(pairs, ahead));
+        }
+        let beyond = _mm256_and_si256(shift(line, step, step_carry), land);
+        moves = _mm256_or_si256(moves, beyond);
+    }
+    let half = _mm_or_si128(
+        _mm256_castsi256_si128(moves),
+        _mm256_extracti128_si256::<1>(moves),
+    );
+    [
+        _mm_cvtsi128_si64(half) as u64,
+        _mm_extract_epi64::<1>(half) as u64,
+    ]
 }
