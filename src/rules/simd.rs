@@ -350,9 +350,14 @@ impl PairLanes {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `PairLanes` exist only where `detect` found AVX2.
         return unsafe {
+            // Two-word boards come in more shapes than one-word ones (9x9 to 11x11, 6x20, 4x26),
+            // and each step costs four shifts, so the counts follow them more closely.
             match self.pair_steps {
                 0..=2 => pair_moves_avx2::<2>(self, mine, theirs),
-                3..=4 => pair_moves_avx2::<4>(self, mine, theirs),
+                3 => pair_moves_avx2::<3>(self, mine, theirs),
+                4 => pair_moves_avx2::<4>(self, mine, theirs),
+                5..=6 => pair_moves_avx2::<6>(self, mine, theirs),
+                7..=8 => pair_moves_avx2::<8>(self, mine, theirs),
                 _ => pair_moves_avx2::<MAX_PAIR_STEPS_TWO_WORDS>(self, mine, theirs),
             }
         };
