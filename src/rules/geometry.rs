@@ -149,27 +149,25 @@ impl<B: Bits> Geometry<B> {
         let adjacent: Vec<B> = (0..rows * cols)
             .map(|i| geometry.neighbours(B::bit(i)))
             .collect();
+        // The directions in the order of the SIMD lanes: those of `UP`, then those of `DOWN`.
+        let order: [usize; 8] = std::array::from_fn(|i| if i < 4 { UP[i] } else { DOWN[i - 4] });
+        let amounts = order.map(|dir| u64::from(steps[dir].amount));
         if B::CAPACITY == 64 {
-            let order: Vec<usize> = UP.into_iter().chain(DOWN).collect();
             let word = |set: B| set.to_word().expect("one-word sets");
             geometry.lanes = Lanes::detect(
-                std::array::from_fn(|i| u64::from(steps[order[i]].amount)),
-                std::array::from_fn(|i| word(steps[order[i]].land)),
+                amounts,
+                order.map(|dir| word(steps[dir].land)),
                 longest,
                 || {
-                    let lanes = |ray: &[B; 8]| std::array::from_fn(|i| word(ray[order[i]]));
+                    let lanes = |ray: &[B; 8]| order.map(|dir| word(ray[dir]));
                     rays.iter().map(lanes).collect()
                 },
             );
         }
         if B::CAPACITY == 128 {
-            let order: Vec<usize> = UP.into_iter().chain(DOWN).collect();
             let words = |set: B| set.to_word_pair().expect("two-word sets");
-            geometry.pair_lanes = PairLanes::detect(
-                std::array::from_fn(|i| u64::from(steps[order[i]].amount)),
-                std::array::from_fn(|i| words(steps[order[i]].land)),
-                longest,
-            );
+            geometry.pair_lanes =
+                PairLanes::detect(amounts, order.map(|dir| words(steps[dir].land)), longest);
         }
         geometry.rays = rays.into();
         geometry.adjacent = adjacent.into();
