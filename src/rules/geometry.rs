@@ -2,7 +2,7 @@
 
 use super::bits::Bits;
 use super::shape::{Shape, ShapeError};
-use super::simd::{Lanes, PairLanes};
+use super::simd::{pair_steps, Lanes, PairLanes};
 use std::fmt;
 use std::sync::Arc;
 
@@ -39,7 +39,7 @@ struct Step<B> {
 
 /// The most steps of two cells a fill takes (see [`Geometry::flanking_moves`]): lines of 24
 /// discs lie between two others on a side of 26.
-const MAX_PAIR_STEPS: usize = (MAX_SIDE - 3) / 2;
+pub(super) const MAX_PAIR_STEPS: usize = (MAX_SIDE - 3) / 2;
 
 /// The directions that step towards higher indices, and those towards lower ones.
 const UP: [usize; 4] = [0, 2, 4, 5];
@@ -127,7 +127,7 @@ impl<B: Bits> Geometry<B> {
             cols,
             cells,
             steps,
-            pair_steps: (longest.max(2) - 1) / 2,
+            pair_steps: pair_steps(longest),
             lanes: None,
             pair_lanes: None,
             rays: Arc::from(Vec::new()),

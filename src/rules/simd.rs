@@ -16,8 +16,13 @@ use std::sync::Arc;
 const MAX_ROUNDS: usize = 5;
 /// The most steps of two cells a line of discs needs after its first two (19 discs on 3x21).
 const MAX_PAIR_STEPS: usize = 9;
-/// The same on two-word boards (24 discs on 4x26).
-const MAX_PAIR_STEPS_TWO_WORDS: usize = 11;
+/// The same on two-word boards: as many as on any board, since 4x26 has two words.
+const MAX_PAIR_STEPS_TWO_WORDS: usize = super::geometry::MAX_PAIR_STEPS;
+
+/// Steps of two cells a fill needs after its first two along a line of `longest` discs.
+pub(super) fn pair_steps(longest: usize) -> usize {
+    (longest.max(2) - 1) / 2
+}
 
 /// Eight lanes, one per direction, aligned so that each half is one 256-bit load (and the rays
 /// of a cell are one cache line).
@@ -78,7 +83,7 @@ impl Lanes {
         rays: impl FnOnce() -> Vec<[u64; 8]>,
     ) -> Option<Lanes> {
         let rounds = longest.next_power_of_two().trailing_zeros();
-        let pair_steps = (longest.max(2) - 1) / 2;
+        let pair_steps = pair_steps(longest);
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2")
             && rounds as usize <= MAX_ROUNDS
@@ -317,7 +322,7 @@ impl PairLanes {
     /// The lanes, if this processor runs the kernel: the eight directions' steps and landing
     /// cells (as low and high words), and `longest` as in [`Lanes::detect`].
     pub fn detect(amount: [u64; 8], land: [[u64; 2]; 8], longest: usize) -> Option<PairLanes> {
-        let pair_steps = (longest.max(2) - 1) / 2;
+        let pair_steps = pair_steps(longest);
         #[cfg(target_arch = "x86_64")]
         // Two steps must stay under a word, which every board's do (a step is at most 27).
         if std::arch::is_x86_feature_detected!("avx2")
