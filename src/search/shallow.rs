@@ -312,18 +312,20 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         }
         let bit = B::bit(cell);
         let (next_mine, next_theirs) = (theirs & !flips, mine | flips | bit);
-        let (next_empty, next_odd) = (empty ^ bit, odd ^ (1 << self.quarter_of[cell]));
+        let next_empty = empty ^ bit;
         let (a, b) = (-beta, -*alpha);
-        let score = -match CHILD {
-            2 => {
-                self.nodes += 1;
-                self.last_two::<false>(next_mine, next_theirs, next_empty, a, b)
-            }
-            3 => {
+        let score = -if CHILD == 2 {
+            // The quarters' parity is read only with three empty cells or more.
+            self.nodes += 1;
+            self.last_two::<false>(next_mine, next_theirs, next_empty, a, b)
+        } else {
+            let next_odd = odd ^ (1 << self.quarter_of[cell]);
+            if CHILD == 3 {
                 self.nodes += 1;
                 self.each_move::<false, 2>(next_mine, next_theirs, next_empty, next_odd, a, b)
+            } else {
+                self.descend::<false>(next_mine, next_theirs, next_empty, next_odd, a, b)
             }
-            _ => self.descend::<false>(next_mine, next_theirs, next_empty, next_odd, a, b),
         };
         raise(best, alpha, score, beta)
     }
