@@ -380,8 +380,9 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// The moves of the side owning `mine`, `empty` the empty cells. From five empty cells on,
     /// finding them all at once costs less than trying each empty cell (session 50, one
     /// thread, instructions counted by valgrind): FFO #40-#44 3.0% fewer (33.95 G against
-    /// 34.99 G; 1.6% fewer when nodes of three and four cells find them too), four positions
-    /// of `bench/positions/simple-19.txt` 1.0% fewer, three of `simple-misere-20.txt` 1.5%.
+    /// 34.99 G), four positions of `bench/positions/simple-19.txt` 1.0% fewer, three of
+    /// `simple-misere-20.txt` 1.5%. At three and four cells it costs more: 1.5% more on FFO
+    /// #40-#44 once [`Shallow::shallow_move`] no longer looked for a disc beside each cell.
     #[inline(always)]
     fn moves(&self, mine: B, theirs: B, empty: B) -> B {
         if self.anywhere {
