@@ -276,7 +276,7 @@ pub struct Engine<B> {
     /// Bounds kept from one solve to the next, if the solve keeps them.
     journal: Option<Arc<Journal<B>>>,
     /// The board's symmetries, for the solver's table.
-    images: Arc<[endgame::Image]>,
+    images: Arc<endgame::Images>,
     /// Under SIMPLE rules, the values of the sets of a solve's empty cells, and from how many
     /// empty cells on a solve works them out: under place-anywhere, where they answer it
     /// ([`subsets::SUBSETS_FROM`]), and in the normal game under standard placement, where
@@ -317,7 +317,7 @@ impl<B: Bits> Engine<B> {
         });
         let zobrist = Zobrist::new(cells);
         Engine {
-            images: endgame::Image::all(&rules, &zobrist).into(),
+            images: endgame::Images::new(&rules, &zobrist).into(),
             quarter_of,
             quarter_cells,
             zobrist,

@@ -122,6 +122,128 @@ impl Zobrist {
     }
 }
 
+/// How many Zobrists a [`ZobristLanes`] keys a position under at once: the table's and the
+/// seven images of a square board.
+pub const LANES: usize = 8;
+
+/// A position's keys under each Zobrist of a [`ZobristLanes`], one per lane.
+pub type LaneKeys = [u64; LANES];
+
+/// Zobrists side by side, cell by cell (the table's, then its images', see
+/// [`Zobrist::mapped`]): one pass over a position's discs keys it under all of them, each
+/// lane as its own Zobrist would. They share the marks for White to move and settled keys;
+/// the lanes past the last Zobrist mean nothing.
+#[derive(Clone, Debug)]
+pub struct ZobristLanes {
+    black: Vec<LaneKeys>,
+    turn_over: Vec<LaneKeys>,
+    all_black: LaneKeys,
+    white_to_move: u64,
+    settled: u64,
+}
+
+impl ZobristLanes {
+    /// At most [`LANES`] Zobrists of the same board, alike but for their cells' keys.
+    pub fn new(zobrists: &[Zobrist]) -> Self {
+        assert!(
+            (1..=LANES).contains(&zobrists.len()),
+            "one to {LANES} Zobrists"
+        );
+        let first = &zobrists[0];
+        let cells = first.black.len();
+        let lanes = |keys: &dyn Fn(&Zobrist) -> u64| -> LaneKeys {
+            let mut lanes = [0; LANES];
+            for (lane, z) in lanes.iter_mut().zip(zobrists) {
+                *lane = keys(z);
+            }
+            lanes
+        };
+        ZobristLanes {
+            black: (0..cells).map(|i| lanes(&|z| z.black[i])).collect(),
+            turn_over: (0..cells).map(|i| lanes(&|z| z.turn_over[i])).collect(),
+            all_black: lanes(&|z| z.all_black),
+            white_to_move: first.white_to_move,
+            settled: first.settled,
+        }
+    }
+
+    /// [`Zobrist::key`] in every lane.
+    #[inline]
+    pub fn key<B: Bits>(&self, pos: &Position<B>) -> LaneKeys {
+        let mut keys = [0; LANES];
+        for i in (pos.black | pos.white).iter() {
+            xor(&mut keys, &self.black[i]);
+        }
+        for i in pos.white.iter() {
+            xor(&mut keys, &self.turn_over[i]);
+        }
+        if pos.to_move == Color::White {
+            xor(&mut keys, &[self.white_to_move; LANES]);
+        }
+        keys
+    }
+
+    /// [`Zobrist::after_move`] in every lane.
+    #[inline]
+    pub fn after_move<B: Bits>(
+        &self,
+        mut keys: LaneKeys,
+        mover: Color,
+        index: usize,
+        flips: B,
+    ) -> LaneKeys {
+        xor(&mut keys, &self.black[index]);
+        xor(&mut keys, &[self.white_to_move; LANES]);
+        if mover == Color::White {
+            xor(&mut keys, &self.turn_over[index]);
+        }
+        for i in flips.iter() {
+            xor(&mut keys, &self.turn_over[i]);
+        }
+        keys
+    }
+
+    /// [`Zobrist::settled`] in every lane.
+    #[inline]
+    pub fn settled<B: Bits>(&self, mut keys: LaneKeys, white: B, settled: B) -> LaneKeys {
+        xor(&mut keys, &[self.settled; LANES]);
+        for i in (white & settled).iter() {
+            xor(&mut keys, &self.turn_over[i]);
+        }
+        keys
+    }
+
+    /// [`Zobrist::colourless`] in every lane.
+    #[inline]
+    pub fn colourless<B: Bits>(&self, empty: B, to_move: Color) -> LaneKeys {
+        let mut keys = self.all_black;
+        xor(&mut keys, &[self.settled; LANES]);
+        for i in empty.iter() {
+            xor(&mut keys, &self.black[i]);
+        }
+        if to_move == Color::White {
+            xor(&mut keys, &[self.white_to_move; LANES]);
+        }
+        keys
+    }
+
+    /// [`Zobrist::colourless_after`] in every lane.
+    #[inline]
+    pub fn colourless_after(&self, mut keys: LaneKeys, cell: usize) -> LaneKeys {
+        xor(&mut keys, &self.black[cell]);
+        xor(&mut keys, &[self.white_to_move; LANES]);
+        keys
+    }
+}
+
+/// XORs `row` into `keys`, lane by lane (a few vector instructions).
+#[inline(always)]
+fn xor(keys: &mut LaneKeys, row: &LaneKeys) {
+    for (key, r) in keys.iter_mut().zip(row) {
+        *key ^= r;
+    }
+}
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -652,6 +774,45 @@ mod tests {
                 Some(m) => rules.play_unchecked(&pos, m),
                 None => rules.pass(&pos),
             };
+        }
+    }
+
+    #[test]
+    fn each_lane_keys_as_its_own_zobrist() {
+        let rules = crate::rules::Rules::<u64>::new(
+            crate::rules::Shape::new(5, 6).unwrap(),
+            Default::default(),
+        )
+        .unwrap();
+        let z = Zobrist::new(30);
+        let mirror: Vec<usize> = (0..30).map(|i| i / 6 * 6 + 5 - i % 6).collect();
+        let flip: Vec<usize> = (0..30).map(|i| (4 - i / 6) * 6 + i % 6).collect();
+        let zobrists = [z.clone(), z.mapped(&mirror), z.mapped(&flip)];
+        let lanes = ZobristLanes::new(&zobrists);
+        let mut pos = rules.start(Color::Black, Color::White);
+        let mut keys = lanes.key(&pos);
+        let mut colourless = lanes.colourless(rules.empty(&pos), pos.to_move);
+        for step in 0..20 {
+            let empty = rules.empty(&pos);
+            // Some settled set that holds discs of both colours.
+            let settled = (pos.black | pos.white) & 0x2AAA_AAAA;
+            let settled_keys = lanes.settled(keys, pos.white, settled);
+            for (lane, z) in zobrists.iter().enumerate() {
+                assert_eq!(keys[lane], z.key(&pos), "step {step} lane {lane}");
+                assert_eq!(
+                    settled_keys[lane],
+                    z.settled(z.key(&pos), pos.white, settled)
+                );
+                assert_eq!(colourless[lane], z.colourless(empty, pos.to_move));
+            }
+            // Every empty cell, as under place-anywhere, and no passes.
+            let Some(m) = rules.moves(&pos).iter().last().or(empty.lowest()) else {
+                break;
+            };
+            let flips = rules.flips(&pos, m);
+            keys = lanes.after_move(keys, pos.to_move, m, flips);
+            colourless = lanes.colourless_after(colourless, m);
+            pos = rules.play_flips(&pos, m, flips);
         }
     }
 
