@@ -83,6 +83,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             theirs,
             empty,
             odd,
+            moves: B::ZERO,
             alpha: self.alpha,
             beta: self.beta,
         });
@@ -146,6 +147,8 @@ struct Empties<'s, 'a, B, F, const PASSED: bool> {
     theirs: B,
     empty: B,
     odd: usize,
+    /// The side to move's moves when the parent found them, else none (found when needed).
+    moves: B,
     alpha: i32,
     beta: i32,
 }
@@ -161,24 +164,28 @@ impl<B: Bits, F: Flips<B>, const PASSED: bool> Work for Empties<'_, '_, B, F, PA
             theirs,
             empty,
             odd,
+            moves,
             alpha,
             beta,
         } = self;
-        shallow.solve_empties::<PASSED>(mine, theirs, empty, odd, alpha, beta)
+        shallow.solve_empties::<PASSED>(mine, theirs, empty, odd, moves, alpha, beta)
     }
 }
 
 impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// The value with the empty cells known, and the quarters that hold an odd number of them
-    /// (`odd`, one bit each). After a pass (`PASSED`), returns [`NO_MOVE`] when this side
-    /// cannot move either, so the caller scores the game.
+    /// (`odd`, one bit each), and the moves when the parent found them. After a pass
+    /// (`PASSED`), returns [`NO_MOVE`] when this side cannot move either, so the caller scores
+    /// the game.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn solve_empties<const PASSED: bool>(
         &mut self,
         mine: B,
         theirs: B,
         empty: B,
         odd: usize,
+        moves: B,
         alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -196,12 +203,12 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         match empties {
             1 => self.last_empty::<PASSED>(mine, theirs, empty),
             2 => self.last_two::<PASSED>(mine, theirs, empty, alpha, beta),
-            3 => self.each_move::<PASSED, 2>(mine, theirs, empty, odd, alpha, beta),
-            4 => self.each_move::<PASSED, 3>(mine, theirs, empty, odd, alpha, beta),
+            3 => self.each_move::<PASSED, 2>(mine, theirs, empty, odd, B::ZERO, alpha, beta),
+            4 => self.each_move::<PASSED, 3>(mine, theirs, empty, odd, B::ZERO, alpha, beta),
             n @ 5..=SORTED_MAX if n >= self.sorted_from => {
-                self.sorted_moves::<PASSED>(mine, theirs, empty, odd, alpha, beta)
+                self.sorted_moves::<PASSED>(mine, theirs, empty, odd, moves, alpha, beta)
             }
-            _ => self.each_move::<PASSED, 0>(mine, theirs, empty, odd, alpha, beta),
+            _ => self.each_move::<PASSED, 0>(mine, theirs, empty, odd, moves, alpha, beta),
         }
     }
 
@@ -211,40 +218,45 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// rules, the moves that turn the fewest discs first instead, which costs no more than
     /// the flips.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn sorted_moves<const PASSED: bool>(
         &mut self,
         mine: B,
         theirs: B,
         empty: B,
         odd: usize,
+        moves: B,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
         // The moves, fewest replies (or turned discs) first, no more than the empty cells.
-        let mut moves = [(0u32, 0usize, B::ZERO); SORTED_MAX as usize];
+        // Each with its replies, which are the child's moves unless any cell will do.
+        let mut sorted = [(0u32, 0usize, B::ZERO, B::ZERO); SORTED_MAX as usize];
         let mut count = 0;
-        for cell in self.parity_order(self.moves(mine, theirs, empty), odd) {
+        for cell in self.parity_order(self.moves(mine, theirs, empty, moves), odd) {
             let flips = self.flips.flips(cell, mine, theirs);
-            let weight = if self.by_flips {
-                flips.count()
+            let (weight, replies) = if self.by_flips {
+                (flips.count(), B::ZERO)
             } else {
                 let bit = B::bit(cell);
                 let replies = self.flips.moves(theirs & !flips, mine | flips | bit) & empty & !bit;
                 // A corner among them counts twice.
-                replies.count() + (replies & self.corners).count()
+                let weight = replies.count() + (replies & self.corners).count();
+                (weight, if self.anywhere { B::ZERO } else { replies })
             };
             let mut i = count;
-            while i > 0 && moves[i - 1].0 > weight {
-                moves[i] = moves[i - 1];
+            while i > 0 && sorted[i - 1].0 > weight {
+                sorted[i] = sorted[i - 1];
                 i -= 1;
             }
-            moves[i] = (weight, cell, flips);
+            sorted[i] = (weight, cell, flips, replies);
             count += 1;
         }
         let mut best = NO_MOVE;
         let node = (mine, theirs, empty, odd);
-        for &(_, cell, flips) in &moves[..count] {
-            if self.try_move::<PASSED, 0>(node, cell, flips, &mut best, &mut alpha, beta) {
+        for &(_, cell, flips, replies) in &sorted[..count] {
+            let tried = (cell, flips, replies);
+            if self.try_move::<PASSED, 0>(node, tried, &mut best, &mut alpha, beta) {
                 break;
             }
         }
@@ -256,12 +268,14 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// Tries the moves of a node of three empty cells or more in parity order and settles
     /// it; `CHILD` as in [`Shallow::try_move`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn each_move<const PASSED: bool, const CHILD: usize>(
         &mut self,
         mine: B,
         theirs: B,
         empty: B,
         odd: usize,
+        moves: B,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -269,7 +283,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         let node = (mine, theirs, empty, odd);
         // With three or four empty cells, trying each is cheaper (see `moves`).
         let cells = if CHILD == 0 {
-            self.moves(mine, theirs, empty)
+            self.moves(mine, theirs, empty, moves)
         } else {
             empty
         };
@@ -282,7 +296,13 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
                 };
                 flips
             };
-            if self.try_move::<PASSED, CHILD>(node, cell, flips, &mut best, &mut alpha, beta) {
+            if self.try_move::<PASSED, CHILD>(
+                node,
+                (cell, flips, B::ZERO),
+                &mut best,
+                &mut alpha,
+                beta,
+            ) {
                 break;
             }
         }
@@ -292,15 +312,15 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     }
 
     /// Plays the move on `cell`, turning `flips`, from the node `(mine, theirs, empty, odd)`,
-    /// searches the child in the window and takes its value into `best` and `alpha`: true at a
-    /// cut-off. A child of two or three empty cells (`CHILD`) is solved straight here, its node
-    /// counted as `solve_empties` would, and a larger one (`CHILD` 0) through the kernel again.
+    /// the child's moves `moves` if known (else none), searches the child in the window and
+    /// takes its value into `best` and `alpha`: true at a cut-off. A child of two or three
+    /// empty cells (`CHILD`) is solved straight here, its node counted as `solve_empties`
+    /// would, and a larger one (`CHILD` 0) through the kernel again.
     #[inline(always)]
     fn try_move<const PASSED: bool, const CHILD: usize>(
         &mut self,
         (mine, theirs, empty, odd): (B, B, B, usize),
-        cell: usize,
-        flips: B,
+        (cell, flips, moves): (usize, B, B),
         best: &mut i32,
         alpha: &mut i32,
         beta: i32,
@@ -320,9 +340,11 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             let next_odd = odd ^ (1 << self.quarter_of[cell]);
             if CHILD == 3 {
                 self.nodes += 1;
-                self.each_move::<false, 2>(next_mine, next_theirs, next_empty, next_odd, a, b)
+                let (mine, theirs, empty, odd) = (next_mine, next_theirs, next_empty, next_odd);
+                self.each_move::<false, 2>(mine, theirs, empty, odd, B::ZERO, a, b)
             } else {
-                self.descend::<false>(next_mine, next_theirs, next_empty, next_odd, a, b)
+                let (mine, theirs, empty, odd) = (next_mine, next_theirs, next_empty, next_odd);
+                self.descend::<false>(mine, theirs, empty, odd, moves, a, b)
             }
         };
         raise(best, alpha, score, beta)
@@ -343,12 +365,14 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// or more, or this node after a pass), through the kernel again, so that each level gets
     /// it inline.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn descend<const PASSED: bool>(
         &mut self,
         mine: B,
         theirs: B,
         empty: B,
         odd: usize,
+        moves: B,
         alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -358,6 +382,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             theirs,
             empty,
             odd,
+            moves,
             alpha,
             beta,
         })
@@ -374,18 +399,25 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.descend::<true>(theirs, mine, empty, odd, -beta, -alpha)
+        self.descend::<true>(theirs, mine, empty, odd, B::ZERO, -beta, -alpha)
     }
 
-    /// The moves of the side owning `mine`, `empty` the empty cells. From five empty cells on,
-    /// finding them all at once costs less than trying each empty cell (session 50, one
-    /// thread, instructions counted by valgrind): FFO #40-#44 3.0% fewer (33.95 G against
-    /// 34.99 G), four positions of `bench/positions/simple-19.txt` 1.0% fewer, three of
-    /// `simple-misere-20.txt` 1.5%. At three and four cells it costs more: 1.5% more on FFO
-    /// #40-#44 once [`Shallow::shallow_move`] no longer looked for a disc beside each cell.
+    /// The moves of the side owning `mine`, `empty` the empty cells: `known` when the parent
+    /// found them (a node that sorts its moves by replies finds each child's), else found
+    /// here. From five empty cells on, finding them all at once costs less than trying each
+    /// empty cell (session 50, one thread, instructions counted by valgrind): FFO #40-#44 3.0%
+    /// fewer (33.95 G against 34.99 G), four positions of `bench/positions/simple-19.txt` 1.0%
+    /// fewer, three of `simple-misere-20.txt` 1.5%. At three and four cells it costs more:
+    /// 1.5% more on FFO #40-#44 once [`Shallow::shallow_move`] no longer looked for a disc
+    /// beside each cell. Handing a child the moves its parent found (session 51): FFO #40-#44
+    /// 0.9% fewer (32.80 G against 33.10 G), simple-19 0.4%, simple-misere-20 0.9%; the node
+    /// as one struct rather than its parts (no long argument lists) cost 0.5% more under SIMPLE
+    /// rules than before. A node with no moves is found again, which only a pass costs.
     #[inline(always)]
-    fn moves(&self, mine: B, theirs: B, empty: B) -> B {
-        if self.anywhere {
+    fn moves(&self, mine: B, theirs: B, empty: B, known: B) -> B {
+        if !known.is_empty() {
+            known
+        } else if self.anywhere {
             empty
         } else {
             self.flips.moves(mine, theirs) & empty
