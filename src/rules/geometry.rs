@@ -248,6 +248,22 @@ impl<B: Bits> Geometry<B> {
         out
     }
 
+    /// The cells that, along each axis of [`AXES`], lie next to a cell of `set` on either
+    /// side or in that axis's `free`: what holds a disc along every axis, given what holds it
+    /// along each.
+    #[inline]
+    pub fn beside_along_every_axis(&self, set: B, free: &[B; 4]) -> B {
+        if let (Some(lanes), Some(word)) = (&self.lanes, set.to_word()) {
+            let free = free.map(|free| free.to_word().unwrap_or_default());
+            return B::from_word(lanes.beside_along_every_axis(word, &free));
+        }
+        let mut out = self.cells;
+        for (&(a, b), &free) in AXES.iter().zip(free) {
+            out &= free | self.shift(a, set) | self.shift(b, set);
+        }
+        out
+    }
+
     /// The SIMD lanes, where this board and processor have them.
     pub(super) fn lanes(&self) -> Option<&Lanes> {
         self.lanes.as_ref()
@@ -502,8 +518,45 @@ mod tests {
                         "{rows}x{cols}"
                     );
                     assert_eq!(portable.flanking_moves(mine, theirs), want, "{rows}x{cols}");
+                    let free: [u64; 4] = std::array::from_fn(|_| splitmix(&mut state) & g.cells());
+                    let want = beside_along_every_axis_walked(&g, mine, &free);
+                    assert_eq!(g.beside_along_every_axis(mine, &free), want);
+                    assert_eq!(portable.beside_along_every_axis(mine, &free), want);
                 }
             }
         }
+    }
+
+    /// [`Geometry::beside_along_every_axis`] cell by cell, by rows and columns.
+    fn beside_along_every_axis_walked(g: &Geometry<u64>, set: u64, free: &[u64; 4]) -> u64 {
+        // The directions of `AXES`, by row and column.
+        const STEP: [(i32, i32); 8] = [
+            (0, 1),
+            (0, -1),
+            (1, 0),
+            (-1, 0),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ];
+        let in_set = |row: i32, col: i32, (dr, dc): (i32, i32)| {
+            let (r, c) = (row + dr, col + dc);
+            (0..g.rows() as i32).contains(&r)
+                && (0..g.cols() as i32).contains(&c)
+                && set & 1 << (r as usize * g.cols() + c as usize) != 0
+        };
+        let mut out = 0;
+        for i in g.cells().iter() {
+            let sq = g.square(i);
+            let (row, col) = (i32::from(sq.row), i32::from(sq.col));
+            let held = AXES.iter().zip(free).all(|(&(a, b), &free)| {
+                free & 1 << i != 0 || in_set(row, col, STEP[a]) || in_set(row, col, STEP[b])
+            });
+            if held {
+                out |= 1 << i;
+            }
+        }
+        out
     }
 }

@@ -130,6 +130,16 @@ impl Lanes {
         unreachable!("no SIMD lanes off x86-64")
     }
 
+    /// [`super::Geometry::beside_along_every_axis`] of a one-word board.
+    #[inline]
+    pub fn beside_along_every_axis(&self, set: u64, free: &[u64; 4]) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Lanes` exists only where `detect` found AVX2.
+        return unsafe { beside_along_every_axis_avx2(self, set, free) };
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no SIMD lanes off x86-64 ({set} {free:?})")
+    }
+
     /// The discs of `theirs` that a disc of `mine` on cell `index` flanks.
     #[inline]
     pub fn flips(&self, index: usize, mine: u64, theirs: u64) -> u64 {
@@ -253,6 +263,31 @@ unsafe fn neighbours_avx2(lanes: &Lanes, set: u64) -> u64 {
         _mm256_and_si256(down, lanes.land.half(1)),
     );
     fold(near)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn beside_along_every_axis_avx2(lanes: &Lanes, set: u64, free: &[u64; 4]) -> u64 {
+    let set = _mm256_set1_epi64x(set as i64);
+    let up = _mm256_and_si256(
+        _mm256_sllv_epi64(set, lanes.amount.half(0)),
+        lanes.land.half(0),
+    );
+    let down = _mm256_and_si256(
+        _mm256_srlv_epi64(set, lanes.amount.half(1)),
+        lanes.land.half(1),
+    );
+    // Lane `i` of the higher directions runs along `geometry::AXES[i]`; the lower directions
+    // have the last two axes' the other way round.
+    let down = _mm256_permute4x64_epi64::<0b10_11_01_00>(down);
+    // SAFETY: four words, read unaligned.
+    let free = unsafe { _mm256_loadu_si256(free.as_ptr() as *const __m256i) };
+    let held = _mm256_or_si256(free, _mm256_or_si256(up, down));
+    let half = _mm_and_si128(
+        _mm256_castsi256_si128(held),
+        _mm256_extracti128_si256::<1>(held),
+    );
+    (_mm_cvtsi128_si64(half) & _mm_extract_epi64::<1>(half)) as u64
 }
 
 /// The four lanes of `set` together.
