@@ -251,7 +251,7 @@ impl<B: Bits> Geometry<B> {
     /// The cells that, along each axis of [`AXES`], lie next to a cell of `set` on either
     /// side or in that axis's `free`: what holds a disc along every axis, given what holds it
     /// along each.
-    #[inline]
+    #[inline(always)]
     pub fn beside_along_every_axis(&self, set: B, free: &[B; 4]) -> B {
         if let (Some(lanes), Some(word)) = (&self.lanes, set.to_word()) {
             let free = free.map(|free| free.to_word().unwrap_or_default());

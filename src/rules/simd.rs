@@ -131,7 +131,7 @@ impl Lanes {
     }
 
     /// [`super::Geometry::beside_along_every_axis`] of a one-word board.
-    #[inline]
+    #[inline(always)]
     pub fn beside_along_every_axis(&self, set: u64, free: &[u64; 4]) -> u64 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Lanes` exists only where `detect` found AVX2.
@@ -267,6 +267,7 @@ unsafe fn neighbours_avx2(lanes: &Lanes, set: u64) -> u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn beside_along_every_axis_avx2(lanes: &Lanes, set: u64, free: &[u64; 4]) -> u64 {
     let set = _mm256_set1_epi64x(set as i64);
     let up = _mm256_and_si256(
