@@ -370,21 +370,24 @@ mod tests {
     use crate::rules::Words;
     use crate::search::splitmix;
 
+    /// The eight directions in the numbering of [`Geometry::shift`], by row and column.
+    const STEP: [(i32, i32); 8] = [
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+
     /// Moves and flips by walking the board cell by cell, for comparison.
     fn walked<B: Bits>(g: &Geometry<B>, mine: B, theirs: B, index: usize) -> B {
         let (rows, cols) = (g.rows() as i32, g.cols() as i32);
         let (r0, c0) = ((index / g.cols()) as i32, (index % g.cols()) as i32);
         let mut flips = B::ZERO;
-        for (dr, dc) in [
-            (0, 1),
-            (0, -1),
-            (1, 0),
-            (-1, 0),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ] {
+        for (dr, dc) in STEP {
             let (mut r, mut c, mut line) = (r0 + dr, c0 + dc, B::ZERO);
             while (0..rows).contains(&r) && (0..cols).contains(&c) {
                 let bit = B::bit((r * cols + c) as usize);
@@ -529,17 +532,6 @@ mod tests {
 
     /// [`Geometry::beside_along_every_axis`] cell by cell, by rows and columns.
     fn beside_along_every_axis_walked(g: &Geometry<u64>, set: u64, free: &[u64; 4]) -> u64 {
-        // The directions of `AXES`, by row and column.
-        const STEP: [(i32, i32); 8] = [
-            (0, 1),
-            (0, -1),
-            (1, 0),
-            (-1, 0),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ];
         let in_set = |row: i32, col: i32, (dr, dc): (i32, i32)| {
             let (r, c) = (row + dr, col + dc);
             (0..g.rows() as i32).contains(&r)

@@ -748,15 +748,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn colourless_keys_are_settled_keys_with_every_disc() {
+    /// A 5x6 board's rules, a Zobrist for it, and the board's left-right mirror.
+    fn five_by_six() -> (crate::rules::Rules<u64>, Zobrist, Vec<usize>) {
         let rules = crate::rules::Rules::<u64>::new(
             crate::rules::Shape::new(5, 6).unwrap(),
             Default::default(),
         )
         .unwrap();
-        let z = Zobrist::new(30);
-        let mirror: Vec<usize> = (0..30).map(|i| i / 6 * 6 + 5 - i % 6).collect();
+        let mirror = (0..30).map(|i| i / 6 * 6 + 5 - i % 6).collect();
+        (rules, Zobrist::new(30), mirror)
+    }
+
+    #[test]
+    fn colourless_keys_are_settled_keys_with_every_disc() {
+        let (rules, z, mirror) = five_by_six();
         let image = z.mapped(&mirror);
         let mut pos = rules.start(Color::Black, Color::White);
         for _ in 0..12 {
@@ -779,13 +784,7 @@ mod tests {
 
     #[test]
     fn each_lane_keys_as_its_own_zobrist() {
-        let rules = crate::rules::Rules::<u64>::new(
-            crate::rules::Shape::new(5, 6).unwrap(),
-            Default::default(),
-        )
-        .unwrap();
-        let z = Zobrist::new(30);
-        let mirror: Vec<usize> = (0..30).map(|i| i / 6 * 6 + 5 - i % 6).collect();
+        let (rules, z, mirror) = five_by_six();
         let flip: Vec<usize> = (0..30).map(|i| (4 - i / 6) * 6 + i % 6).collect();
         let zobrists = [z.clone(), z.mapped(&mirror), z.mapped(&flip)];
         let lanes = ZobristLanes::new(&zobrists);
