@@ -151,6 +151,13 @@ impl ZobristLanes {
         );
         let first = &zobrists[0];
         let cells = first.black.len();
+        // Every lane reads the first one's marks (see `Zobrist::mapped`, which keeps them).
+        assert!(
+            zobrists.iter().all(|z| z.black.len() == cells
+                && z.white_to_move == first.white_to_move
+                && z.settled == first.settled),
+            "Zobrists of one board with the same marks"
+        );
         let lanes = |keys: &dyn Fn(&Zobrist) -> u64| -> LaneKeys {
             let mut lanes = [0; LANES];
             for (lane, z) in lanes.iter_mut().zip(zobrists) {
