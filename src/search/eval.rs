@@ -369,7 +369,7 @@ mod tests {
                 Rules::new(Shape::new(rows, cols).unwrap(), Variant::default()).unwrap();
             // Weights with every entry set, so that each placement's index counts.
             let mut weights = Weights::zero(rows, cols, Variant::default(), 3);
-            for table in weights.tables.iter_mut().flatten() {
+            for table in &mut weights.tables {
                 table.fill_with(|| (splitmix(&mut seed) % 2001) as i16 - 1000);
             }
             let eval = Evaluator {

@@ -33,9 +33,10 @@ pub struct Weights {
     pub cols: usize,
     pub variant: Variant,
     pub set: PatternSet,
-    /// Per phase: a bias; each pattern's table, then the two mobility tables.
+    /// Per phase: a bias, and one table: each pattern's table, then the two mobility tables
+    /// (see [`Weights::table`]).
     pub bias: Vec<i16>,
-    pub tables: Vec<Vec<Vec<i16>>>,
+    pub tables: Vec<Vec<i16>>,
 }
 
 /// Why a weights file cannot be used.
@@ -59,14 +60,7 @@ impl Weights {
     /// All-zero weights for `rows` x `cols` under `variant`, with `phases` phases.
     pub fn zero(rows: usize, cols: usize, variant: Variant, phases: usize) -> Weights {
         let set = PatternSet::new(rows, cols);
-        let tables = (0..phases)
-            .map(|_| {
-                let patterns = set.patterns.iter().map(|p| vec![0; p.size()]);
-                patterns
-                    .chain([vec![0; MOBILITY], vec![0; MOBILITY]])
-                    .collect()
-            })
-            .collect();
+        let tables = vec![vec![0; set.tables_len() + 2 * MOBILITY]; phases];
         Weights {
             rows,
             cols,
@@ -79,6 +73,33 @@ impl Weights {
 
     pub fn phases(&self) -> usize {
         self.bias.len()
+    }
+
+    /// How many tables a phase has: one per pattern, then the two mobility tables.
+    pub fn table_count(&self) -> usize {
+        self.set.patterns.len() + 2
+    }
+
+    /// Where table `k` (of [`Weights::table_count`]) lies in a phase's one table.
+    fn table_range(&self, k: usize) -> std::ops::Range<usize> {
+        let n = self.set.patterns.len();
+        if k < n {
+            return self.set.table_range(k);
+        }
+        let start = self.set.tables_len() + (k - n) * MOBILITY;
+        start..start + MOBILITY
+    }
+
+    /// Phase `p`'s table `k`: pattern `k`'s weights by index, or for `k` = patterns and
+    /// patterns + 1 the mobility weights of the side to move and of its opponent.
+    pub fn table(&self, p: usize, k: usize) -> &[i16] {
+        &self.tables[p][self.table_range(k)]
+    }
+
+    /// [`Weights::table`], to change.
+    pub fn table_mut(&mut self, p: usize, k: usize) -> &mut [i16] {
+        let range = self.table_range(k);
+        &mut self.tables[p][range]
     }
 
     /// The estimate of `pos` for its side to move, in hundredths of a disc.
@@ -95,9 +116,9 @@ impl Weights {
         pos: &Position<B>,
         moves: B,
     ) -> i32 {
-        let (mut sum, tables) = self.bias_and_mobility(rules, pos, moves);
-        self.set
-            .for_each_index(pos, |k, index| sum += tables[k][index] as i32);
+        let (mut sum, table) = self.bias_and_mobility(rules, pos, moves);
+        let set = &self.set;
+        set.for_each_index(pos, |k, index| sum += table[set.start(k) + index] as i32);
         sum
     }
 
@@ -111,27 +132,27 @@ impl Weights {
         moves: B,
         indices: &Indices,
     ) -> i32 {
-        let (mut sum, tables) = self.bias_and_mobility(rules, pos, moves);
-        self.set
-            .for_each_kept(indices, |k, index| sum += tables[k][index] as i32);
-        sum
+        let (sum, table) = self.bias_and_mobility(rules, pos, moves);
+        sum + self.set.sum_kept(indices, table)
     }
 
-    /// The phase's bias and mobility weights for `pos`, and the phase's tables.
+    /// The phase's bias and mobility weights for `pos`, and the phase's one table.
     #[inline]
     fn bias_and_mobility<B: Bits>(
         &self,
         rules: &Rules<B>,
         pos: &Position<B>,
         moves: B,
-    ) -> (i32, &[Vec<i16>]) {
+    ) -> (i32, &[i16]) {
         let empties = rules.empty(pos).count() as usize;
         let p = phase(empties, self.set.cells, self.phases());
-        let tables = &self.tables[p];
-        let n = self.set.patterns.len();
+        let table = &self.tables[p];
+        let mobility = self.set.tables_len();
         let [mine, theirs] = mobility_with_moves(rules, pos, moves);
-        let sum = self.bias[p] as i32 + tables[n][mine] as i32 + tables[n + 1][theirs] as i32;
-        (sum, tables)
+        let sum = self.bias[p] as i32
+            + table[mobility + mine] as i32
+            + table[mobility + MOBILITY + theirs] as i32;
+        (sum, table)
     }
 
     /// The file's bytes.
@@ -152,10 +173,10 @@ impl Weights {
                 out.extend([r as u8, c as u8]);
             }
         }
-        for (bias, tables) in self.bias.iter().zip(&self.tables) {
+        for (p, bias) in self.bias.iter().enumerate() {
             out.extend_from_slice(&bias.to_le_bytes());
-            for table in tables {
-                pack(table, &mut out);
+            for k in 0..self.table_count() {
+                pack(self.table(p, k), &mut out);
             }
         }
         let sum = fnv1a(&out);
@@ -205,10 +226,10 @@ impl Weights {
                 return Err(WeightsError::Patterns(rows, cols));
             }
         }
-        for (bias, tables) in weights.bias.iter_mut().zip(&mut weights.tables) {
-            *bias = i16::from_le_bytes(r.array()?);
-            for table in tables.iter_mut() {
-                r.unpack(table)?;
+        for p in 0..phases {
+            weights.bias[p] = i16::from_le_bytes(r.array()?);
+            for k in 0..weights.table_count() {
+                r.unpack(weights.table_mut(p, k))?;
             }
         }
         if r.at != body {
@@ -467,12 +488,12 @@ mod tests {
     fn a_file_reads_back_and_damage_is_refused() {
         let mut w = Weights::zero(6, 6, Variant::default(), 3);
         w.bias[1] = -7;
-        w.tables[2][0][5] = 300;
-        w.tables[2][0][6] = i16::MIN;
-        w.tables[2][0][7] = i16::MAX;
-        w.tables[0][1][0] = -1;
-        let last = w.tables[0].len() - 1;
-        w.tables[0][last][39] = 5;
+        w.table_mut(2, 0)[5] = 300;
+        w.table_mut(2, 0)[6] = i16::MIN;
+        w.table_mut(2, 0)[7] = i16::MAX;
+        w.table_mut(0, 1)[0] = -1;
+        let last = w.table_count() - 1;
+        w.table_mut(0, last)[39] = 5;
         let bytes = w.to_bytes();
         assert_eq!(Weights::from_bytes(&bytes), Ok(w.clone()));
         let mut bad = bytes.clone();

@@ -161,8 +161,8 @@ fn fit_in<B: Bits>(
     for (p, bias, w) in &fitted {
         weights.bias[*p] = hundredths(*bias);
         let n = set.patterns.len();
-        for (k, table) in weights.tables[*p].iter_mut().enumerate() {
-            for (index, entry) in table.iter_mut().enumerate() {
+        for k in 0..weights.table_count() {
+            for (index, entry) in weights.table_mut(*p, k).iter_mut().enumerate() {
                 let at = if k < n {
                     offsets[k] + canonical[k][index] as usize
                 } else {
