@@ -66,6 +66,16 @@ impl<B: Bits> Flips<B> for Lines<'_, B> {
 }
 
 impl<B: Bits> Rules<B> {
+    /// [`Rules::moves_for`] through `kernel`, these rules' (see [`Rules::with_flips`]).
+    #[inline(always)]
+    pub fn moves_by<F: Flips<B>>(&self, kernel: F, mine: B, theirs: B) -> B {
+        let empty = self.geometry.cells() & !(mine | theirs);
+        if self.variant.place_anywhere {
+            return empty;
+        }
+        kernel.moves(mine, theirs) & empty
+    }
+
     /// Does `work` with the flips of these rules on this board.
     pub fn with_flips<W: WithFlips<B>>(&self, work: W) -> W::Output {
         let g = &self.geometry;

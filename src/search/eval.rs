@@ -247,10 +247,10 @@ impl<B: Bits> Evaluator<B> {
         cell: usize,
         flips: B,
         after: &Position<B>,
-        moves: B,
+        moves: [B; 2],
     ) -> i32 {
         let Some(learned) = &self.learned else {
-            return self.evaluate_with_moves(rules, after, moves);
+            return self.evaluate_with_mobility(rules, after, moves);
         };
         let set = &learned.set;
         if let Some(before) = before {
@@ -262,7 +262,7 @@ impl<B: Bits> Evaluator<B> {
         }
         let mut indices = Indices::default();
         if !set.read(after, &mut indices) {
-            return learned.evaluate_with_moves(rules, after, moves);
+            return learned.evaluate_with_mobility(rules, after, moves);
         }
         let score = learned.evaluate_read(rules, after, moves, &indices);
         set.undo(&mut indices, cell, flips);
@@ -277,8 +277,14 @@ impl<B: Bits> Evaluator<B> {
     /// [`Evaluator::evaluate`], given the moves of the side to move (`rules.moves(pos)`), which
     /// the move ordering has counted already.
     pub fn evaluate_with_moves(&self, rules: &Rules<B>, pos: &Position<B>, moves: B) -> i32 {
+        let replies = rules.moves_for(pos.opponent(), pos.mover());
+        self.evaluate_with_mobility(rules, pos, [moves, replies])
+    }
+
+    /// [`Evaluator::evaluate`], given the moves of both sides, the side to move's first.
+    fn evaluate_with_mobility(&self, rules: &Rules<B>, pos: &Position<B>, moves: [B; 2]) -> i32 {
         if let Some(learned) = &self.learned {
-            return learned.evaluate_with_moves(rules, pos, moves);
+            return learned.evaluate_with_mobility(rules, pos, moves);
         }
         let g = &rules.geometry;
         let (me, op) = (pos.mover(), pos.opponent());
@@ -289,8 +295,7 @@ impl<B: Bits> Evaluator<B> {
 
         let mut freedom = 0;
         if !rules.variant.place_anywhere {
-            let mine = moves.count() as i32;
-            let theirs = rules.moves_for(op, me).count() as i32;
+            let [mine, theirs] = moves.map(|moves| moves.count() as i32);
             freedom += 100 * (mine - theirs) * 8 / (mine + theirs + 2);
             freedom += 12 * (mine - theirs);
         }
@@ -389,8 +394,10 @@ mod tests {
                     let flips = rules.flips(&pos, m);
                     let after = rules.play_flips(&pos, m, flips);
                     let moves = rules.moves(&after);
+                    let replies = rules.moves_for(after.opponent(), after.mover());
+                    let both = [moves, replies];
                     assert_eq!(
-                        eval.evaluate_after(&rules, &mut before, m, flips, &after, moves),
+                        eval.evaluate_after(&rules, &mut before, m, flips, &after, both),
                         eval.evaluate_with_moves(&rules, &after, moves),
                         "{rows}x{cols} {pos:?} move {m}"
                     );

@@ -116,39 +116,52 @@ impl Weights {
         pos: &Position<B>,
         moves: B,
     ) -> i32 {
+        let replies = rules.moves_for(pos.opponent(), pos.mover());
+        self.evaluate_with_mobility(rules, pos, [moves, replies])
+    }
+
+    /// [`Weights::evaluate`], given the moves of both sides, the side to move's first.
+    #[inline]
+    pub fn evaluate_with_mobility<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        pos: &Position<B>,
+        moves: [B; 2],
+    ) -> i32 {
         let (mut sum, table) = self.bias_and_mobility(rules, pos, moves);
         let set = &self.set;
         set.for_each_index(pos, |k, index| sum += table[set.start(k) + index] as i32);
         sum
     }
 
-    /// [`Weights::evaluate_with_moves`], given the placements' indices for `pos`'s side to
-    /// move (see [`PatternSet::play`]).
+    /// [`Weights::evaluate_with_moves`], given the moves of both sides (the side to move's
+    /// first) and the placements' indices for `pos`'s side to move (see [`PatternSet::play`]).
     #[inline]
     pub fn evaluate_read<B: Bits>(
         &self,
         rules: &Rules<B>,
         pos: &Position<B>,
-        moves: B,
+        moves: [B; 2],
         indices: &Indices,
     ) -> i32 {
         let (sum, table) = self.bias_and_mobility(rules, pos, moves);
         sum + self.set.sum_kept(indices, table)
     }
 
-    /// The phase's bias and mobility weights for `pos`, and the phase's one table.
+    /// The phase's bias and mobility weights for `pos`, whose sides have `moves` (the side to
+    /// move's first), and the phase's one table.
     #[inline]
     fn bias_and_mobility<B: Bits>(
         &self,
         rules: &Rules<B>,
         pos: &Position<B>,
-        moves: B,
+        moves: [B; 2],
     ) -> (i32, &[i16]) {
         let empties = rules.empty(pos).count() as usize;
         let p = phase(empties, self.set.cells, self.phases());
         let table = &self.tables[p];
         let mobility = self.set.tables_len();
-        let [mine, theirs] = mobility_with_moves(rules, pos, moves);
+        let [mine, theirs] = moves.map(mobility_entry);
         let sum = self.bias[p] as i32
             + table[mobility + mine] as i32
             + table[mobility + MOBILITY + theirs] as i32;
@@ -359,7 +372,13 @@ pub fn mobility<B: Bits>(rules: &Rules<B>, pos: &Position<B>) -> [usize; 2] {
 /// [`mobility`], given the moves of the side to move (`rules.moves(pos)`).
 fn mobility_with_moves<B: Bits>(rules: &Rules<B>, pos: &Position<B>, moves: B) -> [usize; 2] {
     let replies = rules.moves_for(pos.opponent(), pos.mover());
-    [moves, replies].map(|moves| (moves.count() as usize).min(MOBILITY - 1))
+    [moves, replies].map(mobility_entry)
+}
+
+/// A mobility table's entry for a side with `moves`.
+#[inline]
+fn mobility_entry<B: Bits>(moves: B) -> usize {
+    (moves.count() as usize).min(MOBILITY - 1)
 }
 
 /// Appends `table` packed (see the module's documentation).
