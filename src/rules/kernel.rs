@@ -3,6 +3,7 @@
 //! is AVX2 the computation itself is compiled with AVX2, so that the kernel inlines into it.
 
 use super::{Bits, Geometry, RuleSet, Rules};
+use std::marker::PhantomData;
 
 /// A way to find the flips of a move, for [`Rules::with_flips`].
 pub trait Flips<B: Bits>: Copy {
@@ -31,6 +32,45 @@ pub trait Work {
 pub trait WithFlips<B: Bits> {
     type Output;
     fn with<F: Flips<B>>(self, flips: F) -> Self::Output;
+}
+
+/// Work compiled for the rules' kernel, with the kernel at hand ([`Rules::in_kernel`]): what
+/// it finds through the kernel is found inline. `work` should be `#[inline(always)]`, as for
+/// [`Work`].
+pub trait KernelWork<B: Bits> {
+    type Output;
+    fn work<F: Flips<B>>(self, kernel: F) -> Self::Output;
+}
+
+/// A [`KernelWork`] waiting for its kernel...
+struct Waiting<W>(W);
+
+impl<B: Bits, W: KernelWork<B>> WithFlips<B> for Waiting<W> {
+    type Output = W::Output;
+
+    fn with<F: Flips<B>>(self, kernel: F) -> W::Output {
+        kernel.run(Given {
+            work: self.0,
+            kernel,
+            board: PhantomData,
+        })
+    }
+}
+
+/// ... and given it, run through it.
+struct Given<B, W, F> {
+    work: W,
+    kernel: F,
+    board: PhantomData<fn() -> B>,
+}
+
+impl<B: Bits, W: KernelWork<B>, F: Flips<B>> Work for Given<B, W, F> {
+    type Output = W::Output;
+
+    #[inline(always)]
+    fn work(self) -> W::Output {
+        self.work.work(self.kernel)
+    }
 }
 
 /// SIMPLE rules: the opponent's discs next to the new one.
@@ -74,6 +114,11 @@ impl<B: Bits> Rules<B> {
             return empty;
         }
         kernel.moves(mine, theirs) & empty
+    }
+
+    /// Does `work` compiled for these rules' kernel, with the kernel (see [`KernelWork`]).
+    pub fn in_kernel<W: KernelWork<B>>(&self, work: W) -> W::Output {
+        self.with_flips(Waiting(work))
     }
 
     /// Does `work` with the flips of these rules on this board.

@@ -15,7 +15,7 @@ mod simd;
 pub use bits::{BitIter, Bits, Words};
 pub use game::{Game, IllegalMove, Passes, Played, Setup};
 pub use geometry::{Geometry, Square, AXES, MAX_SIDE, MIN_SIDE};
-pub use kernel::{Flips, WithFlips, Work};
+pub use kernel::{Flips, KernelWork, WithFlips, Work};
 pub use perft::perft;
 pub use shape::{Erased, Family, Shape, ShapeError, Width};
 

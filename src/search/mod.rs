@@ -67,7 +67,7 @@ impl Outcome {
 }
 pub use table::{splitmix, Bound, Entry, Part, Table, Zobrist, MAX_DEPTH, SOLVED};
 
-use crate::rules::{Bits, Flips, Position, RuleSet, Rules, WithFlips, Work};
+use crate::rules::{Bits, Flips, KernelWork, Position, RuleSet, Rules};
 use patterns::Indices;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -225,7 +225,7 @@ impl<B: Bits> Candidate<B> {
     }
 }
 
-/// [`Engine::weigh`] waiting for the rules' kernel.
+/// [`Engine::weigh`] before the sort, as work for the rules' kernel.
 struct Weighing<'a, B> {
     engine: &'a Engine<B>,
     pos: &'a Position<B>,
@@ -234,36 +234,19 @@ struct Weighing<'a, B> {
     list: &'a mut [Candidate<B>],
 }
 
-impl<B: Bits> WithFlips<B> for Weighing<'_, B> {
-    type Output = ();
-
-    fn with<F: Flips<B>>(self, kernel: F) {
-        kernel.run(WeighingWith {
-            weighing: self,
-            kernel,
-        });
-    }
-}
-
-/// [`Weighing`] with its kernel, as a piece of work for it.
-struct WeighingWith<'a, B, F> {
-    weighing: Weighing<'a, B>,
-    kernel: F,
-}
-
-impl<B: Bits, F: Flips<B>> Work for WeighingWith<'_, B, F> {
+impl<B: Bits> KernelWork<B> for Weighing<'_, B> {
     type Output = ();
 
     #[inline(always)]
-    fn work(self) {
+    fn work<F: Flips<B>>(self, kernel: F) {
         let Weighing {
             engine,
             pos,
             move_count,
             look,
             list,
-        } = self.weighing;
-        engine.weigh_with(self.kernel, pos, move_count, look, list);
+        } = self;
+        engine.weigh_with(kernel, pos, move_count, look, list);
     }
 }
 
@@ -941,7 +924,7 @@ impl<B: Bits> Engine<B> {
     /// Weighs the moves of `list` as [`Engine::order`] does and sorts them, best first;
     /// `move_count` is how many moves the position has in all.
     fn weigh(&self, pos: &Position<B>, move_count: u32, look: Look, list: &mut [Candidate<B>]) {
-        self.rules.with_flips(Weighing {
+        self.rules.in_kernel(Weighing {
             engine: self,
             pos,
             move_count,
