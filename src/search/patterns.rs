@@ -275,7 +275,7 @@ impl PatternSet {
         self.starts[k] as usize..self.starts[k + 1] as usize
     }
 
-    /// The length of one table of every pattern's table.
+    /// The length of the one table that holds every pattern's table.
     pub fn tables_len(&self) -> usize {
         self.starts[self.patterns.len()] as usize
     }
