@@ -937,7 +937,9 @@ impl<B: Bits> Engine<B> {
     /// [`Engine::weigh`] before the sort, with the rules' kernel `kernel`, run through it so
     /// that the moves and flips it finds for each move are found inline (session 52, one
     /// thread, instructions counted by valgrind: FFO #40-#44 1.7% fewer, 29.87 G against
-    /// 30.38 G; handing the estimate both sides' moves from here, 0.3% fewer again).
+    /// 30.38 G; handing the estimate both sides' moves from here, 0.3% fewer again, though
+    /// 0.6% more on `bench/positions/simple-19.txt` and `simple-misere-20.txt`, which make no
+    /// estimate: the code laid out otherwise).
     #[inline(always)]
     fn weigh_with<F: Flips<B>>(
         &self,
