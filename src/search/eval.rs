@@ -277,8 +277,7 @@ impl<B: Bits> Evaluator<B> {
     /// [`Evaluator::evaluate`], given the moves of the side to move (`rules.moves(pos)`), which
     /// the move ordering has counted already.
     pub fn evaluate_with_moves(&self, rules: &Rules<B>, pos: &Position<B>, moves: B) -> i32 {
-        let replies = rules.moves_for(pos.opponent(), pos.mover());
-        self.evaluate_with_mobility(rules, pos, [moves, replies])
+        self.evaluate_with_mobility(rules, pos, weights::both_moves(rules, pos, moves))
     }
 
     /// [`Evaluator::evaluate`], given the moves of both sides, the side to move's first.
@@ -394,8 +393,7 @@ mod tests {
                     let flips = rules.flips(&pos, m);
                     let after = rules.play_flips(&pos, m, flips);
                     let moves = rules.moves(&after);
-                    let replies = rules.moves_for(after.opponent(), after.mover());
-                    let both = [moves, replies];
+                    let both = weights::both_moves(&rules, &after, moves);
                     assert_eq!(
                         eval.evaluate_after(&rules, &mut before, m, flips, &after, both),
                         eval.evaluate_with_moves(&rules, &after, moves),

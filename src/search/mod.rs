@@ -839,16 +839,13 @@ impl<B: Bits> Engine<B> {
         if self.count_node() {
             return 0;
         }
-        let replies = self
-            .rules
-            .moves_for(child.pos.opponent(), child.pos.mover());
         let score = self.eval.evaluate_after(
             &self.rules,
             before,
             child.cell,
             child.flips,
             child.pos,
-            [moves, replies],
+            weights::both_moves(&self.rules, child.pos, moves),
         );
         self.varied(score, child.key)
     }

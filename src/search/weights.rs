@@ -105,19 +105,7 @@ impl Weights {
     /// The estimate of `pos` for its side to move, in hundredths of a disc.
     #[inline]
     pub fn evaluate<B: Bits>(&self, rules: &Rules<B>, pos: &Position<B>) -> i32 {
-        self.evaluate_with_moves(rules, pos, rules.moves(pos))
-    }
-
-    /// [`Weights::evaluate`], given the moves of the side to move (`rules.moves(pos)`).
-    #[inline]
-    pub fn evaluate_with_moves<B: Bits>(
-        &self,
-        rules: &Rules<B>,
-        pos: &Position<B>,
-        moves: B,
-    ) -> i32 {
-        let replies = rules.moves_for(pos.opponent(), pos.mover());
-        self.evaluate_with_mobility(rules, pos, [moves, replies])
+        self.evaluate_with_mobility(rules, pos, both_moves(rules, pos, rules.moves(pos)))
     }
 
     /// [`Weights::evaluate`], given the moves of both sides, the side to move's first.
@@ -134,8 +122,8 @@ impl Weights {
         sum
     }
 
-    /// [`Weights::evaluate_with_moves`], given the moves of both sides (the side to move's
-    /// first) and the placements' indices for `pos`'s side to move (see [`PatternSet::play`]).
+    /// [`Weights::evaluate_with_mobility`], given the placements' indices for `pos`'s side to
+    /// move (see [`PatternSet::play`]).
     #[inline]
     pub fn evaluate_read<B: Bits>(
         &self,
@@ -366,13 +354,13 @@ pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> 
 /// The mobility tables' entries for `pos`: by the number of moves of the side to move, then of
 /// its opponent.
 pub fn mobility<B: Bits>(rules: &Rules<B>, pos: &Position<B>) -> [usize; 2] {
-    mobility_with_moves(rules, pos, rules.moves(pos))
+    both_moves(rules, pos, rules.moves(pos)).map(mobility_entry)
 }
 
-/// [`mobility`], given the moves of the side to move (`rules.moves(pos)`).
-fn mobility_with_moves<B: Bits>(rules: &Rules<B>, pos: &Position<B>, moves: B) -> [usize; 2] {
-    let replies = rules.moves_for(pos.opponent(), pos.mover());
-    [moves, replies].map(mobility_entry)
+/// The moves of both sides of `pos`: `moves`, those of the side to move (`rules.moves(pos)`),
+/// then its opponent's.
+pub fn both_moves<B: Bits>(rules: &Rules<B>, pos: &Position<B>, moves: B) -> [B; 2] {
+    [moves, rules.moves_for(pos.opponent(), pos.mover())]
 }
 
 /// A mobility table's entry for a side with `moves`.
