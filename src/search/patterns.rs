@@ -444,8 +444,9 @@ struct Fast8x8 {
     /// For each placement: the pattern's cells in the top-left frame, the pattern, and the
     /// symmetry that lays it.
     reads: Vec<(u64, usize, usize)>,
-    /// Bits to base 3: entry `b` has digit `k` set to bit `k` of `b`.
-    ternary: Vec<u16>,
+    /// Bits to base 3: entry `b` has digit `k` set to bit `k` of `b`. A fixed length, so
+    /// that a masked read needs no bounds check.
+    ternary: Box<[u16; 1 << MAX_CELLS]>,
 }
 
 impl Fast8x8 {
@@ -460,14 +461,13 @@ impl Fast8x8 {
                 reads.push((mask, p, s));
             }
         }
-        let ternary = (0..1usize << MAX_CELLS)
-            .map(|b| {
-                (0..MAX_CELLS)
-                    .filter(|k| b >> k & 1 == 1)
-                    .map(|k| 3u16.pow(k as u32))
-                    .sum()
-            })
-            .collect();
+        let mut ternary = Box::new([0; 1 << MAX_CELLS]);
+        for (b, digits) in ternary.iter_mut().enumerate() {
+            *digits = (0..MAX_CELLS)
+                .filter(|k| b >> k & 1 == 1)
+                .map(|k| 3u16.pow(k as u32))
+                .sum();
+        }
         Fast8x8 { reads, ternary }
     }
 
@@ -475,11 +475,14 @@ impl Fast8x8 {
     #[target_feature(enable = "bmi2")]
     unsafe fn for_each_index_bmi2(&self, mine: u64, theirs: u64, mut f: impl FnMut(usize, usize)) {
         use std::arch::x86_64::_pext_u64;
+        const LOW: usize = (1 << MAX_CELLS) - 1;
         let (m, t) = (turned(mine), turned(theirs));
+        // The masks spare bounds checks: a mask has at most MAX_CELLS cells, an image is one
+        // of eight.
         for &(mask, p, s) in &self.reads {
-            let index = self.ternary[_pext_u64(m[s], mask) as usize] as usize
-                + 2 * self.ternary[_pext_u64(t[s], mask) as usize] as usize;
-            f(p, index);
+            let digits =
+                |image: &[u64; 8]| self.ternary[_pext_u64(image[s & 7], mask) as usize & LOW];
+            f(p, digits(&m) as usize + 2 * digits(&t) as usize);
         }
     }
 }
