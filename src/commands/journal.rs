@@ -240,7 +240,7 @@ fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
     let shape = Shape::new(rules.geometry.rows(), rules.geometry.cols())
         .context("the board of a solve has a valid shape")?;
     let mut contents = Contents {
-        journal: Journal::new(shape.cells(), JOURNAL_MIN_NODES),
+        journal: Journal::new(&rules.geometry, JOURNAL_MIN_NODES),
         earlier: Earlier::default(),
         whole: 0,
         first: true,

@@ -6,8 +6,11 @@
 //! Only searches of at least [`Journal::min_nodes`] are kept, so the journal stays small and
 //! costs nothing near the leaves; what is lost at a stop is the unfinished searches smaller
 //! than that, and the unfinished parts of the larger ones.
+//!
+//! A position is looked up as its images under the board's symmetries too, which have its
+//! value: a search's table shares entries between images only while they stay in it.
 
-use crate::rules::{Bits, Position, Rules};
+use crate::rules::{Bits, Geometry, Position, Rules};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -42,12 +45,17 @@ impl Bounds {
     }
 }
 
+/// A position and its images under a board's symmetries: at most eight.
+const MAX_IMAGES: usize = 8;
+
 /// Where newly proved bounds go (the solve command writes them to a file).
 pub type Sink<B> = Box<dyn FnMut(&Position<B>, Bounds) + Send>;
 
 /// The bounds known so far, shared by every thread of a solve.
 pub struct Journal<B> {
     cells: u32,
+    /// The board's symmetries other than the identity (see [`Geometry::symmetries`]).
+    maps: Vec<Vec<usize>>,
     min_nodes: u64,
     /// The fewest empty cells of any position known: a position with fewer is not looked up.
     fewest_empties: AtomicU32,
@@ -60,11 +68,19 @@ struct Inner<B> {
 }
 
 impl<B: Bits> Journal<B> {
-    /// An empty journal for a board of `cells` cells that keeps searches of at least
-    /// `min_nodes` nodes.
-    pub fn new(cells: usize, min_nodes: u64) -> Self {
+    /// An empty journal for positions on the board of `geometry` that keeps searches of at
+    /// least `min_nodes` nodes.
+    pub fn new(geometry: &Geometry<B>, min_nodes: u64) -> Self {
         Journal {
-            cells: cells as u32,
+            cells: geometry.cell_count() as u32,
+            maps: {
+                let maps = geometry.symmetries();
+                assert!(
+                    maps.len() < MAX_IMAGES,
+                    "a board has at most seven symmetries"
+                );
+                maps
+            },
             min_nodes,
             fewest_empties: AtomicU32::new(u32::MAX),
             inner: Mutex::new(Inner {
@@ -100,13 +116,23 @@ impl<B: Bits> Journal<B> {
         self.add(pos, bounds, false)
     }
 
-    /// The bounds known of `pos`, looked up only when a position of its size may be known.
+    /// The bounds known of `pos` and its images, looked up only when a position of its size
+    /// may be known.
     #[inline]
     pub(super) fn bounds(&self, pos: &Position<B>, empties: u32) -> Option<Bounds> {
         if empties < self.fewest_empties.load(Relaxed) {
             return None;
         }
-        self.lock().known.get(pos).copied()
+        // The images are made before the lock is taken, so that other threads wait less.
+        let mut images = [*pos; MAX_IMAGES];
+        for (image, map) in images[1..].iter_mut().zip(&self.maps) {
+            *image = pos.mapped(map);
+        }
+        let inner = self.lock();
+        images[..=self.maps.len()]
+            .iter()
+            .filter_map(|image| inner.known.get(image).copied())
+            .reduce(Bounds::meet)
     }
 
     /// Keeps what a search of `pos` proved: the fail-soft `score` of a search in the window
@@ -180,7 +206,7 @@ impl<B: Bits> Journal<B> {
         f(&mut Proof {
             known: &inner.known,
             rules,
-            maps: rules.geometry.symmetries(),
+            maps: &self.maps,
             most: self.cells as i32,
             seen: HashMap::new(),
         })
@@ -196,7 +222,7 @@ impl<B: Bits> Journal<B> {
 struct Proof<'a, B> {
     known: &'a HashMap<Position<B>, Bounds>,
     rules: &'a Rules<B>,
-    maps: Vec<Vec<usize>>,
+    maps: &'a [Vec<usize>],
     most: i32,
     /// Positions done, with the plies they were looked at to.
     seen: HashMap<Position<B>, (u32, Bounds)>,

@@ -856,7 +856,7 @@ fn a_journal_carries_a_stopped_solve_on() {
         );
         let kept = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&kept);
-        let journal = Journal::new(rules.geometry.cell_count(), 200_000)
+        let journal = Journal::new(&rules.geometry, 200_000)
             .with_sink(Box::new(move |pos, b| sink.lock().unwrap().push((*pos, b))));
         let journal = Arc::new(journal);
         let mut first = Engine::new(rules.clone(), config);
@@ -900,6 +900,27 @@ fn a_journal_carries_a_stopped_solve_on() {
             resumed.nodes,
             plain.nodes
         );
+        // The same bounds kept for the images of their positions under the half turn serve
+        // as well: the solve looks a position up as its images too.
+        let half_turn = &rules.geometry.symmetries()[2];
+        let turned = Journal::new(&rules.geometry, 200_000);
+        for (pos, b) in &proved {
+            turned.insert(&pos.mapped(half_turn), *b).unwrap();
+        }
+        let mut third = Engine::new(rules.clone(), config);
+        third.keep_journal(Some(Arc::new(turned)));
+        let from_images = third.solve_root(&start, RootMoves::Ties);
+        assert_eq!(
+            (from_images.score, &from_images.moves),
+            (plain.score, &plain.moves),
+            "{rows}x{cols}"
+        );
+        assert!(
+            from_images.nodes < plain.nodes,
+            "{rows}x{cols}: {} nodes from the images' bounds, {} in one go",
+            from_images.nodes,
+            plain.nodes
+        );
     }
 }
 
@@ -918,7 +939,7 @@ fn the_value_is_proved_before_the_ties() {
         (4, 5, SIMPLE_MISERE),
     ] {
         let (rules, start, config, plain) = solved_start(rows, cols, variant);
-        let journal = Arc::new(Journal::new(rules.geometry.cell_count(), u64::MAX));
+        let journal = Arc::new(Journal::new(&rules.geometry, u64::MAX));
         let mut first = Engine::new(rules.clone(), config);
         first.keep_journal(Some(Arc::clone(&journal)));
         let seen = Arc::new(Mutex::new(None));
@@ -953,7 +974,7 @@ fn the_value_is_proved_before_the_ties() {
         // Ties found afterwards are those found in the window, with helpers too.
         for threads in [1, 2] {
             let mut engine = Engine::new(rules.clone(), Config { threads, ..config });
-            let journal = Journal::new(rules.geometry.cell_count(), u64::MAX);
+            let journal = Journal::new(&rules.geometry, u64::MAX);
             engine.keep_journal(Some(Arc::new(journal)));
             let afterwards = engine.solve_root(&start, RootMoves::Ties);
             assert_eq!(
@@ -993,7 +1014,7 @@ fn a_journal_proves_what_its_bounds_imply() {
         };
         let value = exact(&start);
         let cells = (rows * cols) as i32;
-        let journal = Journal::new(rows * cols, 1);
+        let journal = Journal::new(&rules.geometry, 1);
         let unknown = Bounds {
             low: -cells,
             high: cells,
@@ -1008,6 +1029,10 @@ fn a_journal_proves_what_its_bounds_imply() {
                 .iter()
                 .any(|k| maps.iter().any(|map| child.mapped(map) == *k))
             {
+                // A twin's bounds are found as its image's.
+                let empties = rules.empty(&child).count();
+                let twin = journal.bounds(&child, empties);
+                assert!(twin.and_then(Bounds::exact).is_some(), "{twin:?}");
                 continue;
             }
             let v = exact(&child);
@@ -1034,7 +1059,7 @@ fn a_journal_proves_what_its_bounds_imply() {
         let value = Engine::new(rules.clone(), config)
             .solve_exact(&start, false)
             .score;
-        let proved = Journal::new(9, 1).proved(&rules, &start, 9);
+        let proved = Journal::new(&rules.geometry, 1).proved(&rules, &start, 9);
         assert_eq!((proved.low, proved.high), (value, value), "{variant:?}");
     }
 }
