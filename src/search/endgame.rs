@@ -1068,6 +1068,9 @@ impl<B: Bits> Engine<B> {
                 return score;
             }
         }
+        if let Some(score) = self.journal_cut(pos, moves, empties, beta) {
+            return score;
+        }
         let mut list = self.take_list(ply);
         let sort_depth = self
             .sorts_by_search(empties)
@@ -1146,6 +1149,23 @@ impl<B: Bits> Engine<B> {
             .eval
             .stable_near_end_reaching(&self.rules, against, empty, need)?;
         Some(cells - 2 * stable as i32)
+    }
+
+    /// A cut-off proved by the journal alone: a move after which the journal holds the
+    /// position worth at most `-beta` to its side to move. Such a position was settled by
+    /// another order of moves, in this run or an earlier one, and the order here need not try
+    /// that move first; the table's own cut-off (see [`Engine::transposition_cut`]) forgets
+    /// what earlier runs proved.
+    fn journal_cut(&self, pos: &Position<B>, moves: B, empties: u32, beta: i32) -> Option<i32> {
+        let journal = self.journal.as_ref()?;
+        if !journal.may_know(empties - 1) {
+            return None;
+        }
+        moves.iter().find_map(|m| {
+            let child = self.rules.play_flips(pos, m, self.rules.flips(pos, m));
+            let bounds = journal.bounds(&child, empties - 1)?;
+            (-bounds.high >= beta).then_some(-bounds.high)
+        })
     }
 
     /// A cut-off proved by the table alone: a move whose position after it is stored as

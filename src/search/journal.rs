@@ -116,11 +116,18 @@ impl<B: Bits> Journal<B> {
         self.add(pos, bounds, false)
     }
 
+    /// Whether a position with this many empty cells may have bounds here: none with fewer
+    /// empty cells than the fewest of any position known.
+    #[inline]
+    pub(super) fn may_know(&self, empties: u32) -> bool {
+        empties >= self.fewest_empties.load(Relaxed)
+    }
+
     /// The bounds known of `pos` and its images, looked up only when a position of its size
     /// may be known.
     #[inline]
     pub(super) fn bounds(&self, pos: &Position<B>, empties: u32) -> Option<Bounds> {
-        if empties < self.fewest_empties.load(Relaxed) {
+        if !self.may_know(empties) {
             return None;
         }
         // The images are made before the lock is taken, so that other threads wait less.

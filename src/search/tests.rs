@@ -924,6 +924,61 @@ fn a_journal_carries_a_stopped_solve_on() {
     }
 }
 
+/// A position one of whose moves leads to a position the journal settles is cut off at once,
+/// whatever the order would have tried first: with a null window at its value, a search of
+/// the position after the best first move visits that one node when the journal holds the
+/// value of the position after the best reply, and many without it.
+#[test]
+fn a_journal_cuts_off_through_a_move() {
+    for variant in [FULL, SIMPLE, SIMPLE_MISERE] {
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(4, 5).unwrap(), variant).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let config = Config {
+            threads: 1,
+            hash_mb: 16,
+            ..Config::default()
+        };
+        let exact = |pos: &Position<u64>| {
+            Engine::new(rules.clone(), config)
+                .solve_exact(pos, false)
+                .score
+        };
+        let play = |pos: &Position<u64>, m| rules.play_flips(pos, m, rules.flips(pos, m));
+        let after_first = play(&start, rules.moves(&start).lowest().unwrap());
+        let value = exact(&after_first);
+        let replies = rules.moves(&after_first);
+        assert!(replies.count() > 1, "{variant:?}");
+        let (best, after_best) = replies
+            .iter()
+            .map(|m| (m, play(&after_first, m)))
+            .find(|(_, pos)| -exact(pos) == value)
+            .unwrap();
+        for known in [false, true] {
+            let journal = Journal::new(&rules.geometry, u64::MAX);
+            if known {
+                let v = -value;
+                journal
+                    .insert(&after_best, Bounds { low: v, high: v })
+                    .unwrap();
+            }
+            let mut engine = Engine::new(rules.clone(), config);
+            engine.keep_journal(Some(Arc::new(journal)));
+            let key = engine.zobrist.key(&after_first);
+            let score = engine.solve(&after_first, key, value - 1, value, 0);
+            assert!(
+                score >= value,
+                "{variant:?}, {known}: {score} below {value}"
+            );
+            let nodes = engine.nodes;
+            if known {
+                assert_eq!(nodes, 1, "{variant:?}: the cut through {best}");
+            } else {
+                assert!(nodes > 1, "{variant:?}: {nodes}");
+            }
+        }
+    }
+}
+
 /// A solve that wants every best move and keeps a journal proves the value before it tests
 /// the other moves for a tie: stopped as that round begins, it has named the best value, and
 /// its journal (which keeps every root move's search, however small) proves exactly that
