@@ -1068,8 +1068,10 @@ impl<B: Bits> Engine<B> {
                 return score;
             }
         }
-        if let Some(score) = self.journal_cut(pos, moves, empties, beta) {
-            return score;
+        if self.journal.is_some() {
+            if let Some(score) = self.journal_cut(pos, moves, empties, beta) {
+                return score;
+            }
         }
         let mut list = self.take_list(ply);
         let sort_depth = self
@@ -1156,6 +1158,9 @@ impl<B: Bits> Engine<B> {
     /// another order of moves, in this run or an earlier one, and the order here need not try
     /// that move first; the table's own cut-off (see [`Engine::transposition_cut`]) forgets
     /// what earlier runs proved.
+    // Kept out of line: inlined, it cost a solve without a journal 0.45% more instructions
+    // on FFO #40-#44 (0.37% so).
+    #[inline(never)]
     fn journal_cut(&self, pos: &Position<B>, moves: B, empties: u32, beta: i32) -> Option<i32> {
         let journal = self.journal.as_ref()?;
         if !journal.may_know(empties - 1) {
