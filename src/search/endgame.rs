@@ -1068,8 +1068,8 @@ impl<B: Bits> Engine<B> {
                 return score;
             }
         }
-        if self.journal.is_some() {
-            if let Some(score) = self.journal_cut(pos, moves, empties, beta) {
+        if let Some(journal) = &self.journal {
+            if let Some(score) = self.journal_cut(journal, pos, moves, empties, beta) {
                 return score;
             }
         }
@@ -1161,8 +1161,14 @@ impl<B: Bits> Engine<B> {
     // Kept out of line: inlined, it cost a solve without a journal 0.45% more instructions
     // on FFO #40-#44 (0.37% so).
     #[inline(never)]
-    fn journal_cut(&self, pos: &Position<B>, moves: B, empties: u32, beta: i32) -> Option<i32> {
-        let journal = self.journal.as_ref()?;
+    fn journal_cut(
+        &self,
+        journal: &Journal<B>,
+        pos: &Position<B>,
+        moves: B,
+        empties: u32,
+        beta: i32,
+    ) -> Option<i32> {
         if !journal.may_know(empties - 1) {
             return None;
         }

@@ -131,15 +131,8 @@ impl<B: Bits> Journal<B> {
             return None;
         }
         // The images are made before the lock is taken, so that other threads wait less.
-        let mut images = [*pos; MAX_IMAGES];
-        for (image, map) in images[1..].iter_mut().zip(&self.maps) {
-            *image = pos.mapped(map);
-        }
-        let inner = self.lock();
-        images[..=self.maps.len()]
-            .iter()
-            .filter_map(|image| inner.known.get(image).copied())
-            .reduce(Bounds::meet)
+        let images = images(pos, &self.maps);
+        known_of(&self.lock().known, &images[..=self.maps.len()])
     }
 
     /// Keeps what a search of `pos` proved: the fail-soft `score` of a search in the window
@@ -225,6 +218,26 @@ impl<B: Bits> Journal<B> {
     }
 }
 
+/// `pos` and its images under `maps`, in the first `1 + maps.len()` places.
+fn images<B: Bits>(pos: &Position<B>, maps: &[Vec<usize>]) -> [Position<B>; MAX_IMAGES] {
+    let mut images = [*pos; MAX_IMAGES];
+    for (image, map) in images[1..].iter_mut().zip(maps) {
+        *image = pos.mapped(map);
+    }
+    images
+}
+
+/// What `known` proves of the value shared by `images`: the bounds of all it holds, met.
+fn known_of<B: Bits>(
+    known: &HashMap<Position<B>, Bounds>,
+    images: &[Position<B>],
+) -> Option<Bounds> {
+    images
+        .iter()
+        .filter_map(|image| known.get(image).copied())
+        .reduce(Bounds::meet)
+}
+
 /// A minimax over the bounds a journal knows (see [`Journal::proved`]).
 struct Proof<'a, B> {
     known: &'a HashMap<Position<B>, Bounds>,
@@ -246,10 +259,9 @@ impl<B: Bits> Proof<'_, B> {
             low: -self.most,
             high: self.most,
         };
-        let mut bounds = std::iter::once(*pos)
-            .chain(self.maps.iter().map(|map| pos.mapped(map)))
-            .filter_map(|image| self.known.get(&image).copied())
-            .fold(unknown, Bounds::meet);
+        let images = images(pos, self.maps);
+        let mut bounds =
+            known_of(self.known, &images[..=self.maps.len()]).map_or(unknown, |b| b.meet(unknown));
         let rules = self.rules;
         let moves = rules.moves(pos);
         if moves.is_empty() {
