@@ -977,7 +977,8 @@ impl<B: Bits> Engine<B> {
     #[cold]
     pub(super) fn notify(&mut self) {
         if let Some(observer) = &mut self.observer {
-            self.progress.nodes = self.nodes;
+            // Helpers' nodes join `self.nodes` when they finish; until then, what they published.
+            self.progress.nodes = self.nodes + self.shared.helper_nodes();
             self.progress.elapsed = self.started.elapsed();
             if observer(&self.progress).is_break() {
                 self.stopped = true;

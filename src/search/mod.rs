@@ -590,8 +590,17 @@ impl<B: Bits> Engine<B> {
             if self.id > 0 && self.shared.stop.load(Relaxed) {
                 self.stopped = true;
             }
-            if before | endgame::PROGRESS_EVERY < self.nodes && self.observer.is_some() {
-                self.notify();
+            if before | endgame::PROGRESS_EVERY < self.nodes {
+                if self.observer.is_some() {
+                    self.notify();
+                } else if let Some(slot) = self
+                    .shared
+                    .helper_nodes
+                    .get(self.id)
+                    .filter(|_| self.id > 0)
+                {
+                    slot.store(self.nodes, Relaxed);
+                }
             }
             if let (Some(floor), false) = (self.watch, self.stopped) {
                 if self.shared.alpha.load(Relaxed) > floor {

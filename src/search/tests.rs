@@ -1576,3 +1576,38 @@ fn threads_put_off_only_later_moves_that_another_thread_is_in() {
         .collect();
     assert_eq!(searched, expected);
 }
+
+/// The progress of a solve on several threads counts the helpers' nodes as they go, not only
+/// at the end: never more than the solve's total, and near the end most of it (each helper
+/// has at most `PROGRESS_EVERY` nodes unpublished, while the main thread alone searched about a
+/// third of them).
+#[test]
+fn progress_counts_the_helpers_nodes() {
+    use std::ops::ControlFlow;
+    use std::sync::Mutex;
+    let rules = Rules::<u64>::new(crate::rules::Shape::new(5, 5).unwrap(), MISERE).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    let config = Config {
+        threads: 3,
+        hash_mb: 16,
+        ..Config::default()
+    };
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let mut engine = Engine::new(rules.clone(), config);
+    engine.observe(Some(Box::new(move |p: &Progress| {
+        sink.lock().unwrap().push(p.nodes);
+        ControlFlow::Continue(())
+    })));
+    let solved = engine.solve_root(&start, RootMoves::Ties);
+    let seen = seen.lock().unwrap();
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    assert!(
+        seen.iter().all(|&n| n <= solved.nodes),
+        "{seen:?} {solved:?}"
+    );
+    assert!(
+        solved.nodes > 8 * endgame::PROGRESS_EVERY && seen.last() > Some(&(solved.nodes / 2)),
+        "{seen:?} {solved:?}"
+    );
+}

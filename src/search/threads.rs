@@ -33,6 +33,9 @@ pub(super) struct Shared {
     /// How many threads are searching each position, by a hash of its key (collisions only
     /// cost a deferral): the solver's threads leave a position another is in for later.
     pub(super) busy: Box<[AtomicU8]>,
+    /// Each helper's node count (by id; the main thread's slot stays 0), published every
+    /// [`PROGRESS_EVERY`](super::endgame::PROGRESS_EVERY) nodes so that the main thread's progress counts them.
+    pub(super) helper_nodes: Box<[AtomicU64]>,
 }
 
 impl Shared {
@@ -40,6 +43,7 @@ impl Shared {
         let slots = if threads > 1 { BUSY_SLOTS } else { 0 };
         Shared {
             busy: (0..slots).map(|_| AtomicU8::new(0)).collect(),
+            helper_nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             ..Shared::default()
         }
     }
@@ -49,6 +53,11 @@ impl Shared {
         if i < 64 {
             self.finished.fetch_or(1 << i, Relaxed);
         }
+    }
+
+    /// The nodes the helpers have published so far.
+    pub(super) fn helper_nodes(&self) -> u64 {
+        self.helper_nodes.iter().map(|n| n.load(Relaxed)).sum()
     }
 
     pub(super) fn busy_slot(&self, key: u64) -> &AtomicU8 {
@@ -128,6 +137,11 @@ impl<B: Bits> Engine<B> {
             let result = work(self);
             self.shared.stop.store(true, Relaxed);
             let nodes: u64 = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            // From here the helpers' nodes are in `self.nodes`.
+            self.shared
+                .helper_nodes
+                .iter()
+                .for_each(|n| n.store(0, Relaxed));
             (result, nodes)
         });
         self.nodes += nodes;
