@@ -34,7 +34,8 @@ pub(super) struct Shared {
     /// cost a deferral): the solver's threads leave a position another is in for later.
     pub(super) busy: Box<[AtomicU8]>,
     /// Each helper's node count (by id; the main thread's slot stays 0), published every
-    /// [`PROGRESS_EVERY`](super::endgame::PROGRESS_EVERY) nodes so that the main thread's progress counts them.
+    /// [`PROGRESS_EVERY`](super::endgame::PROGRESS_EVERY) nodes so that the main thread's
+    /// progress counts them.
     pub(super) helper_nodes: Box<[AtomicU64]>,
 }
 
