@@ -1,9 +1,12 @@
-//! Whole files read with a cap on their size, so that a huge or endless one (`/dev/zero`) is
-//! refused once past the cap rather than read until memory runs out, or read in part without a
-//! word.
+//! The files a user keeps. Read whole with a cap on their size, so that a huge or endless one
+//! (`/dev/zero`) is refused once past the cap rather than read until memory runs out, or read in
+//! part without a word; written whole or not at all, through a temporary file renamed over the
+//! old one, never over one of the command's inputs.
 
-use std::io::{self, Read};
-use std::path::Path;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The bytes of the file at `path`, refused (`InvalidData`, naming `what` the file should be)
 /// when there are more than `cap` of them. Reads no more than `cap + 1`.
@@ -26,6 +29,138 @@ pub fn read_capped(path: &Path, cap: u64, what: &str) -> io::Result<Vec<u8>> {
 pub fn read_capped_text(path: &Path, cap: u64, what: &str) -> io::Result<String> {
     String::from_utf8(read_capped(path, cap, what)?)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// A file written whole or not at all: the bytes go to a temporary file beside `path`, which
+/// [`AtomicFile::commit`] syncs and renames over `path`. Until then `path` keeps what it held, so
+/// a crash, a full disk or a killed run never leaves half a file; dropped without a commit, the
+/// temporary file is removed. A symbolic link at `path` is replaced, not written through, and
+/// the mode of the file replaced is kept.
+pub struct AtomicFile {
+    path: PathBuf,
+    temp: PathBuf,
+    file: Option<io::BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts the replacement of `path`. Refused (`InvalidInput`) where `path` is something
+    /// other than a regular file or a link: a folder, a device, a FIFO.
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        let mode = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => None,
+            Ok(m) if m.is_file() => Some(m.permissions()),
+            Ok(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "not a regular file, so not replaced",
+                ))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "names no file"))?;
+        static COUNT: AtomicU64 = AtomicU64::new(0);
+        let (file, temp) = loop {
+            let mut temp_name = std::ffi::OsString::from(".");
+            temp_name.push(name);
+            temp_name.push(format!(
+                ".{}-{}.tmp",
+                std::process::id(),
+                COUNT.fetch_add(1, Ordering::Relaxed)
+            ));
+            let temp = dir.join(temp_name);
+            match File::options().write(true).create_new(true).open(&temp) {
+                Ok(file) => break (file, temp),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if let Some(mode) = mode {
+            // Best effort: a mode that cannot be kept does not stop the write.
+            let _ = file.set_permissions(mode);
+        }
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            temp,
+            file: Some(io::BufWriter::new(file)),
+        })
+    }
+
+    /// Flushes and syncs what was written, then renames it over the file it replaces.
+    pub fn commit(mut self) -> io::Result<()> {
+        let file = self.file.take().expect("an uncommitted file is open");
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&self.temp, &self.path)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file
+            .as_mut()
+            .expect("an uncommitted file is open")
+            .write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file
+            .as_mut()
+            .expect("an uncommitted file is open")
+            .flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Replaces the file at `path` with `bytes`, whole or not at all (see [`AtomicFile`]).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// Whether `a` and `b` name one file (the same device and inode, through links and other
+/// spellings of the path). A path that does not exist names no file yet.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Refuses (`InvalidInput`) an output that is one of the inputs: writing it would destroy what
+/// is being read.
+pub fn refuse_output_over_input<'a>(
+    output: &Path,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> io::Result<()> {
+    for input in inputs {
+        if same_file(output, input) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is also an input: the output must be another file",
+                    output.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `bytes` in the largest binary unit that divides it.
@@ -55,6 +190,59 @@ mod tests {
         for e in [over, binary] {
             assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{e}");
         }
+    }
+
+    #[test]
+    fn a_file_is_replaced_whole_or_left_as_it_was() {
+        let dir = std::env::temp_dir().join(format!("othello-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("kept.txt");
+        std::fs::write(&path, "old\n").unwrap();
+        // Dropped before its commit: the old file stands and no temporary file is left.
+        let mut half = AtomicFile::create(&path).unwrap();
+        half.write_all(b"half").unwrap();
+        drop(half);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        write_atomic(&path, b"new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+        // A link is replaced by the file, and what it pointed to is untouched.
+        let target = dir.join("target.txt");
+        std::fs::write(&target, "target\n").unwrap();
+        let link = dir.join("link.txt");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, b"saved\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "target\n");
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "saved\n");
+        assert!(!std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        // Not a regular file: a folder is not replaced.
+        let refused = write_atomic(&dir, b"x").unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::InvalidInput);
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 3, "no temporary file is left: {names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_output_that_is_an_input_is_refused() {
+        let dir = std::env::temp_dir().join(format!("othello-same-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("in.txt");
+        std::fs::write(&input, "x").unwrap();
+        let other_spelling = dir.join(".").join("in.txt");
+        let link = dir.join("link.txt");
+        std::os::unix::fs::symlink(&input, &link).unwrap();
+        for output in [&input, &other_spelling, &link] {
+            let e = refuse_output_over_input(output, [input.as_path()]).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        }
+        assert!(refuse_output_over_input(&dir.join("new.txt"), [input.as_path()]).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
