@@ -1,6 +1,7 @@
 //! The command line: clap's types and their conversions to the library's.
 
 use crate::error::AppError;
+use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use othello::commands;
@@ -26,8 +27,8 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub rules: GameRules,
-    /// The side the program plays in the line protocol: W, B or both.
-    #[arg(long, value_enum)]
+    /// The side the program plays in the line protocol: black, white (or B, W) or both.
+    #[arg(long, value_enum, ignore_case = true)]
     pub computer: Option<ComputerArg>,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -51,31 +52,131 @@ fn needs_computer(arg: Arg) -> Arg {
     }
 }
 
+/// The global options that a subcommand refuses (its help does not list them), and why.
+const REFUSED_GLOBALS: [(&str, &str); 4] = [
+    (
+        "perfect-play",
+        "perfect-play takes --rule-sets, --goals and --placements, not --rules or --place-anywhere",
+    ),
+    (
+        "bench",
+        "bench searches fixed cases, each under its own rules: --rules and --place-anywhere do not apply",
+    ),
+    ("completions", "completions takes no rules: --rules and --place-anywhere do not apply"),
+    ("manpage", "manpage takes no rules: --rules and --place-anywhere do not apply"),
+];
+
+/// The options of the line protocol (no subcommand), which no subcommand takes from before its
+/// name.
+const LINE_PROTOCOL_ONLY: [&str; 6] = [
+    "computer",
+    "depth",
+    "move_time",
+    "hash_mb",
+    "seed",
+    "threads",
+];
+
+/// The whole command line as clap sees it: the derived definitions, with the global rule
+/// options hidden from the help of the subcommands that refuse them. Completions and the man
+/// page are made from it too.
+pub fn command() -> clap::Command {
+    hide_refused_globals(Cli::command())
+}
+
+fn hide_refused_globals(mut command: clap::Command) -> clap::Command {
+    // A subcommand that has an option of a global's name keeps it and does not get the
+    // global: a hidden copy is still parsed (and refused) but not listed.
+    let hidden: Vec<Arg> = ["rules", "place_anywhere"]
+        .into_iter()
+        .filter_map(|id| command.get_arguments().find(|a| a.get_id() == id))
+        .map(|a| a.clone().hide(true))
+        .collect();
+    for (name, _) in REFUSED_GLOBALS {
+        command = command.mut_subcommand(name, |sub| sub.args(hidden.clone()));
+    }
+    command
+}
+
 /// Parses the command line. `--help`, `--version` and every bad command line come back as
 /// errors (see [`AppError`]).
 pub fn parse() -> Result<Cli, AppError> {
+    parse_from(std::env::args_os().collect())
+}
+
+fn parse_from(args: Vec<std::ffi::OsString>) -> Result<Cli, AppError> {
+    let mut command = command();
+    let matches = match command.try_get_matches_from_mut(&args) {
+        Ok(matches) => matches,
+        Err(e) => {
+            // `othello --depth 4 play` fails for want of --computer; the real mistake is
+            // where the option stands, which the parse without that requirement shows.
+            let relaxed = hide_refused_globals(
+                Cli::command().mut_args(|a| a.requires(clap::builder::Resettable::Reset)),
+            )
+            .try_get_matches_from(&args);
+            return Err(match relaxed.map(|m| misplaced(&mut command, &m)) {
+                Ok(Some(hint)) => hint,
+                _ => e.into(),
+            });
+        }
+    };
+    if let Some(hint) = misplaced(&mut command, &matches) {
+        return Err(hint);
+    }
     // The matches are kept to tell options given from defaults: the global options name one
     // variant, which perfect-play (lists of them) and bench (cases with their own) refuse.
-    let matches = Cli::command().try_get_matches()?;
-    let cli = Cli::from_arg_matches(&matches)?;
-    for (command, refusal) in [
-        (
-            "perfect-play",
-            "perfect-play takes --rule-sets, --goals and --placements, not --rules or --place-anywhere",
-        ),
-        (
-            "bench",
-            "bench searches fixed cases, each under its own rules: --rules and --place-anywhere do not apply",
-        ),
-    ] {
-        if let Some(sub) = matches.subcommand_matches(command) {
+    for (name, refusal) in REFUSED_GLOBALS {
+        if let Some(sub) = matches.subcommand_matches(name) {
             let given = |id| sub.value_source(id) == Some(ValueSource::CommandLine);
             if given("rules") || given("place_anywhere") {
-                return Err(AppError::Usage(refusal.into()));
+                let sub = command.find_subcommand_mut(name).expect("it was parsed");
+                return Err(sub.error(ErrorKind::ArgumentConflict, refusal).into());
             }
         }
     }
-    Ok(cli)
+    Ok(Cli::from_arg_matches(&matches)?)
+}
+
+/// A line-protocol option given before a subcommand's name, which would apply to nothing: the
+/// error says where it goes (after the name, where the subcommand takes it) or that it does not
+/// apply.
+fn misplaced(command: &mut clap::Command, matches: &clap::ArgMatches) -> Option<AppError> {
+    let name = matches.subcommand_name()?;
+    let id = LINE_PROTOCOL_ONLY
+        .into_iter()
+        .find(|id| matches.value_source(id) == Some(ValueSource::CommandLine))?;
+    let arg = command.get_arguments().find(|a| a.get_id() == id)?;
+    let long = arg
+        .get_long()
+        .expect("every option has a long name")
+        .to_string();
+    let values: Vec<String> = matches
+        .get_raw(id)
+        .into_iter()
+        .flatten()
+        .map(|v| v.to_string_lossy().into_owned())
+        .collect();
+    let sub = command.find_subcommand(name)?;
+    let takes_it = sub.get_arguments().any(|a| {
+        !a.is_hide_set()
+            && (a.get_long() == Some(&long)
+                || a.get_all_aliases()
+                    .is_some_and(|l| l.contains(&long.as_str())))
+    });
+    let message = if takes_it {
+        format!(
+            "--{long} before the subcommand is an option of the line protocol; give it after: \
+             othello {name} --{long} {}",
+            values.join(" ")
+        )
+    } else {
+        format!(
+            "--{long} is an option of the line protocol (othello with no subcommand), which \
+             {name} does not take"
+        )
+    };
+    Some(command.error(ErrorKind::ArgumentConflict, message).into())
 }
 
 /// The global options: the rules of every game a command plays.
@@ -104,7 +205,7 @@ impl GameRules {
 #[derive(clap::Args)]
 pub struct SearchArgs {
     /// Search this many moves ahead (instead of a time limit).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, visible_alias = "level", value_parser = clap::value_parser!(u32).range(1..=1000))]
     depth: Option<u32>,
     /// Time for each move, such as 250ms or 2s; the move comes back within it [default: 1s, or
     /// none with --depth].
@@ -173,21 +274,25 @@ fn side() -> impl clap::builder::TypedValueParser<Value = u8> {
     clap::value_parser!(u8).range(MIN_SIDE as i64..=MAX_SIDE as i64)
 }
 
+/// The sides the program plays in the line protocol. A colour is spelled black or B, white or
+/// W, in any case, wherever the command line takes one.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ComputerArg {
-    #[value(name = "B", alias = "b")]
-    B,
-    #[value(name = "W", alias = "w")]
-    W,
-    #[value(alias = "BOTH")]
+    /// Black (or B).
+    #[value(alias = "B")]
+    Black,
+    /// White (or W).
+    #[value(alias = "W")]
+    White,
+    /// Both sides.
     Both,
 }
 
 impl From<ComputerArg> for Sides {
     fn from(c: ComputerArg) -> Sides {
         match c {
-            ComputerArg::B => Sides::Black,
-            ComputerArg::W => Sides::White,
+            ComputerArg::Black => Sides::Black,
+            ComputerArg::White => Sides::White,
             ComputerArg::Both => Sides::Both,
         }
     }
@@ -249,6 +354,89 @@ pub enum Command {
     /// Train a pattern evaluation: games labelled by the solver (gen), weights fitted to them
     /// (fit).
     Train(TrainArgs),
+    /// Print a completion script for a shell on stdout (README.md says where to put it).
+    Completions(CompletionsArgs),
+    /// Print the manual page, in roff, on stdout: `othello manpage > othello.1`.
+    Manpage,
+}
+
+/// The options of `othello completions`.
+#[derive(clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell the script is for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// A completion script of every subcommand and option for `shell`.
+pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command(), "othello", &mut script);
+    script
+}
+
+/// The manual page, in roff: the program and its options, then every subcommand (nested ones
+/// too) with its synopsis, description and options, all on one page.
+pub fn manpage() -> std::io::Result<Vec<u8>> {
+    let mut command = command();
+    // Built, the subcommands carry the global options (listed once, at the top) and their full
+    // names.
+    command.build();
+    let man = clap_mangen::Man::new(command.clone());
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    page.extend_from_slice(b".SH COMMANDS\n");
+    for sub in command.get_subcommands() {
+        command_section(sub, &mut page)?;
+    }
+    man.render_version_section(&mut page)?;
+    // Each rendered piece opens with the same two-line preamble; the page needs it once.
+    let text = String::from_utf8_lossy(&page).into_owned();
+    let mut seen = std::collections::HashSet::new();
+    let mut kept = String::new();
+    for line in text.lines() {
+        let preamble = line.starts_with(".ie \\n(.g") || line.starts_with(".el .ds Aq");
+        if !preamble || seen.insert(line) {
+            kept += line;
+            kept.push('\n');
+        }
+    }
+    Ok(kept.into_bytes())
+}
+
+/// One subcommand of the man page, as a subsection of COMMANDS; its own subcommands follow.
+fn command_section(sub: &clap::Command, page: &mut Vec<u8>) -> std::io::Result<()> {
+    if sub.get_name() == "help" {
+        return Ok(());
+    }
+    let name = sub.get_bin_name().unwrap_or(sub.get_name()).to_string();
+    let own = sub
+        .clone()
+        .mut_args(|a| if a.is_global_set() { a.hide(true) } else { a });
+    let man = clap_mangen::Man::new(own);
+    let mut piece = Vec::new();
+    man.render_synopsis_section(&mut piece)?;
+    man.render_description_section(&mut piece)?;
+    man.render_options_section(&mut piece)?;
+    page.extend_from_slice(format!(".SS \"{}\"\n", name.replace('-', "\\-")).as_bytes());
+    // The pieces' own section headings become paragraph breaks inside the subsection.
+    for line in String::from_utf8_lossy(&piece).lines() {
+        let line = if line.starts_with(".SH ") {
+            ".PP"
+        } else {
+            line
+        };
+        page.extend_from_slice(line.as_bytes());
+        page.push(b'\n');
+    }
+    for nested in sub.get_subcommands() {
+        command_section(nested, page)?;
+    }
+    Ok(())
 }
 
 /// The steps of `othello train`.
@@ -297,6 +485,7 @@ pub struct TrainGenArgs {
     /// The player with fewer discs wins.
     #[arg(long)]
     pub misere: bool,
+    /// The seed of the random openings and of the engine's nudges.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random moves at the start of each game.
@@ -307,7 +496,7 @@ pub struct TrainGenArgs {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub random_rate: u32,
     /// The engine's depth between the opening and the solved end.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, visible_alias = "level", default_value_t = 4)]
     pub depth: u32,
     /// Play perfectly, and label exactly, from this many empty cells on.
     #[arg(long, default_value_t = 16)]
@@ -360,7 +549,8 @@ pub struct TrainTestArgs {
 /// The options of `othello perft`; its help is its [`Command`]'s doc comment.
 #[derive(clap::Args)]
 pub struct PerftArgs {
-    #[arg(long)]
+    /// Count the leaves at every depth from 1 to this one.
+    #[arg(long, visible_alias = "level")]
     pub depth: u32,
     #[command(flatten)]
     pub board: BoardArgs,
@@ -423,11 +613,12 @@ pub struct PlayArgs {
     /// Moves played from the start before the game begins, such as f5d6c3.
     #[arg(long, default_value = "")]
     pub moves: MoveList,
-    /// The side or sides the computer plays.
-    #[arg(long, value_enum, default_value_t = PlaySides::White)]
+    /// The side or sides the computer plays (B and W do too).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = PlaySides::White)]
     pub computer: PlaySides,
-    /// The computer searches this many moves ahead (instead of a time per move).
-    #[arg(long, conflicts_with = "move_time", value_parser = clap::value_parser!(u32).range(1..=60))]
+    /// The computer searches this many moves ahead (instead of a time per move); the game's
+    /// `level` command changes it.
+    #[arg(long = "depth", visible_alias = "level", value_name = "DEPTH", conflicts_with = "move_time", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub level: Option<u32>,
     /// The computer's time for each move, such as 500ms or 2s [default: 1s].
     #[arg(long, value_parser = players::parse_duration)]
@@ -456,9 +647,15 @@ impl PlayArgs {
 /// The sides the computer takes in `othello play`.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum PlaySides {
+    /// Black (or B).
+    #[value(alias = "B")]
     Black,
+    /// White (or W).
+    #[value(alias = "W")]
     White,
+    /// Both sides: the program plays itself.
     Both,
+    /// Neither: two people at one keyboard.
     None,
 }
 
@@ -476,10 +673,16 @@ impl From<PlaySides> for Option<Sides> {
 /// The options of `othello selfplay`; its help is its [`Command`]'s doc comment.
 #[derive(clap::Args)]
 pub struct SelfplayArgs {
-    #[arg(long)]
+    /// The first player: random, greedy, weights, or the engine as settings joined by commas:
+    /// depth=N, time=DURATION (such as 50ms), hash=MB, seed=N, threads=N, eval=learned|classic
+    /// (such as depth=6 or time=50ms,hash=32).
+    #[arg(long, value_name = "PLAYER")]
     pub a: PlayerSpec,
-    #[arg(long)]
+    /// The second player, as --a.
+    #[arg(long, value_name = "PLAYER")]
     pub b: PlayerSpec,
+    /// Games to play, colours alternating: each random opening is played twice, colours
+    /// swapped.
     #[arg(long, default_value_t = 20)]
     pub games: usize,
     #[command(flatten)]
@@ -498,8 +701,8 @@ pub struct SelfplayArgs {
 /// The options of `othello engine`; its help is its [`Command`]'s doc comment.
 #[derive(clap::Args)]
 pub struct EngineArgs {
-    /// The colour this program plays.
-    #[arg(long, value_enum)]
+    /// The colour this program plays (B and W do too, as a referee passes them).
+    #[arg(long, value_enum, ignore_case = true)]
     pub color: Side,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -520,14 +723,20 @@ pub struct MatchArgs {
     /// The second program's command.
     #[arg(long)]
     pub b: String,
-    #[arg(long, default_value = "triples")]
+    /// How the referee speaks to the first program: tournament move triples, the Go Text
+    /// Protocol or NBoard's.
+    #[arg(long, default_value = "triples", value_parser = protocol())]
     pub a_protocol: Protocol,
-    #[arg(long, default_value = "triples")]
+    /// How the referee speaks to the second program.
+    #[arg(long, default_value = "triples", value_parser = protocol())]
     pub b_protocol: Protocol,
+    /// The first program's name in the report.
     #[arg(long, default_value = "A")]
     pub a_name: String,
+    /// The second program's name in the report.
     #[arg(long, default_value = "B")]
     pub b_name: String,
+    /// Games to play, colours alternating: each opening is played twice, colours swapped.
     #[arg(long, default_value_t = 2)]
     pub games: usize,
     /// Games played at the same time; keep it at most the number of cores, or the programs
@@ -553,6 +762,18 @@ pub struct MatchArgs {
     pub board: TournamentBoard,
 }
 
+/// The protocols a `match` side may speak (`seed001`, an old name of the triples, still
+/// accepted).
+fn protocol() -> impl clap::builder::TypedValueParser<Value = Protocol> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("triples").alias("seed001"),
+        PossibleValue::new("gtp"),
+        PossibleValue::new("nboard"),
+    ])
+    .try_map(|text| text.parse::<Protocol>())
+}
+
 /// The options of `othello bench`; its help is its [`Command`]'s doc comment.
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -569,7 +790,7 @@ pub struct BenchArgs {
     #[arg(long, requires = "depth")]
     pub positions: Option<PathBuf>,
     /// How many moves deep to search each position of --positions.
-    #[arg(long, requires = "positions", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, visible_alias = "level", requires = "positions", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub depth: Option<u32>,
 }
 
@@ -660,8 +881,10 @@ impl StartArgs {
 /// The size of the board.
 #[derive(clap::Args)]
 pub struct SizeArgs {
+    /// Rows of the board, 3 to 26.
     #[arg(long, default_value_t = 8, value_parser = side())]
     rows: u8,
+    /// Columns of the board, 3 to 26.
     #[arg(long, default_value_t = 8, value_parser = side())]
     cols: u8,
 }
@@ -701,11 +924,12 @@ impl TournamentBoard {
 pub struct BoardArgs {
     #[command(flatten)]
     size: SizeArgs,
-    /// Who moves first.
-    #[arg(long, value_enum, default_value_t = Side::B)]
+    /// Who moves first (B and W do too).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Side::Black)]
     first: Side,
-    /// The colour on the top-left and bottom-right cells of the starting 2x2 block.
-    #[arg(long, value_enum, default_value_t = Side::W)]
+    /// The colour on the top-left and bottom-right cells of the starting 2x2 block (B and W
+    /// do too).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Side::White)]
     top_left: Side,
 }
 
@@ -731,19 +955,22 @@ impl From<RulesArg> for RuleSet {
     }
 }
 
+/// A colour: black or white, or B or W as in the protocols, in any case.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Side {
-    #[value(name = "B", alias = "b")]
-    B,
-    #[value(name = "W", alias = "w")]
-    W,
+    /// Black (or B).
+    #[value(alias = "B")]
+    Black,
+    /// White (or W).
+    #[value(alias = "W")]
+    White,
 }
 
 impl From<Side> for Color {
     fn from(s: Side) -> Color {
         match s {
-            Side::B => Color::Black,
-            Side::W => Color::White,
+            Side::Black => Color::Black,
+            Side::White => Color::White,
         }
     }
 }
@@ -772,5 +999,183 @@ mod tests {
             }
         }
         assert!(Cli::try_parse_from(["othello", "--hash-mb=3"]).is_ok());
+    }
+
+    fn parses(args: &str) -> Result<Cli, AppError> {
+        parse_from(args.split(' ').map(Into::into).collect())
+    }
+
+    /// The text clap prints for a refused command line.
+    fn refusal(args: &str) -> String {
+        match parses(args) {
+            Err(AppError::Clap(e)) if e.use_stderr() => e.render().to_string(),
+            Err(e) => panic!("{args}: not a clap error: {e:?}"),
+            Ok(_) => panic!("{args}: accepted"),
+        }
+    }
+
+    #[test]
+    fn every_option_and_subcommand_has_a_help_line() {
+        fn walk(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} {}", arg.get_id()));
+                }
+            }
+            for sub in command.get_subcommands() {
+                if sub.get_about().is_none() {
+                    missing.push(format!("{path} {}", sub.get_name()));
+                }
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut command = command();
+        command.build();
+        let mut missing = Vec::new();
+        walk(&command, "othello", &mut missing);
+        assert!(missing.is_empty(), "no help line: {missing:?}");
+    }
+
+    #[test]
+    fn a_colour_is_spelled_either_way_everywhere() {
+        for colour in ["black", "white", "B", "W", "b", "w", "White"] {
+            let line = format!("othello perft --depth 1 --first {colour} --top-left {colour}");
+            assert!(parses(&line).is_ok(), "{line}");
+            let line = format!("othello engine --color {colour}");
+            assert!(parses(&line).is_ok(), "{line}");
+            let line = format!("othello play --computer {colour}");
+            assert!(parses(&line).is_ok(), "{line}");
+            let line = format!("othello --computer {colour}");
+            assert!(parses(&line).is_ok(), "{line}");
+        }
+        assert!(parses("othello --computer both").is_ok());
+        assert!(parses("othello play --computer none").is_ok());
+        assert!(parses("othello engine --color green").is_err());
+        // The help names the other spelling.
+        let help = command()
+            .find_subcommand_mut("play")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        assert!(help.contains("black: Black (or B)"), "{help}");
+        assert!(help.contains("B and W do too"), "{help}");
+    }
+
+    #[test]
+    fn a_search_depth_is_depth_or_level_everywhere() {
+        for option in ["--depth", "--level"] {
+            for line in [
+                format!("othello play {option} 3"),
+                format!("othello --computer W {option} 3"),
+                format!("othello engine --color W {option} 3"),
+                format!("othello gtp {option} 3"),
+                format!("othello nboard {option} 3"),
+                format!("othello perft {option} 3"),
+                format!("othello train gen --out x {option} 3"),
+                format!("othello bench --positions x {option} 3"),
+            ] {
+                assert!(parses(&line).is_ok(), "{line}");
+            }
+        }
+        let Ok(Cli {
+            command: Some(Command::Play(play)),
+            ..
+        }) = parses("othello play --level 5")
+        else {
+            panic!("play --level 5 is refused");
+        };
+        assert_eq!(play.level, Some(5));
+        let help = command()
+            .find_subcommand_mut("play")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(help.contains("--depth <DEPTH>"), "{help}");
+        assert!(help.contains("[alias: --level]"), "{help}");
+    }
+
+    #[test]
+    fn a_line_protocol_option_before_a_subcommand_says_where_it_goes() {
+        let text = refusal("othello --depth 4 play");
+        assert!(text.contains("othello play --depth 4"), "{text}");
+        assert!(text.contains("Usage:") && text.contains("--help"), "{text}");
+        let text = refusal("othello --move-time 2s engine --color B");
+        assert!(text.contains("give it after"), "{text}");
+        let text = refusal("othello --seed 3 perft --depth 2");
+        assert!(text.contains("perft does not take"), "{text}");
+        // Without a subcommand the options are the line protocol's, as before.
+        assert!(parses("othello --computer W --depth 4").is_ok());
+        let text = refusal("othello --depth 4");
+        assert!(text.contains("--computer"), "{text}");
+    }
+
+    #[test]
+    fn commands_that_refuse_the_rule_options_do_not_list_them() {
+        let mut command = command();
+        command.build();
+        for name in ["bench", "perfect-play", "completions", "manpage"] {
+            let sub = command.find_subcommand_mut(name).unwrap();
+            let help = sub.render_long_help().to_string();
+            assert!(!help.contains("--rules "), "{name}: {help}");
+            assert!(!help.contains("--place-anywhere "), "{name}: {help}");
+            assert!(!help.contains("--place-anywhere\n"), "{name}: {help}");
+            for given in ["--rules simple", "--place-anywhere"] {
+                let text = refusal(&format!("othello {name} {given}"));
+                assert!(text.contains("Usage: othello"), "{name} {given}: {text}");
+            }
+        }
+        let help = command.find_subcommand_mut("perft").unwrap().render_help();
+        assert!(help.to_string().contains("--rules"));
+        assert!(parses("othello --rules simple perft --depth 1").is_ok());
+    }
+
+    #[test]
+    fn match_lists_its_protocols() {
+        let help = command()
+            .find_subcommand_mut("match")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(
+            help.contains("[possible values: triples, gtp, nboard]"),
+            "{help}"
+        );
+        let Ok(Cli {
+            command: Some(Command::Match(args)),
+            ..
+        }) = parses("othello match --a x --b y --a-protocol seed001 --b-protocol gtp")
+        else {
+            panic!("the protocols are refused");
+        };
+        assert_eq!(args.a_protocol, Protocol::Triples);
+        assert_eq!(args.b_protocol, Protocol::Gtp);
+        let text = refusal("othello match --a x --b y --a-protocol uci");
+        assert!(text.contains("triples, gtp, nboard"), "{text}");
+    }
+
+    #[test]
+    fn completions_and_the_man_page_name_every_subcommand() {
+        use clap_complete::Shell;
+        for shell in [
+            Shell::Bash,
+            Shell::Zsh,
+            Shell::Fish,
+            Shell::Elvish,
+            Shell::PowerShell,
+        ] {
+            let script = String::from_utf8(completions(shell)).unwrap();
+            for name in ["perft", "perfect-play", "selfplay", "completions"] {
+                assert!(script.contains(name), "{shell}: no {name}");
+            }
+        }
+        let page = String::from_utf8(manpage().unwrap()).unwrap();
+        assert!(page.contains(".SH NAME\nothello \\- Othello"), "{page}");
+        for name in ["perft", "perfect\\-play", "train gen", "manpage"] {
+            assert!(
+                page.contains(&format!(".SS \"othello {name}\"")),
+                "no {name}"
+            );
+        }
+        assert_eq!(page.matches(".ds Aq").count(), 2, "the preamble once");
     }
 }

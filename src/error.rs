@@ -5,7 +5,6 @@
 //! bad header; 128 plus the signal's number for a solve stopped by SIGINT or SIGTERM (its work
 //! kept); 1 for anything else.
 
-use clap::error::ErrorKind;
 use othello::commands;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -19,11 +18,12 @@ pub enum Outcome {
     InputEnded,
 }
 
-/// Why a command stopped early. Each carries the one line that stderr gets, if any.
+/// Why a command stopped early. Each carries what stderr gets, if anything.
 #[derive(Debug)]
 pub enum AppError {
-    /// `--help` or `--version`, which clap reports as errors: clap prints the text on stdout.
-    Help(clap::Error),
+    /// What clap reports: `--help` and `--version` (on stdout, status 0) and a bad command line
+    /// (on stderr with its usage line and the pointer to `--help`, status 2).
+    Clap(clap::Error),
     /// A bad command line, including a position or opening that cannot be set up.
     Usage(String),
     /// Input on stdin that starts no game: a bad header line.
@@ -40,7 +40,9 @@ impl AppError {
     /// The exit status of each kind of error.
     pub fn status(&self) -> u8 {
         match self {
-            AppError::Help(_) | AppError::ClosedOutput => 0,
+            AppError::Clap(e) if !e.use_stderr() => 0,
+            AppError::ClosedOutput => 0,
+            AppError::Clap(_) => 2,
             AppError::Failed(_) => 1,
             AppError::Usage(_) | AppError::Input(_) => 2,
             // As the shell reports a program the signal ended.
@@ -49,8 +51,8 @@ impl AppError {
     }
 }
 
-/// Says how the command ended (at most one line on stderr, or clap's help on stdout) and gives
-/// its exit status.
+/// Says how the command ended (at most one line on stderr, or clap's text as clap renders it)
+/// and gives its exit status.
 pub fn exit(result: Result<Outcome, AppError>) -> ExitCode {
     match result {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -60,8 +62,8 @@ pub fn exit(result: Result<Outcome, AppError>) -> ExitCode {
         }
         Err(e) => {
             match &e {
-                AppError::Help(help) => {
-                    let _ = help.print();
+                AppError::Clap(clap) => {
+                    let _ = clap.print();
                 }
                 AppError::ClosedOutput => {}
                 AppError::Usage(message)
@@ -79,22 +81,11 @@ fn say(message: &str) {
     let _ = writeln!(io::stderr(), "othello: {message}");
 }
 
-/// `--help` and `--version` print as clap prints them; a bad command line is one line (clap's
-/// message without its usage and hint lines).
+/// Everything clap reports is printed as clap renders it: a bad command line keeps its usage
+/// line and the pointer to `--help`, which say what to type instead.
 impl From<clap::Error> for AppError {
     fn from(e: clap::Error) -> AppError {
-        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-            return AppError::Help(e);
-        }
-        let text = e.to_string();
-        let message: Vec<&str> = text
-            .lines()
-            .map(str::trim)
-            .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-            .filter(|l| !l.is_empty())
-            .collect();
-        let message = message.join(" ");
-        AppError::Usage(message.strip_prefix("error: ").unwrap_or(&message).into())
+        AppError::Clap(e)
     }
 }
 

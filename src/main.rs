@@ -39,6 +39,17 @@ fn dispatch(cli: cli::Cli, started: std::time::Instant) -> Result<Outcome, AppEr
         Some(Command::Bench(args)) => run::bench(args),
         Some(Command::PerfectPlay(args)) => run::perfect_play(args),
         Some(Command::Train(args)) => run::train(args, rules),
+        Some(Command::Completions(args)) => print(&cli::completions(args.shell)),
+        Some(Command::Manpage) => print(&cli::manpage()?),
     }?;
     Ok(Outcome::Done)
+}
+
+/// Text made whole before it is written, so that a closed stdout is a quiet end, not a panic
+/// inside the generator.
+fn print(text: &[u8]) -> Result<(), AppError> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text)?;
+    Ok(stdout.flush()?)
 }

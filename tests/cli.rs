@@ -234,8 +234,12 @@ fn commands_with_rules_of_their_own_refuse_a_variant() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(output.stdout.is_empty(), "{args:?}");
         let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.contains(option), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(
+            stderr.lines().next().unwrap().contains(option),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("\nUsage: othello "), "{args:?}: {stderr}");
     }
 }
 
@@ -249,6 +253,27 @@ fn an_unknown_flag_is_a_usage_error() {
         .code(2)
         .stdout("")
         .stderr(predicates::str::contains("--no-such-flag"));
+    // Clap's error as clap renders it: what went wrong, the usage, the pointer to --help.
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["perft", "--dpeth", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("error: unexpected argument '--dpeth'"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("tip: a similar argument exists: '--depth'"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Usage: othello perft"), "{stderr}");
+    assert!(
+        stderr.contains("For more information, try '--help'."),
+        "{stderr}"
+    );
     Command::cargo_bin("othello")
         .unwrap()
         .args(["--rules", "fancy"])
@@ -646,4 +671,106 @@ fn files_read_as_lists_refuse_a_line_that_is_not_text() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
     std::fs::remove_file(&path).unwrap();
+}
+
+/// Runs othello with these arguments to the end; its status and stderr.
+fn refused(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(args)
+        .write_stdin("")
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    assert!(output.stdout.is_empty(), "{args:?}");
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_duration_without_a_unit_is_refused_with_the_units_to_write() {
+    for (args, number) in [
+        (&["play", "--move-time", "2"][..], "2"),
+        (&["solve", "--limit", "5"], "5"),
+        (
+            &["match", "--a", "x", "--b", "y", "--move-time", "40"],
+            "40",
+        ),
+        (&["perfect-play", "--limit", "10"], "10"),
+        (&["--computer", "W", "--move-time", "1.5"], "1.5"),
+        (&["selfplay", "--a", "time=50", "--b", "random"], "50"),
+    ] {
+        let (status, stderr) = refused(args);
+        assert_eq!(status, Some(2), "{args:?}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(&format!("write {number}s for seconds or {number}ms")),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_line_protocol_option_before_the_subcommand_is_refused_with_where_it_goes() {
+    let (status, stderr) = refused(&["--depth", "4", "play"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("give it after: othello play --depth 4"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("For more information, try '--help'."),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn completions_name_the_subcommands_and_the_man_page_has_its_sections() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = Command::cargo_bin("othello")
+            .unwrap()
+            .args(["completions", shell])
+            .timeout(TIMEOUT)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{shell}");
+        let script = String::from_utf8(output.stdout).unwrap();
+        for name in ["perft", "solve", "perfect-play", "manpage", "move-time"] {
+            assert!(script.contains(name), "{shell}: no {name}");
+        }
+    }
+    let (status, stderr) = refused(&["completions", "tcsh"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .arg("manpage")
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let page = String::from_utf8(output.stdout).unwrap();
+    assert!(page.contains("\n.TH othello 1 "), "{page}");
+    for section in [
+        ".SH NAME\n",
+        ".SH SYNOPSIS\n",
+        ".SH OPTIONS\n",
+        ".SH COMMANDS\n",
+    ] {
+        assert!(page.contains(section), "no {section}");
+    }
+    for name in [
+        "perft",
+        "solve",
+        "play",
+        "match",
+        "train fit",
+        "completions",
+    ] {
+        assert!(
+            page.contains(&format!(".SS \"othello {name}\"\n")),
+            "no {name}"
+        );
+    }
 }

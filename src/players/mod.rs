@@ -154,27 +154,22 @@ pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
     }
 }
 
-/// A duration such as `250ms`, `1s`, `1.5s`, `2m` or `1h`; a bare number is milliseconds.
+/// A duration in humantime's syntax, such as `250ms`, `1.5s`, `2m`, `1h` or `1h 30m`, from 1ms
+/// to a day. A bare number is refused: whether `2` meant seconds or milliseconds is a guess, and
+/// a wrong guess plays a game in 2 ms.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    let split = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration such as 250ms or 1s"))?;
-    let seconds = match unit {
-        "" | "ms" => value / 1000.0,
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        "h" => value * 3600.0,
-        _ => return Err(format!("{text:?} has an unknown unit (use ms, s, m or h)")),
-    };
-    if !seconds.is_finite() || seconds <= 0.0 || seconds > 86_400.0 {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return Err(format!(
+            "{text:?} needs a unit: write {text}s for seconds or {text}ms for milliseconds"
+        ));
+    }
+    let duration = humantime::parse_duration(text)
+        .map_err(|e| format!("{text:?} is not a duration such as 500ms or 2s ({e})"))?;
+    if duration < Duration::from_millis(1) || duration > Duration::from_secs(86_400) {
         return Err(format!("{text:?} is not a time from 1ms to a day"));
     }
-    Ok(Duration::from_secs_f64(seconds).max(Duration::from_millis(1)))
+    Ok(duration)
 }
 
 #[cfg(test)]
