@@ -929,7 +929,7 @@ fn a_cache_that_does_not_replay_is_an_error() {
 }
 
 #[test]
-fn bad_input_is_one_line_and_status_2() {
+fn bad_input_is_a_usage_error_and_status_2() {
     for (args, message) in [
         (vec!["--boards", "2x4"], "\"2x4\" is not a board"),
         (vec!["--boards", "4x4x4"], "is not a board"),
@@ -947,7 +947,9 @@ fn bad_input_is_one_line_and_status_2() {
             vec!["--placements", "x"],
             "possible values: standard, anywhere",
         ),
-        (vec!["--limit", "3y"], "unknown unit"),
+        (vec!["--limit", "3q"], "unknown time unit"),
+        (vec!["--limit", "3y"], "from 1ms to a day"),
+        (vec!["--limit", "30"], "write 30s for seconds"),
         (vec!["--rules", "simple"], "not --rules or --place-anywhere"),
         (vec!["--place-anywhere"], "not --rules or --place-anywhere"),
         (vec!["--hash-mb", "0"], "hash"),
@@ -956,7 +958,9 @@ fn bad_input_is_one_line_and_status_2() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(output.stdout.is_empty(), "{args:?}");
         let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        // As clap renders it: the error, then the pointer to --help.
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.contains("try '--help'"), "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
