@@ -6,6 +6,7 @@ pub mod files;
 pub mod notation;
 pub mod play;
 pub mod players;
+pub mod progress;
 pub mod protocols;
 pub mod referee;
 pub mod rules;

@@ -11,6 +11,7 @@ use anyhow::Context;
 use othello::commands;
 use othello::notation::MoveList;
 use othello::players::PlayerSpec;
+use othello::progress::Progress;
 use othello::protocols::line::{self, Computer, Ending, Options, RunError};
 use othello::protocols::triples;
 use othello::protocols::{gtp, nboard};
@@ -97,9 +98,8 @@ pub fn selfplay(args: SelfplayArgs, rules: GameRules) -> Result<(), AppError> {
             .unwrap_or_else(|| commands::default_opening_plies(setup.shape)),
         seed: args.seed,
     };
-    let mut stderr = io::stderr();
-    let progress = progress_on_terminal(&mut stderr);
-    commands::selfplay(&series, &mut io::stdout().lock(), progress)?;
+    let progress = Progress::counter(series.games as u64, "games");
+    commands::selfplay(&series, &mut io::stdout().lock(), &progress)?;
     Ok(())
 }
 
@@ -154,21 +154,30 @@ pub fn referee_match(args: MatchArgs, rules: GameRules) -> Result<(), AppError> 
             move_time: args.b_move_time.unwrap_or(args.move_time),
         },
     ];
-    let openings = match args.openings {
-        Some(path) => {
-            let file = open(&path)?;
-            commands::read_openings(BufReader::new(file), &setup)
-                .with_context(|| path.display().to_string())?
+    for side in &sides {
+        if let Some(why) = side.protocol.cannot_play(setup.shape) {
+            return Err(AppError::Usage(format!(
+                "side {} speaks {}: {why}",
+                side.name, side.protocol
+            )));
         }
+    }
+    if let (Some(out), Some(input)) = (&args.games_out, &args.openings) {
+        othello::files::refuse_output_over_input(out, [input.as_path()])
+            .map_err(|e| AppError::Usage(format!("--games-out: {e}")))?;
+    }
+    let openings = match &args.openings {
+        Some(path) => commands::read_openings_file(path, &setup)?,
         None => Vec::new(),
     };
-    let mut games_out = match args.games_out {
-        Some(path) => Some(io::BufWriter::new(
-            File::create(&path).with_context(|| format!("cannot write {}", path.display()))?,
-        )),
+    referee::end_contestants_on_signals().context("cannot watch for signals")?;
+    let games_out = match &args.games_out {
+        Some(path) => Some(
+            referee::GamesFile::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
         None => None,
     };
-    referee::end_contestants_on_signals().context("cannot watch for signals")?;
     let m = referee::Match {
         sides,
         games: args.games,
@@ -176,14 +185,26 @@ pub fn referee_match(args: MatchArgs, rules: GameRules) -> Result<(), AppError> 
         openings,
         jobs: args.jobs.into(),
     };
-    let mut stderr = io::stderr();
-    let progress = progress_on_terminal(&mut stderr);
-    referee::run_match(
+    let progress = Progress::counter(m.games as u64, "games");
+    let mut games_file = games_out.clone();
+    let played = referee::run_match(
         &m,
         &mut io::stdout().lock(),
-        games_out.as_mut().map(|w| w as &mut dyn Write),
-        progress,
-    )?;
+        games_file.as_mut().map(|w| w as &mut dyn Write),
+        &progress,
+    );
+    // The games played are kept even when the match stopped on an error; a match that
+    // played none leaves the old file as it was.
+    if let (Some(games), Some(path)) = (games_out, &args.games_out) {
+        if played.is_ok() || games.written() {
+            games
+                .commit()
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        } else {
+            games.discard();
+        }
+    }
+    played?;
     Ok(())
 }
 
@@ -315,15 +336,6 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
 /// A file to read, or an error that names it.
 fn open(path: &Path) -> anyhow::Result<File> {
     File::open(path).with_context(|| format!("cannot read {}", path.display()))
-}
-
-/// Where progress goes: stderr when it is a terminal, nowhere otherwise.
-fn progress_on_terminal(stderr: &mut io::Stderr) -> Option<&mut dyn Write> {
-    if stderr.is_terminal() {
-        Some(stderr)
-    } else {
-        None
-    }
 }
 
 /// The command line as a shell would take it back, the program named `othello`.

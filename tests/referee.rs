@@ -151,23 +151,231 @@ fn a_late_move_loses_and_the_sleeper_is_ended() {
     assert_eq!(processes_left(marker), Vec::<String>::new());
 }
 
+/// Runs `othello match` with `args`, killed if it runs past 30 s: its status, stdout, stderr.
+fn match_output(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(othello())
+        .arg("match")
+        .args(args)
+        .env("OTHELLO", othello())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() >= 30 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("othello match {args:?} ran on for 30 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// A folder of its own for a test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-referee-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[test]
-fn a_program_that_cannot_start_loses() {
+fn a_program_that_cannot_start_stops_the_match_and_names_its_side() {
     let engine = format!("{} engine --depth 1", othello());
-    let o = referee(
-        &[
-            "--a",
-            &engine,
-            "--b",
+    for (a, b, side, command) in [
+        ("./nope", "./nope2", "A", "./nope"),
+        (
+            engine.as_str(),
             "/nonexistent/othello-program",
+            "B",
+            "/nonexistent/othello-program",
+        ),
+    ] {
+        let (status, _, stderr) = match_output(&["--a", a, "--b", b, "--games", "2"]);
+        assert_eq!(status, Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("othello: side {side} cannot start \"{command}")),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_program_found_but_not_executable_cannot_start_either() {
+    let dir = scratch("not-executable");
+    let program = dir.join("program");
+    std::fs::write(&program, "#!/bin/sh\necho hello\n").unwrap();
+    let program = program.to_str().unwrap();
+    let (status, _, stderr) = match_output(&["--a", program, "--b", program, "--games", "1"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(status, Some(1), "{stderr}");
+    assert!(stderr.contains("side A cannot start"), "{stderr}");
+    assert!(stderr.contains("126"), "{stderr}");
+}
+
+#[test]
+fn a_side_that_cannot_play_the_board_is_refused_before_the_match() {
+    let engine = format!("{} engine --depth 1", othello());
+    for (protocol, board, why) in [
+        (
+            "gtp",
+            ["--rows", "6", "--cols", "8"],
+            "GTP plays square boards only (boardsize N), not 6x8",
+        ),
+        (
+            "nboard",
+            ["--rows", "6", "--cols", "6"],
+            "NBoard plays 8x8 only, not 6x6",
+        ),
+    ] {
+        // The program would leave a file behind if it were started.
+        let dir = scratch(protocol);
+        let touched = dir.join("started");
+        let program = format!("touch {}", touched.display());
+        let mut args = vec![
+            "--a",
+            &program,
+            "--a-protocol",
+            protocol,
+            "--b",
+            &engine,
             "--games",
             "2",
-        ],
-        "missing",
-    );
-    for line in &o.games {
-        assert!(line.ends_with("forfeit:B:crash"), "{line}");
+        ];
+        args.extend_from_slice(&board);
+        let (status, stdout, stderr) = match_output(&args);
+        assert!(!touched.exists(), "{protocol}: the side was started");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(status, Some(2), "{stderr}");
+        assert_eq!(stdout, "");
+        assert_eq!(
+            stderr,
+            format!("othello: side A speaks {protocol}: {why}\n"),
+            "{stderr}"
+        );
     }
+}
+
+#[test]
+fn an_endless_openings_file_is_refused_at_once() {
+    let started = std::time::Instant::now();
+    let (status, _, stderr) = match_output(&["--a", "x", "--b", "y", "--openings", "/dev/zero"]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "othello: cannot read /dev/zero: over 16 MiB, too large for an openings file\n"
+    );
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn the_games_file_is_never_an_input_nor_replaced_by_a_match_that_played_nothing() {
+    let dir = scratch("games-file");
+    let openings = dir.join("my.txt");
+    std::fs::write(&openings, "f5d6c3\n").unwrap();
+    let path = openings.to_str().unwrap();
+    let engine = format!("{} engine --depth 1", othello());
+    let (status, _, stderr) = match_output(&[
+        "--a",
+        &engine,
+        "--b",
+        &engine,
+        "--openings",
+        path,
+        "--games-out",
+        path,
+    ]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains("is also an input"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&openings).unwrap(), "f5d6c3\n");
+    // A match that cannot start plays no game: the old games file stands.
+    let games = dir.join("games.txt");
+    std::fs::write(&games, "old games\n").unwrap();
+    let (status, _, stderr) = match_output(&[
+        "--a",
+        "./nope",
+        "--b",
+        &engine,
+        "--games-out",
+        games.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), "old games\n");
+    let (status, _, stderr) = match_output(&[
+        "--a",
+        &engine,
+        "--b",
+        &engine,
+        "--games",
+        "2",
+        "--games-out",
+        games.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&games).unwrap().lines().count(), 2);
+    let names = std::fs::read_dir(&dir).unwrap().count();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(names, 2, "no temporary file is left");
+}
+
+#[test]
+fn a_match_stopped_by_a_signal_keeps_its_whole_games() {
+    use std::io::BufRead;
+    let dir = scratch("games-stopped");
+    let games = dir.join("games.txt");
+    std::fs::write(&games, "old games\n").unwrap();
+    let engine = format!("{} engine --depth 1", othello());
+    let mut child = Command::new(othello())
+        .args(["match", "--a", &engine, "--b", &engine, "--games", "10000"])
+        .arg("--games-out")
+        .arg(&games)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The header, then the first game: stopped after it.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for _ in 0..2 {
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+    }
+    assert!(line.starts_with("   1 "), "{line}");
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15));
+    let text = std::fs::read_to_string(&games).unwrap();
+    let names = std::fs::read_dir(&dir).unwrap().count();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        text.ends_with('\n') && !text.contains("old games"),
+        "{text}"
+    );
+    assert!(!text.is_empty());
+    for game in text.lines() {
+        assert!(game.contains(" A-B ") || game.contains(" B-A "), "{game}");
+    }
+    assert_eq!(names, 1, "no temporary file is left");
+}
+
+#[test]
+fn progress_is_not_shown_where_stderr_is_not_a_terminal() {
+    let engine = format!("{} engine --depth 1", othello());
+    let (status, stdout, stderr) = match_output(&["--a", &engine, "--b", &engine, "--games", "2"]);
+    assert_eq!(status, Some(0));
+    assert_eq!(stderr, "");
+    assert!(stdout.contains("time used"), "{stdout}");
 }
 
 #[test]
@@ -487,5 +695,13 @@ fn a_process_started_in_a_new_session_does_not_outlive_the_game() {
     let bad = format!("SLEEP_FOR=61.75 {}", player("setsid.sh"));
     let o = referee(&["--a", &engine, "--b", &bad, "--games", "2"], "setsid");
     assert_eq!(o.games.len(), 2);
+    assert_eq!(processes_left(marker), Vec::<String>::new());
+    // An orphan in a session of its own with its environment cleared keeps no tie to its
+    // program but its place in the process tree.
+    let marker = "sleep 62.75";
+    let bad = format!("SLEEP_FOR=62.75 {}", player("escaper.sh"));
+    let o = referee(&["--a", &engine, "--b", &bad, "--games", "2"], "escaper");
+    assert_eq!(o.games.len(), 2);
+    assert!(!o.stdout.contains(" loses: "), "{}", o.stdout);
     assert_eq!(processes_left(marker), Vec::<String>::new());
 }

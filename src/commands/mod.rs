@@ -12,7 +12,7 @@ mod solve;
 pub use bench::{bench, bench_positions, BenchLine};
 pub use interrupt::{signal_name, Interrupt, Stopped};
 pub use journal::{Earlier, JournalFile, JOURNAL_MIN_NODES};
-pub use openings::read_openings;
+pub use openings::{read_openings, read_openings_file, MAX_OPENINGS_FILE};
 pub use perfect_play::{
     boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry, Work,
 };

@@ -5,6 +5,19 @@ use crate::protocols::list_entries;
 use crate::rules::{Game, Move, Passes, Setup};
 use anyhow::{bail, Context};
 use std::io::BufRead;
+use std::path::Path;
+
+/// The most an openings file may hold: far more than any list of openings needs, and a bound
+/// on what an endless file (`/dev/zero`) costs before it is refused.
+pub const MAX_OPENINGS_FILE: u64 = 16 << 20;
+
+/// The openings of the file at `path` (see [`read_openings`]), read whole up to
+/// [`MAX_OPENINGS_FILE`]; an error names the file.
+pub fn read_openings_file(path: &Path, setup: &Setup) -> anyhow::Result<Vec<Vec<Move>>> {
+    let bytes = crate::files::read_capped(path, MAX_OPENINGS_FILE, "an openings file")
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    read_openings(&bytes[..], setup).with_context(|| path.display().to_string())
+}
 
 /// Opening lines, one per line in standard notation (`f5d6c3`, `pa` for a pass); blank lines
 /// and lines starting with `#` are skipped. Every line must be playable on `setup`'s board.

@@ -2,6 +2,7 @@
 //! opening played twice so that neither side gets the better half of the openings.
 
 use crate::players::PlayerSpec;
+use crate::progress::Progress;
 use crate::rules::{Bits, Color, Game, Move, Passes, Setup, Shape, Winner};
 use crate::search::splitmix;
 use std::io::Write;
@@ -58,11 +59,11 @@ pub fn default_opening_plies(shape: Shape) -> usize {
     (shape.cells() / 16).min(8)
 }
 
-/// Plays the series. `progress` (a terminal, usually) gets a line rewritten after every game.
+/// Plays the series. `progress` shows the games played and the results so far.
 pub fn selfplay(
     series: &Series,
     out: &mut dyn Write,
-    progress: Option<&mut dyn Write>,
+    progress: &Progress,
 ) -> anyhow::Result<Tally> {
     crate::with_bits!(series.setup.shape, |B| selfplay_in::<B>(
         series, out, progress
@@ -72,7 +73,7 @@ pub fn selfplay(
 fn selfplay_in<B: Bits>(
     series: &Series,
     out: &mut dyn Write,
-    mut progress: Option<&mut dyn Write>,
+    progress: &Progress,
 ) -> anyhow::Result<Tally> {
     let setup = &series.setup;
     writeln!(
@@ -93,7 +94,6 @@ fn selfplay_in<B: Bits>(
         _ => None,
     };
     let (a_limit, b_limit) = (limit(&series.a), limit(&series.b));
-    let started = Instant::now();
     for g in 0..series.games {
         // Games 2k and 2k+1 share an opening, with the colours swapped.
         let mut opening_rng = series.seed ^ (g as u64 / 2).wrapping_mul(0x9E37_79B9);
@@ -163,30 +163,24 @@ fn selfplay_in<B: Bits>(
                 "b"
             }
         };
-        writeln!(
-            out,
-            "{} {} {result} {black} {white} {}",
-            g + 1,
-            crate::protocols::line::letter(a_color),
-            opening.join("")
-        )?;
-        if let Some(p) = progress.as_mut() {
-            write!(
-                p,
-                "\r{}/{} games  a {}  b {}  draws {}  {:.0}s   ",
+        progress.suspend(|| {
+            writeln!(
+                out,
+                "{} {} {result} {black} {white} {}",
                 g + 1,
-                series.games,
-                tally.a_wins,
-                tally.b_wins,
-                tally.draws,
-                started.elapsed().as_secs_f64()
-            )?;
-            p.flush()?;
-        }
+                crate::protocols::line::letter(a_color),
+                opening.join("")
+            )
+        })?;
+        progress.set(
+            g as u64 + 1,
+            format!(
+                "a {}  b {}  draws {}",
+                tally.a_wins, tally.b_wins, tally.draws
+            ),
+        );
     }
-    if let Some(p) = progress.as_mut() {
-        writeln!(p)?;
-    }
+    progress.finish();
     write_summary(&tally, out)?;
     Ok(tally)
 }

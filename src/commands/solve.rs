@@ -430,13 +430,20 @@ fn write_earlier(out: &mut dyn Write, earlier: Earlier) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// An observer that prints progress to `out`: a line per root move finished and, in between,
-/// the node count (rewritten in place on a terminal, every ten seconds otherwise).
-pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: usize) -> Observer {
-    let every = if terminal {
-        Duration::from_millis(250)
+/// An observer that shows progress: a line per root move finished and, in between, the node
+/// count, rewritten in place on stderr when `terminal`, or as plain lines on `out` every ten
+/// seconds otherwise.
+pub fn progress_printer(out: Box<dyn Write + Send>, terminal: bool, cols: usize) -> Observer {
+    let (shown, every) = if terminal {
+        (
+            crate::progress::Progress::status(),
+            Duration::from_millis(250),
+        )
     } else {
-        Duration::from_secs(10)
+        (
+            crate::progress::Progress::lines(out),
+            Duration::from_secs(10),
+        )
     };
     let mut printed = Duration::ZERO;
     let mut done = usize::MAX;
@@ -449,13 +456,11 @@ pub fn progress_printer(mut out: Box<dyn Write + Send>, terminal: bool, cols: us
         done = p.done;
         let text = format!("solve: {}", progress_text(p, finished, cols));
         // Root moves finished stay on their own line; counts in between are overwritten.
-        let permanent = finished && p.last.is_some();
-        let _ = match (terminal, permanent) {
-            (true, true) => write!(out, "\r\x1b[K{text}\n"),
-            (true, false) => write!(out, "\r\x1b[K{text}"),
-            (false, _) => writeln!(out, "{text}"),
-        };
-        let _ = out.flush();
+        if finished && p.last.is_some() {
+            shown.println(text);
+        } else {
+            shown.message(text);
+        }
         ControlFlow::Continue(())
     })
 }

@@ -1,54 +1,64 @@
-//! A contestant's process: lines in and out with deadlines, and a clean end. The process runs
-//! in its own process group so that ending it also ends whatever it started (a script's
-//! children), and it is always reaped. What it started in a session of its own (`setsid`)
-//! leaves the group, so every process also carries a mark in its environment, and the referee
-//! ends whatever process still bears the mark; on Linux the referee is a child subreaper, so such
-//! processes become its children once their parents are gone, and it reaps them.
+//! A contestant's process: lines in and out with deadlines, and a clean end. The program runs
+//! under a keeper: a process forked from the referee that starts it, reports how it ended and
+//! stays until all it started is gone. The keeper is a child subreaper, so whatever the program
+//! starts stays below it in the process tree, even in a session of its own with its environment
+//! cleared (`setsid env -i ...`): ending a contestant ends that whole tree, found by parent pid
+//! in `/proc`, then the keeper's process group. The referee is a subreaper too, and reaps what
+//! reaches it.
 
 use crate::protocols::LineReader;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The process groups of the contestants running now, so that a referee stopped by a signal
-/// can end them (they are in groups of their own, so a Ctrl-C at the terminal does not reach
+/// The keepers of the contestants running now, so that a referee stopped by a signal can end
+/// them (they are in process groups of their own, so a Ctrl-C at the terminal does not reach
 /// them).
-static LIVE: Mutex<Vec<(libc::pid_t, String)>> = Mutex::new(Vec::new());
+static LIVE: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
 
-/// The environment variable that marks every process a contestant starts.
-const MARK: &str = "OTHELLO_CONTESTANT";
-
-/// Numbers the contestants' marks.
-static SPAWNED: AtomicU64 = AtomicU64::new(0);
+/// What to do, after the contestants are ended, when a signal stops the referee.
+type AtStop = Box<dyn FnOnce() + Send>;
+static AT_STOP: Mutex<Vec<AtStop>> = Mutex::new(Vec::new());
 
 /// Lines a contestant may write ahead of the referee's reading; past that its writes wait, and
 /// it is flagged as flooding.
 const MAX_QUEUED: usize = 1024;
 
-/// On SIGINT, SIGTERM or SIGHUP: kill every live contestant's group, then exit as the signal
-/// would have (128 + its number). Called once, before the first contestant starts.
+/// On SIGINT, SIGTERM or SIGHUP: end every live contestant, run what [`at_stop`] registered,
+/// then exit as the signal would have (128 + its number). Called once, before the first
+/// contestant starts.
 pub fn end_contestants_on_signals() -> io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
             if let Ok(live) = LIVE.lock() {
-                for (pid, mark) in live.iter() {
-                    unsafe {
-                        libc::kill(-pid, libc::SIGKILL);
-                    }
-                    end_marked(mark);
+                for &keeper in live.iter() {
+                    end_tree(keeper);
                 }
+            }
+            let hooks = AT_STOP.lock().map(|mut h| std::mem::take(&mut *h));
+            for hook in hooks.unwrap_or_default() {
+                hook();
             }
             std::process::exit(128 + signal);
         }
     });
     Ok(())
+}
+
+/// Registers `hook` to run when a signal stops the referee (see [`end_contestants_on_signals`]):
+/// to keep what the match has written so far.
+pub fn at_stop(hook: impl FnOnce() + Send + 'static) {
+    if let Ok(mut hooks) = AT_STOP.lock() {
+        hooks.push(Box::new(hook));
+    }
 }
 
 /// Why no line came.
@@ -83,13 +93,17 @@ impl std::fmt::Display for Silence {
 }
 
 pub struct Child {
+    /// The keeper (see the module's notes); the program is its child.
     process: std::process::Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     /// Set when the process wrote [`MAX_QUEUED`] lines that the referee had not read.
     flooded: Arc<AtomicBool>,
-    /// The value of [`MARK`] in its environment and its descendants'.
-    mark: String,
+    /// Set once the program has written a line.
+    spoke: Arc<AtomicBool>,
+    /// Where the keeper writes the program's wait status when it ends (non-blocking).
+    status_pipe: std::fs::File,
+    status: Option<ExitStatus>,
     /// Set once the output is closed, so later reads fail at once.
     closed: bool,
     last_stderr: Arc<Mutex<String>>,
@@ -97,18 +111,13 @@ pub struct Child {
 }
 
 impl Child {
-    /// Starts `command` with `sh -c`, in a process group of its own.
+    /// Starts `command` with `sh -c` under a keeper, in a process group of its own.
     pub fn spawn(command: &str, env: &[(&str, String)]) -> io::Result<Child> {
         become_subreaper();
-        let mark = format!(
-            "{}-{}",
-            std::process::id(),
-            SPAWNED.fetch_add(1, Ordering::Relaxed)
-        );
+        let (status_read, status_write) = status_pipe()?;
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
             .arg(command)
-            .env(MARK, &mark)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -116,18 +125,26 @@ impl Child {
         for (key, value) in env {
             cmd.env(key, value);
         }
+        let status_fd = status_write.as_raw_fd();
+        // Only async-signal-safe calls happen between the fork and the exec.
+        unsafe {
+            cmd.pre_exec(move || keeper::start(status_fd));
+        }
         let mut process = cmd.spawn()?;
+        drop(status_write);
         if let Ok(mut live) = LIVE.lock() {
-            live.push((process.id() as libc::pid_t, mark.clone()));
+            live.push(process.id() as libc::pid_t);
         }
         let stdout = process.stdout.take().expect("stdout is piped");
         let stderr = process.stderr.take().expect("stderr is piped");
         let (sender, lines) = mpsc::sync_channel(MAX_QUEUED);
         let flooded = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&flooded);
+        let spoke = Arc::new(AtomicBool::new(false));
+        let (flag, said) = (Arc::clone(&flooded), Arc::clone(&spoke));
         thread::spawn(move || {
             let mut reader = LineReader::new(BufReader::new(stdout));
             while let Some(line) = next_text(&mut reader) {
+                said.store(true, Ordering::Relaxed);
                 let sent = match sender.try_send(line) {
                     Ok(()) => Ok(()),
                     Err(TrySendError::Full(line)) => {
@@ -159,7 +176,9 @@ impl Child {
             process,
             lines,
             flooded,
-            mark,
+            spoke,
+            status_pipe: std::fs::File::from(status_read),
+            status: None,
             closed: false,
             last_stderr,
             reaped: false,
@@ -198,17 +217,7 @@ impl Child {
 
     /// How the process ended, waiting a moment for it to finish exiting.
     fn closed_now(&mut self) -> Silence {
-        let until = Instant::now() + Duration::from_millis(200);
-        let mut status = None;
-        while Instant::now() < until {
-            // Peek without reaping: the group is killed before the leader is reaped, so its
-            // number cannot have been reused.
-            if let Some(s) = self.peek_status() {
-                status = Some(s);
-                break;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
+        let status = self.status_within(Duration::from_millis(200));
         // The stderr reader may still hold the last words for a moment.
         thread::sleep(Duration::from_millis(10));
         let stderr = self
@@ -219,33 +228,61 @@ impl Child {
         Silence::Closed { status, stderr }
     }
 
+    /// How the program ended, if it has by `wait` from now.
+    fn status_within(&mut self, wait: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + wait;
+        loop {
+            if let Some(status) = self.peek_status() {
+                return Some(status);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// How the program ended, if its keeper has said.
     fn peek_status(&mut self) -> Option<ExitStatus> {
         use std::os::unix::process::ExitStatusExt;
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        let pid = self.process.id() as libc::id_t;
-        // WNOWAIT leaves the process a zombie, so it is reaped (and its number freed) only in
-        // `end`.
-        let r = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            )
-        };
-        if r != 0 || unsafe { info.si_pid() } == 0 {
+        if self.status.is_none() {
+            let mut raw = [0u8; 4];
+            // The keeper writes the four bytes at once, so they arrive together or not at all.
+            if let Ok(4) = self.status_pipe.read(&mut raw) {
+                self.status = Some(ExitStatus::from_raw(i32::from_ne_bytes(raw)));
+            }
+        }
+        self.status
+    }
+
+    /// Why the program never ran, if it did not: the shell could not find it (status 127) or
+    /// run it (126), and it ended without writing a line. A program that ran and then failed
+    /// is a crash in its game, not this.
+    fn never_ran(&mut self) -> Option<String> {
+        if self.spoke.load(Ordering::Relaxed) {
             return None;
         }
-        let status = unsafe { info.si_status() };
-        Some(match info.si_code {
-            libc::CLD_EXITED => ExitStatus::from_raw(status << 8),
-            _ => ExitStatus::from_raw(status & 0x7f),
+        let status = self.status_within(Duration::from_millis(200))?;
+        if !matches!(status.code(), Some(126 | 127)) || self.spoke.load(Ordering::Relaxed) {
+            return None;
+        }
+        thread::sleep(Duration::from_millis(10));
+        let stderr = self
+            .last_stderr
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or_default();
+        Some(if stderr.is_empty() {
+            status.to_string()
+        } else {
+            format!("{stderr} ({status})")
         })
     }
 
-    /// Ends the process: closes its input, gives it `grace` to leave by itself, then kills its
-    /// whole group and reaps it.
-    pub fn end(mut self, grace: Duration) {
+    /// Ends the process: closes its input, gives it `grace` to leave by itself, then kills all
+    /// it started, and it, and reaps them. Says why the program never ran, if it did not (see
+    /// [`Child::never_ran`]).
+    pub fn end(mut self, grace: Duration) -> Option<String> {
         self.stdin = None;
         let until = Instant::now() + grace;
         while !self.closed && Instant::now() < until {
@@ -258,7 +295,9 @@ impl Child {
                 Err(RecvTimeoutError::Timeout) => break,
             }
         }
+        let never_ran = self.never_ran();
         self.kill_and_reap();
+        never_ran
     }
 
     fn kill_and_reap(&mut self) {
@@ -266,16 +305,13 @@ impl Child {
             return;
         }
         self.stdin = None;
-        // The leader is not reaped yet, so the group number is still ours.
-        let pid = self.process.id() as libc::pid_t;
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+        // The keeper is not reaped yet, so its number and its group's are still ours.
+        let keeper = self.process.id() as libc::pid_t;
+        end_tree(keeper);
         if let Ok(mut live) = LIVE.lock() {
-            live.retain(|&(p, _)| p != pid);
+            live.retain(|&p| p != keeper);
         }
         let _ = self.process.wait();
-        end_marked(&self.mark);
         reap_orphans();
         self.reaped = true;
     }
@@ -287,56 +323,160 @@ impl Drop for Child {
     }
 }
 
-/// Makes this process the reaper of its orphaned descendants (Linux), once.
-fn become_subreaper() {
-    #[cfg(target_os = "linux")]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        });
+/// A pipe for the keeper's report: the read end non-blocking, both closed on exec.
+fn status_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    if unsafe { libc::fcntl(read.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok((read, write))
+}
+
+/// The keeper: what runs in the process forked to start a contestant, before its `exec`.
+mod keeper {
+    use std::io;
+
+    /// Makes this process a child subreaper and forks: the child goes on to run the program;
+    /// this process stays as its keeper and never returns.
+    pub fn start(status_fd: libc::c_int) -> io::Result<()> {
+        unsafe {
+            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            match libc::fork() {
+                -1 => Err(io::Error::last_os_error()),
+                0 => Ok(()),
+                program => keep(program, status_fd),
+            }
+        }
+    }
+
+    /// Reaps the program and all it leaves behind; writes the program's wait status to
+    /// `status_fd` when it ends, and exits once nothing is left below it. It holds no pipe of
+    /// the referee's, so that each closes when the process it belongs to ends.
+    unsafe fn keep(program: libc::pid_t, status_fd: libc::c_int) -> ! {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            libc::signal(signal, libc::SIG_DFL);
+        }
+        close_all_but(status_fd);
+        let mut report = status_fd;
+        loop {
+            let mut status: libc::c_int = 0;
+            let pid = libc::waitpid(-1, &mut status, 0);
+            if pid == program && report >= 0 {
+                let bytes = status.to_ne_bytes();
+                libc::write(report, bytes.as_ptr().cast(), bytes.len());
+                libc::close(report);
+                report = -1;
+            } else if pid < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                // No child left: the program and everything it started are gone.
+                libc::_exit(0);
+            }
+        }
+    }
+
+    /// Closes every descriptor but `keep`: with `close_range` where the kernel has it (5.9
+    /// on), one by one up to the limit on open files otherwise.
+    unsafe fn close_all_but(keep: libc::c_int) {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        let most = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+            limit.rlim_cur.min(1 << 16) as libc::c_int
+        } else {
+            1024
+        };
+        for (first, last) in [(0, keep - 1), (keep + 1, libc::c_int::MAX)] {
+            if first > last {
+                continue;
+            }
+            let closed = libc::syscall(
+                libc::SYS_close_range,
+                first as libc::c_uint,
+                last as libc::c_uint,
+                0,
+            );
+            if closed != 0 {
+                for fd in first..=last.min(most) {
+                    libc::close(fd);
+                }
+            }
+        }
     }
 }
 
-/// Kills every process whose environment bears `mark` (those a contestant started and that
-/// left its process group), and reaps those that have become this process's children. The
-/// environment is the one they started with, read from `/proc`; elsewhere this does nothing.
-fn end_marked(mark: &str) {
-    let wanted = format!("{MARK}={mark}");
-    let me = std::process::id() as libc::pid_t;
-    // A process killed now may have started another a moment ago: look again until none.
-    for _ in 0..10 {
-        let found: Vec<libc::pid_t> = processes()
-            .filter(|&(pid, _)| pid != me)
-            .filter(|(_, dir)| {
-                std::fs::read(dir.join("environ"))
-                    .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == wanted.as_bytes()))
-            })
-            .map(|(pid, _)| pid)
-            .collect();
-        if found.is_empty() {
-            return;
+/// Makes this process the reaper of its orphaned descendants, once.
+fn become_subreaper() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    });
+}
+
+/// Kills every process below `keeper`, then its process group (the keeper and the program,
+/// with whatever stayed in the group). The keeper is a subreaper, so a process whose parent
+/// dies stays below it: killing in rounds until no live process is left there ends the whole
+/// tree, however it forks meanwhile.
+fn end_tree(keeper: libc::pid_t) {
+    for _ in 0..400 {
+        let below = descendants(keeper);
+        if below.is_empty() {
+            break;
         }
-        for &pid in &found {
+        for pid in below {
             unsafe {
                 libc::kill(pid, libc::SIGKILL);
             }
         }
-        // Reap those that are (or become, as their parents die) this process's children; a
-        // pid that is not ours answers at once.
-        for &pid in &found {
-            for _ in 0..20 {
-                let r = unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
-                if r != 0 {
-                    break;
-                }
-                thread::sleep(Duration::from_millis(5));
-            }
-        }
+        thread::sleep(Duration::from_millis(2));
+    }
+    unsafe {
+        libc::kill(-keeper, libc::SIGKILL);
     }
 }
 
-/// Every process in `/proc` (none where there is no `/proc`): its pid and its directory there.
+/// The live (not zombie) processes below `root` in the process tree, from `/proc`.
+fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
+    let table: Vec<(libc::pid_t, libc::pid_t, bool)> = processes()
+        .filter_map(|(pid, dir)| {
+            let (state, parent) = state_and_parent(&dir)?;
+            Some((pid, parent, state == "Z"))
+        })
+        .collect();
+    let mut tree = vec![root];
+    let mut live = Vec::new();
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        for &(pid, p, zombie) in &table {
+            if p == parent && !tree.contains(&pid) {
+                tree.push(pid);
+                if !zombie {
+                    live.push(pid);
+                }
+            }
+        }
+        i += 1;
+    }
+    live
+}
+
+/// The state letter and parent pid of the process whose `/proc` directory is `dir`.
+fn state_and_parent(dir: &std::path::Path) -> Option<(String, libc::pid_t)> {
+    let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+    // After the name in parentheses: the state, then the parent's pid.
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace();
+    let state = fields.next()?.to_string();
+    let parent = fields.next()?.parse().ok()?;
+    Some((state, parent))
+}
+
+/// Every process in `/proc`: its pid and its directory there.
 fn processes() -> impl Iterator<Item = (libc::pid_t, std::path::PathBuf)> {
     std::fs::read_dir("/proc")
         .into_iter()
@@ -348,30 +488,18 @@ fn processes() -> impl Iterator<Item = (libc::pid_t, std::path::PathBuf)> {
         })
 }
 
-/// Reaps the dead processes this process adopted as a subreaper (descendants of contestants
-/// whose parents died first), so that they do not pile up as zombies over a long match. The
-/// leaders of live contestants are left to their own `Child`.
+/// Reaps the dead processes this process adopted as a subreaper (what escaped a keeper that
+/// was itself killed), so that they do not pile up as zombies over a long match. The keepers
+/// of live contestants are left to their own `Child`.
 fn reap_orphans() {
-    let me = std::process::id().to_string();
-    let live: Vec<libc::pid_t> = LIVE
-        .lock()
-        .map(|l| l.iter().map(|&(pid, _)| pid).collect())
-        .unwrap_or_default();
+    let me = std::process::id() as libc::pid_t;
+    let live: Vec<libc::pid_t> = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
     for (pid, dir) in processes() {
-        let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
-            continue;
-        };
-        // After the name in parentheses: the state, then the parent's pid.
-        let mut fields = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.split_whitespace());
-        let (state, parent) = match &mut fields {
-            Some(f) => (f.next(), f.next()),
-            None => continue,
-        };
-        if state == Some("Z") && parent == Some(me.as_str()) && !live.contains(&pid) {
-            unsafe {
-                libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
+        if let Some((state, parent)) = state_and_parent(&dir) {
+            if state == "Z" && parent == me && !live.contains(&pid) {
+                unsafe {
+                    libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
+                }
             }
         }
     }

@@ -1,21 +1,113 @@
 //! `othello match`: a referee that runs games between two programs under the tournament rules (move triples).
 //! An illegal move, an illegal pass, a malformed line, a crash or a late move loses the game on
-//! the spot; every game's processes are ended and reaped before the next one starts.
+//! the spot; every game's processes are ended and reaped before the next one starts. A program
+//! that cannot be run at all is an error of the match, not a game lost.
 
 mod child;
 mod sides;
 
-pub use child::end_contestants_on_signals;
+pub use child::{at_stop, end_contestants_on_signals};
 pub use sides::{Forfeit, Protocol, Reason, SideSpec};
 
+use crate::files::AtomicFile;
 use crate::notation::MoveList;
+use crate::progress::Progress;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Setup, Winner};
-use sides::Contestant;
+use sides::{Contestant, StartError};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
+
+/// A side whose program could not be run (the shell could not find or execute it, or no
+/// process could be started): the match stops with this error.
+#[derive(Debug)]
+pub struct CannotStart {
+    pub name: String,
+    pub command: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for CannotStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "side {} cannot start {:?}: {}",
+            self.name, self.command, self.why
+        )
+    }
+}
+
+impl std::error::Error for CannotStart {}
+
+/// The games file of a match, written whole or not at all: the lines go to a temporary file
+/// beside it, renamed over it when the match ends ([`GamesFile::commit`]) or a signal stops
+/// it, so that neither a crash nor a stop leaves half a file or loses the file it replaces.
+#[derive(Clone)]
+pub struct GamesFile {
+    file: Arc<Mutex<Option<AtomicFile>>>,
+    written: Arc<AtomicBool>,
+}
+
+impl GamesFile {
+    /// Starts the replacement of `path`, committed by a signal's stop too when a game was
+    /// written; needs [`end_contestants_on_signals`] for that.
+    pub fn create(path: &Path) -> io::Result<GamesFile> {
+        let games = GamesFile {
+            file: Arc::new(Mutex::new(Some(AtomicFile::create(path)?))),
+            written: Arc::new(AtomicBool::new(false)),
+        };
+        let on_stop = games.clone();
+        at_stop(move || {
+            if on_stop.written() {
+                let _ = on_stop.commit();
+            } else {
+                on_stop.discard();
+            }
+        });
+        Ok(games)
+    }
+
+    /// Whether anything was written: a match stopped before its first game leaves the old file.
+    pub fn written(&self) -> bool {
+        self.written.load(Ordering::SeqCst)
+    }
+
+    /// Leaves the file as it was, and removes what was written; later writes go nowhere.
+    pub fn discard(&self) {
+        drop(self.file.lock().ok().and_then(|mut f| f.take()));
+    }
+
+    /// Renames what was written over the file; later writes go nowhere.
+    pub fn commit(&self) -> io::Result<()> {
+        let file = self.file.lock().ok().and_then(|mut f| f.take());
+        file.map_or(Ok(()), AtomicFile::commit)
+    }
+}
+
+impl Write for GamesFile {
+    /// Writes `buf` whole under the lock, so that a stop commits only whole writes.
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| io::Error::other("the games file was poisoned"))?;
+        if let Some(f) = file.as_mut() {
+            f.write_all(buf)?;
+            self.written.store(true, Ordering::SeqCst);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.file.lock() {
+            Ok(mut file) => file.as_mut().map_or(Ok(()), Write::flush),
+            Err(_) => Ok(()),
+        }
+    }
+}
 
 /// A match: two contestants, how many games, on what board, from which openings.
 pub struct Match {
@@ -72,11 +164,16 @@ impl GameRecord {
 }
 
 /// Plays game number `index` (from 0) of the match.
-pub fn play_game(m: &Match, index: usize) -> GameRecord {
+pub fn play_game(m: &Match, index: usize) -> Result<GameRecord, CannotStart> {
     crate::with_bits!(m.setup.shape, |B| play_game_in::<B>(m, index))
 }
 
-fn play_game_in<B: Bits>(m: &Match, index: usize) -> GameRecord {
+fn play_game_in<B: Bits>(m: &Match, index: usize) -> Result<GameRecord, CannotStart> {
+    let cannot_start = |side: usize, why: String| CannotStart {
+        name: m.sides[side].name.clone(),
+        command: m.sides[side].command.clone(),
+        why,
+    };
     let first = index % 2;
     let opening = if m.openings.is_empty() {
         &[][..]
@@ -126,10 +223,16 @@ fn play_game_in<B: Bits>(m: &Match, index: usize) -> GameRecord {
             &record.opening,
         ) {
             Ok(c) => contestants.push(Some(c)),
-            Err(f) => {
+            Err(StartError::Forfeit(f)) => {
                 record.forfeit = Some((side, f));
                 contestants.push(None);
                 break;
+            }
+            Err(StartError::CannotStart(why)) => {
+                for c in contestants.into_iter().flatten() {
+                    c.end();
+                }
+                return Err(cannot_start(side, why));
             }
         }
     }
@@ -178,8 +281,15 @@ fn play_game_in<B: Bits>(m: &Match, index: usize) -> GameRecord {
             }
         }
     }
-    for c in contestants.into_iter().flatten() {
-        c.end();
+    // A side that never ran lost no game: the match cannot be played.
+    let mut never_ran = None;
+    for (side, c) in contestants.into_iter().enumerate() {
+        if let Some(why) = c.and_then(Contestant::end) {
+            never_ran.get_or_insert(cannot_start(side, why));
+        }
+    }
+    if let Some(e) = never_ran {
+        return Err(e);
     }
 
     let score = game.score();
@@ -192,7 +302,7 @@ fn play_game_in<B: Bits>(m: &Match, index: usize) -> GameRecord {
             _ => None,
         },
     };
-    record
+    Ok(record)
 }
 
 /// Totals over a match, per side.
@@ -234,13 +344,14 @@ impl Totals {
 }
 
 /// Runs the match: one line per game on `out` as it ends, then the results table; every
-/// game's record on `games_out`; a progress bar on `progress`.
+/// game's record on `games_out`; the games played and the wins on `progress`. A side that cannot start stops
+/// the match with [`CannotStart`] once the games before it are out.
 pub fn run_match(
     m: &Match,
     out: &mut dyn Write,
     mut games_out: Option<&mut dyn Write>,
-    mut progress: Option<&mut dyn Write>,
-) -> io::Result<Totals> {
+    progress: &Progress,
+) -> anyhow::Result<Totals> {
     let names = [m.sides[0].name.clone(), m.sides[1].name.clone()];
     let mut totals = Totals::default();
     writeln!(
@@ -248,19 +359,23 @@ pub fn run_match(
         "{:>4}  {:<8} {:<8} {:<10} {:>7}  {:<24} detail",
         "game", "first", "second", "winner", "discs", "opening"
     )?;
-    if let Some(p) = progress.as_deref_mut() {
-        bar(p, &totals, m.games, &names)?;
-    }
+    bar(progress, &totals, &names);
     // Games run on `jobs` threads; their lines come out in game order all the same.
     let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
     let (sender, records) = mpsc::channel();
-    std::thread::scope(|scope| -> io::Result<()> {
+    std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..m.jobs.clamp(1, m.games.max(1)) {
             let sender = sender.clone();
-            let next = &next;
+            let (next, failed) = (&next, &failed);
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= m.games || sender.send((index, play_game(m, index))).is_err() {
+                if index >= m.games || failed.load(Ordering::SeqCst) {
+                    break;
+                }
+                let game = play_game(m, index);
+                failed.fetch_or(game.is_err(), Ordering::SeqCst);
+                if sender.send((index, game)).is_err() {
                     break;
                 }
             });
@@ -271,23 +386,21 @@ pub fn run_match(
         for (index, g) in records {
             waiting.insert(index, g);
             while let Some(g) = waiting.remove(&printed) {
+                let g = g?;
                 totals.add(&g);
-                game_line(out, printed, &g, &names)?;
+                progress.suspend(|| game_line(out, printed, &g, &names))?;
                 if let Some(w) = games_out.as_deref_mut() {
-                    writeln!(w, "{}", g.line(&names))?;
+                    // One write per line, so that a stop keeps whole lines only.
+                    w.write_all(format!("{}\n", g.line(&names)).as_bytes())?;
                     w.flush()?;
                 }
-                if let Some(p) = progress.as_deref_mut() {
-                    bar(p, &totals, m.games, &names)?;
-                }
+                bar(progress, &totals, &names);
                 printed += 1;
             }
         }
         Ok(())
     })?;
-    if let Some(p) = progress {
-        writeln!(p)?;
-    }
+    progress.finish();
     table(out, m, &totals)?;
     Ok(totals)
 }
@@ -321,23 +434,15 @@ fn game_line(
     out.flush()
 }
 
-fn bar(out: &mut dyn Write, t: &Totals, games: usize, names: &[String; 2]) -> io::Result<()> {
-    const WIDTH: usize = 30;
-    let done = t.games * WIDTH / games.max(1);
-    write!(
-        out,
-        "\r[{}{}] {}/{} games  {} {}  {} {}  draws {}",
-        "#".repeat(done),
-        "-".repeat(WIDTH - done),
-        t.games,
-        games,
-        names[0],
-        t.wins[0],
-        names[1],
-        t.wins[1],
-        t.draws
-    )?;
-    out.flush()
+/// The games played and each side's wins so far.
+fn bar(progress: &Progress, t: &Totals, names: &[String; 2]) {
+    progress.set(
+        t.games as u64,
+        format!(
+            "{} {}  {} {}  draws {}",
+            names[0], t.wins[0], names[1], t.wins[1], t.draws
+        ),
+    );
 }
 
 fn table(out: &mut dyn Write, m: &Match, t: &Totals) -> io::Result<()> {

@@ -39,6 +39,24 @@ impl FromStr for Protocol {
     }
 }
 
+impl Protocol {
+    /// Why a program speaking this protocol cannot play on a `shape` board, if it cannot: the
+    /// match is refused before it starts rather than every game forfeited.
+    pub fn cannot_play(self, shape: Shape) -> Option<String> {
+        match self {
+            Protocol::Triples => None,
+            Protocol::Gtp if shape.rows() != shape.cols() => Some(format!(
+                "GTP plays square boards only (boardsize N), not {shape}"
+            )),
+            Protocol::Gtp => None,
+            Protocol::Nboard if shape != Shape::STANDARD => {
+                Some(format!("NBoard plays 8x8 only, not {shape}"))
+            }
+            Protocol::Nboard => None,
+        }
+    }
+}
+
 impl fmt::Display for Protocol {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -122,6 +140,15 @@ impl Forfeit {
     }
 }
 
+/// Why a contestant did not start its game.
+#[derive(Debug)]
+pub enum StartError {
+    /// It ran, and failed the protocol's setup: it loses the game.
+    Forfeit(Forfeit),
+    /// It could not be run at all: an error of the match, not a game result.
+    CannotStart(String),
+}
+
 /// One contestant in one game: its process, and how its protocol talks to it.
 pub struct Contestant {
     link: Link,
@@ -185,18 +212,23 @@ impl Contestant {
         start: &[(Color, Move)],
         color: Color,
         opening: &str,
-    ) -> Result<Contestant, Forfeit> {
+    ) -> Result<Contestant, StartError> {
         let mut speaker = spec.protocol.speaker();
         let (command, env) = speaker.launch(&spec.command, color, opening);
-        let child = Child::spawn(&command, &env)
-            .map_err(|e| Forfeit::new(Reason::Crash, format!("cannot start {command:?}: {e}")))?;
+        let child =
+            Child::spawn(&command, &env).map_err(|e| StartError::CannotStart(e.to_string()))?;
         let mut link = Link {
             child,
             shape,
             color,
             clock: Instant::now(),
         };
-        speaker.open(&mut link, start, spec.move_time)?;
+        if let Err(f) = speaker.open(&mut link, start, spec.move_time) {
+            return Err(match link.child.end(Duration::ZERO) {
+                Some(why) => StartError::CannotStart(why),
+                None => StartError::Forfeit(f),
+            });
+        }
         link.clock = Instant::now();
         Ok(Contestant {
             link,
@@ -235,10 +267,11 @@ impl Contestant {
         Ok((answer, took))
     }
 
-    /// Ends the process politely if it will go, by force if not.
-    pub fn end(mut self) {
+    /// Ends the process politely if it will go, by force if not. Says why the program never
+    /// ran, if it did not (the shell could not find or run it).
+    pub fn end(mut self) -> Option<String> {
         self.speaker.quit(&mut self.link);
-        self.link.child.end(Duration::from_millis(300));
+        self.link.child.end(Duration::from_millis(300))
     }
 }
 
