@@ -17,8 +17,9 @@ use crate::rules::{
 use crate::search::{Config, Engine, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
@@ -225,7 +226,7 @@ impl Session {
             },
             (Some("save"), [_, path]) => {
                 let text = crate::on_erased!(&self.table, |t| save_text(&t.game));
-                match std::fs::write(path, text) {
+                match save_game(path, &text) {
                     Ok(()) => out.push(format!("Saved to {path}.")),
                     Err(e) => out.push(format!("Cannot save to {path}: {e}")),
                 }
@@ -678,10 +679,47 @@ fn save_text<B: Bits>(game: &Game<B>) -> String {
     format!("{start}\n{list}\n")
 }
 
+/// Writes `text` to `path` whole or not at all (a temporary file renamed over it, a link
+/// replaced rather than written through). A file already there is replaced only when `load`
+/// reads it as a game: anything else may be something the person keeps.
+fn save_game(path: &str, text: &str) -> Result<(), String> {
+    if std::fs::symlink_metadata(path).is_ok() && std::fs::metadata(path).is_ok() {
+        if let Err(e) = read_game(path) {
+            return Err(format!("it is not a saved game ({e}), so it is kept."));
+        }
+    }
+    crate::files::write_atomic(path.as_ref(), text.as_bytes()).map_err(|e| format!("{e}."))
+}
+
+/// The text of the file at `path`, at most [`MAX_FILE`] bytes. Anything but a regular file (a
+/// FIFO, a device, a folder) is refused: checked before opening, and again on the file opened,
+/// which is opened without blocking so that a FIFO put there meanwhile cannot hang the game.
+fn read_regular(path: &Path) -> io::Result<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let not_regular = || io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE {
+        let message = format!("over {} KiB, too large for a saved game", MAX_FILE / 1024);
+        return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// A saved game: an optional position string line and the move list lines after it.
 fn read_game(path: &str) -> Result<(Option<PositionString>, MoveList), String> {
-    let text = crate::files::read_capped_text(path.as_ref(), MAX_FILE, "a saved game")
-        .map_err(|e| e.to_string())?;
+    let text = read_regular(path.as_ref()).map_err(|e| e.to_string())?;
     let mut position = None;
     let mut moves = String::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
