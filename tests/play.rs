@@ -155,3 +155,21 @@ fn load_refuses_what_is_not_a_regular_file() {
     assert!(out.contains("Moves: f5"), "{out}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A forced move's hint gives its true value (here the game's end: Black loses by 8).
+#[test]
+fn a_forced_moves_hint_has_its_true_value() {
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["play", "--rows", "4", "--cols", "4", "--computer", "none"])
+        .args(["--moves", "b1a1c4d4d3b4a4c1d1d2paa3"])
+        .write_stdin("hint\n")
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        out.contains("Hint: a2, Black loses by 8 with perfect play."),
+        "{out}"
+    );
+}

@@ -58,6 +58,8 @@ struct Table<B> {
     thinking: bool,
     /// Set when Ctrl-C stopped the program's thinking: the sitting ends.
     interrupted: bool,
+    /// The side that resigned: the game is over, and `undo` takes the resignation back.
+    resigned: Option<Color>,
     /// Raised by Ctrl-C (SIGINT) at any moment of the sitting.
     ctrl_c: Arc<AtomicBool>,
 }
@@ -73,6 +75,8 @@ pub struct Session {
     options: Options,
     table: Erased<TableOf>,
     over: bool,
+    /// Whether Ctrl-C ended the sitting.
+    stopped: bool,
     /// One SIGINT flag for the whole sitting: a Ctrl-C stops a search, and one that comes at
     /// any other moment (outside a search, or with input piped) ends the sitting at the next
     /// read instead of being lost.
@@ -93,14 +97,14 @@ const HELP: &[&str] = &[
     "Type a move as f5 (column letter, row number) or as row col (3 4). Commands:",
     "  undo        take back your last move (and the computer's reply)",
     "  redo        play a taken-back move again",
-    "  hint        the engine's best move and its value in discs",
+    "  hint        the engine's best move and its value in discs (Ctrl-C stops it)",
     "  moves       the game so far, in standard notation",
     "  save FILE   write the start position and the moves to FILE",
     "  load FILE   play the position and moves of FILE (a position string and/or a move list)",
     "  new         start again",
-    "  level N     the computer searches N moves ahead",
+    "  level N     the computer searches N moves ahead (level alone: the level now)",
     "  swap        the computer takes the other side",
-    "  resign      give up this game",
+    "  resign      give up this game (then new, undo, save or quit)",
     "  quit        leave (the moves so far are printed)",
     "  help        this list",
 ];
@@ -124,6 +128,7 @@ impl Session {
             options,
             table,
             over: false,
+            stopped: false,
             ctrl_c,
             hook: hook.ok(),
         })
@@ -155,12 +160,18 @@ impl Session {
             out.push("Interrupted.".to_string());
             out.push(self.moves_line());
             self.over = true;
+            self.stopped = true;
         }
     }
 
-    /// Whether the sitting has ended (quit or resign).
+    /// Whether the sitting has ended (quit, or Ctrl-C).
     pub fn is_over(&self) -> bool {
         self.over
+    }
+
+    /// Whether Ctrl-C ended the sitting (while the program thought, or at the prompt).
+    pub fn stopped_by_ctrl_c(&self) -> bool {
+        self.stopped
     }
 
     /// The game so far in standard notation.
@@ -182,15 +193,6 @@ impl Session {
             (None, _) => crate::on_erased!(&self.table, |t| t.show(&mut out)),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
             (Some("quit" | "exit"), _) => {
-                out.push(self.moves_line());
-                self.over = true;
-            }
-            (Some("resign"), _) => {
-                let text = crate::on_erased!(&self.table, |t| match t.game.to_move() {
-                    Some(c) => format!("{} resigns; {} wins.", name(c), name(c.opposite())),
-                    None => "The game is already over.".to_string(),
-                });
-                out.push(text);
                 out.push(self.moves_line());
                 self.over = true;
             }
@@ -241,7 +243,8 @@ impl Session {
                 }
                 _ => out.push(format!("{n:?} is not a level from 1 to 60.")),
             },
-            (Some("level"), _) => out.push("Give a level: level 6.".to_string()),
+            (Some("level"), [_]) => out.push(level_text(&self.options.config)),
+            (Some("level"), _) => out.push("Give one level: level 6.".to_string()),
             _ => crate::on_erased!(&mut self.table, |t| t.command(line, &words, &mut out)),
         }
         self.check_interrupted(&mut out);
@@ -277,6 +280,7 @@ fn new_table(
             colour,
             thinking: options.thinking,
             interrupted: false,
+            resigned: None,
             ctrl_c: Arc::clone(ctrl_c),
         }
     });
@@ -302,6 +306,7 @@ impl<B: Bits> Table<B> {
             "undo" => self.undo(out),
             "redo" => self.redo(out),
             "hint" => self.hint(out),
+            "resign" => self.resign(out),
             "moves" => out.push(moves_line(&self.game)),
             "swap" => {
                 self.computer = match self.computer {
@@ -348,6 +353,10 @@ impl<B: Bits> Table<B> {
 
     /// Plays a person's move; says why not if it is illegal. Whether it was played.
     fn play(&mut self, square: Square, out: &mut Vec<String>) -> bool {
+        if self.resigned.is_some() {
+            out.push(self.why(IllegalMove::GameOver, square));
+            return false;
+        }
         match self.game.try_play(Move::Play(square)) {
             Ok(played) => {
                 self.announce(square, played.color, played.flips, played.passed, out);
@@ -402,13 +411,31 @@ impl<B: Bits> Table<B> {
         self.last = Some((square, flips));
     }
 
+    /// The side to move; none once the game is over, by the rules or by a resignation.
+    fn to_move(&self) -> Option<Color> {
+        self.game.to_move().filter(|_| self.resigned.is_none())
+    }
+
+    /// The side to move gives up: the game is over, the sitting goes on.
+    fn resign(&mut self, out: &mut Vec<String>) {
+        match self.to_move() {
+            Some(c) => {
+                self.resigned = Some(c);
+                self.redo.clear();
+                out.push(format!("{} resigns; {} wins.", name(c), name(c.opposite())));
+                self.show(out);
+            }
+            None => out.push("The game is already over.".to_string()),
+        }
+    }
+
     fn is_computer(&self, color: Color) -> bool {
         self.computer.is_some_and(|s| s.includes(color))
     }
 
     /// While the program is to move, its moves.
     fn computer_moves(&mut self, out: &mut Vec<String>) {
-        while let Some(color) = self.game.to_move() {
+        while let Some(color) = self.to_move() {
             if !self.is_computer(color) {
                 break;
             }
@@ -494,7 +521,13 @@ impl<B: Bits> Table<B> {
     }
 
     /// Takes back to the person's previous turn: their last move and the program's replies.
+    /// After a resignation, takes back the resignation.
     fn undo(&mut self, out: &mut Vec<String>) {
+        if let Some(c) = self.resigned.take() {
+            out.push(format!("{} takes back the resignation.", name(c)));
+            self.show(out);
+            return;
+        }
         let mut taken = Vec::new();
         while let Some(played) = self.game.undo() {
             taken.push(played);
@@ -552,11 +585,15 @@ impl<B: Bits> Table<B> {
 
     /// The engine's move for the side to move, with its value.
     fn hint(&mut self, out: &mut Vec<String>) {
-        let Some(color) = self.game.to_move() else {
+        let Some(color) = self.to_move() else {
             out.push("The game is over: no hint.".to_string());
             return;
         };
         let Some(report) = self.think(color) else {
+            // Ctrl-C stops the hint, not the game.
+            self.interrupted = false;
+            self.ctrl_c.store(false, Relaxed);
+            out.push("Hint stopped.".to_string());
             return;
         };
         let Some(best) = report.best else {
@@ -570,7 +607,10 @@ impl<B: Bits> Table<B> {
     /// The board, the score and whose turn it is (or the result).
     fn show(&self, out: &mut Vec<String>) {
         let shape = self.game.shape();
-        let legal = self.game.legal_moves();
+        let legal = match self.resigned {
+            Some(_) => B::ZERO,
+            None => self.game.legal_moves(),
+        };
         let g = &self.game.rules().geometry;
         let letters: String = (0..shape.cols())
             .map(|c| format!(" {}", (b'a' + c as u8) as char))
@@ -607,7 +647,7 @@ impl<B: Bits> Table<B> {
         }
         let score = self.game.score();
         let totals = format!("Black (X) {}, White (O) {}", score.black, score.white);
-        out.push(match self.game.to_move() {
+        out.push(match self.to_move() {
             Some(c) => {
                 let who = if self.is_computer(c) {
                     " (computer)"
@@ -631,6 +671,10 @@ impl<B: Bits> Table<B> {
 
     /// The end in words.
     fn result(&self) -> String {
+        if let Some(c) = self.resigned {
+            let other = name(c.opposite());
+            return format!("Game over: {} resigned; {other} wins.", name(c));
+        }
         let score = self.game.score();
         let misere = if self.game.variant().misere {
             " (misère: fewer discs win)"
@@ -732,6 +776,22 @@ fn read_game(path: &str) -> Result<(Option<PositionString>, MoveList), String> {
     }
     let moves = moves.parse::<MoveList>().map_err(|e| e.to_string())?;
     Ok((position, moves))
+}
+
+/// What `level` alone says: how the computer searches now.
+fn level_text(config: &Config) -> String {
+    let time = config.move_time.map(|t| match t.as_millis() {
+        ms if ms % 1000 == 0 => format!("{}s", ms / 1000),
+        ms => format!("{ms}ms"),
+    });
+    match (config.depth, time) {
+        (Some(d), None) => format!("Level {d}: the computer searches {d} moves ahead."),
+        (Some(d), Some(t)) => {
+            format!("Level {d}: the computer searches {d} moves ahead, within {t} a move.")
+        }
+        (None, Some(t)) => format!("The computer thinks for {t} a move (level N sets a depth)."),
+        (None, None) => "The computer searches to the end of the game.".to_string(),
+    }
 }
 
 fn name(color: Color) -> &'static str {
@@ -857,13 +917,23 @@ impl Keyboard for Terminal {
     }
 }
 
+/// How a sitting ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `quit`, or the end of input.
+    Left,
+    /// Ctrl-C (SIGINT), at the prompt or while the program thought: the command ends with
+    /// status 130, as a program the signal stopped.
+    Interrupted,
+}
+
 /// Plays a sitting, reading `keyboard` and writing `output`. At the end of input or a Ctrl-C
 /// the moves so far are printed, so nothing is lost.
 pub fn run(
     mut session: Session,
     keyboard: &mut impl Keyboard,
     mut output: impl Write,
-) -> io::Result<()> {
+) -> io::Result<Ending> {
     writeln!(output, "{}.", rules_text(&session.options.start))?;
     for line in keyboard.busy(|| session.greeting()) {
         writeln!(output, "{line}")?;
@@ -878,16 +948,26 @@ pub fn run(
         let replies = match typed {
             Typed::Line(text) => keyboard.busy(|| session.handle(&text)),
             Typed::Unreadable(unreadable) => vec![format!("Ignored {unreadable}.")],
-            Typed::End | Typed::Interrupted => {
+            Typed::End => {
                 writeln!(output, "{}", session.moves_line())?;
                 break;
+            }
+            Typed::Interrupted => {
+                writeln!(output, "{}", session.moves_line())?;
+                output.flush()?;
+                return Ok(Ending::Interrupted);
             }
         };
         for reply in replies {
             writeln!(output, "{reply}")?;
         }
     }
-    output.flush()
+    output.flush()?;
+    Ok(if session.stopped_by_ctrl_c() {
+        Ending::Interrupted
+    } else {
+        Ending::Left
+    })
 }
 
 #[cfg(test)]
