@@ -124,8 +124,11 @@ fn a_bad_game_leaves_the_old_one() {
     assert_eq!(game_of(&s).moves().len(), 1);
 }
 
+/// A move and its evaluation, as NBoard writes them.
+type Said = Option<(String, String)>;
+
 /// The first `search` line's move and evaluation, and `go`'s.
-fn first_hint_and_go(out: &str) -> (Option<(String, String)>, Option<(String, String)>) {
+fn first_hint_and_go(out: &str) -> (Said, Said) {
     let hint = out.lines().find_map(|l| {
         let mut w = l.strip_prefix("search ")?.split(' ');
         let pv = w.next()?;
