@@ -70,14 +70,20 @@ pub fn play_game(args: PlayArgs, rules: GameRules) -> Result<(), AppError> {
     let session = othello::play::Session::new(options).map_err(AppError::Usage)?;
     // Not locked: the line editor writes its prompt to the terminal itself.
     let stdout = io::stdout();
-    if terminal {
+    let ending = if terminal {
         let mut keyboard = othello::play::Terminal::new()?;
-        othello::play::run(session, &mut keyboard, stdout)?;
+        othello::play::run(session, &mut keyboard, stdout)?
     } else {
         let mut keyboard = othello::protocols::LineReader::new(io::stdin().lock());
-        othello::play::run(session, &mut keyboard, stdout)?;
+        othello::play::run(session, &mut keyboard, stdout)?
+    };
+    match ending {
+        othello::play::Ending::Left => Ok(()),
+        othello::play::Ending::Interrupted => Err(AppError::Stopped {
+            signal: libc::SIGINT,
+            message: "stopped by SIGINT (Ctrl-C); the moves so far are printed above".into(),
+        }),
     }
-    Ok(())
 }
 
 pub fn perft(args: PerftArgs, rules: GameRules) -> Result<(), AppError> {

@@ -1,8 +1,10 @@
 //! `othello play` in a real pseudo-terminal (through `expectrl`, no outside program): colour on,
-//! line editing, moves typed, `undo`, `hint`, the computer's thinking summed up, and Ctrl-C
-//! leaving with the moves printed, both at the prompt and while the computer thinks.
+//! line editing, moves typed, `undo`, `hint`, the computer's thinking summed up, Ctrl-C
+//! leaving with the moves printed and status 130, both at the prompt and while the computer
+//! thinks, and Ctrl-C during a hint stopping only the hint.
 #![cfg(unix)]
 
+use expectrl::process::unix::WaitStatus;
 use expectrl::{ControlCode, Eof, Expect, Regex, Session};
 use std::process::Command;
 use std::time::Duration;
@@ -20,6 +22,15 @@ fn spawn(args: &[&str]) -> expectrl::session::OsSession {
     let mut session = Session::spawn(command).expect("a pseudo-terminal");
     session.set_expect_timeout(Some(Duration::from_secs(60)));
     session
+}
+
+/// Waits for the end; the exit status, as a program stopped by SIGINT gives it: 130.
+fn ends_interrupted(session: &mut expectrl::session::OsSession) {
+    session.expect(Eof).expect("the program ends");
+    match session.get_process().wait().expect("the exit status") {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 130),
+        other => panic!("ended by {other:?}"),
+    }
 }
 
 /// What the screen got up to and including `needle`, as text.
@@ -61,10 +72,29 @@ fn a_person_plays_takes_back_and_asks_for_a_hint() {
     ))
     .expect("a hint");
 
-    // Ctrl-C at the prompt leaves, printing the game so far.
+    // Ctrl-C at the prompt leaves, printing the game so far, with status 130.
     p.send(ControlCode::EndOfText).unwrap();
     until(&mut p, "Moves: (none)");
+    ends_interrupted(&mut p);
+}
+
+#[test]
+fn ctrl_c_during_a_hint_stops_the_hint_not_the_game() {
+    let mut p = spawn(&["--computer", "none", "--move-time", "60s"]);
+    until(&mut p, "Black to move.");
+    p.send_line("hint").unwrap();
+    until(&mut p, "Black thinks: depth ");
+    p.send(ControlCode::EndOfText).unwrap();
+    until(&mut p, "Hint stopped.");
+    p.send_line("f5").unwrap();
+    until(&mut p, "White to move.");
+    p.send_line("quit").unwrap();
+    until(&mut p, "Moves: f5");
     p.expect(Eof).expect("the program ends");
+    match p.get_process().wait().expect("the exit status") {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
+        other => panic!("ended by {other:?}"),
+    }
 }
 
 #[test]
@@ -77,7 +107,7 @@ fn ctrl_c_while_the_computer_thinks_keeps_the_game() {
     p.send(ControlCode::EndOfText).unwrap();
     let end = until(&mut p, "Moves: d3");
     assert!(end.contains("Interrupted."), "{end:?}");
-    p.expect(Eof).expect("the program ends");
+    ends_interrupted(&mut p);
 }
 
 /// A Ctrl-C that comes as a signal while no line is being read (the terminal turns it into
@@ -134,6 +164,6 @@ fn a_ctrl_c_between_prompts_ends_the_sitting_with_the_moves() {
     let status = finished
         .recv_timeout(Duration::from_secs(60))
         .expect("the sitting ends while its input is still open");
-    assert!(status.is_ok());
+    assert_eq!(status.unwrap().code(), Some(130));
     drop(stdin);
 }

@@ -17,8 +17,9 @@ use crate::rules::{
 use crate::search::{Config, Engine, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,6 +58,8 @@ struct Table<B> {
     thinking: bool,
     /// Set when Ctrl-C stopped the program's thinking: the sitting ends.
     interrupted: bool,
+    /// The side that resigned: the game is over, and `undo` takes the resignation back.
+    resigned: Option<Color>,
     /// Raised by Ctrl-C (SIGINT) at any moment of the sitting.
     ctrl_c: Arc<AtomicBool>,
 }
@@ -72,6 +75,8 @@ pub struct Session {
     options: Options,
     table: Erased<TableOf>,
     over: bool,
+    /// Whether Ctrl-C ended the sitting.
+    stopped: bool,
     /// One SIGINT flag for the whole sitting: a Ctrl-C stops a search, and one that comes at
     /// any other moment (outside a search, or with input piped) ends the sitting at the next
     /// read instead of being lost.
@@ -92,14 +97,14 @@ const HELP: &[&str] = &[
     "Type a move as f5 (column letter, row number) or as row col (3 4). Commands:",
     "  undo        take back your last move (and the computer's reply)",
     "  redo        play a taken-back move again",
-    "  hint        the engine's best move and its value in discs",
+    "  hint        the engine's best move and its value in discs (Ctrl-C stops it)",
     "  moves       the game so far, in standard notation",
     "  save FILE   write the start position and the moves to FILE",
     "  load FILE   play the position and moves of FILE (a position string and/or a move list)",
     "  new         start again",
-    "  level N     the computer searches N moves ahead",
+    "  level N     the computer searches N moves ahead (level alone: the level now)",
     "  swap        the computer takes the other side",
-    "  resign      give up this game",
+    "  resign      give up this game (then new, undo, save or quit)",
     "  quit        leave (the moves so far are printed)",
     "  help        this list",
 ];
@@ -123,6 +128,7 @@ impl Session {
             options,
             table,
             over: false,
+            stopped: false,
             ctrl_c,
             hook: hook.ok(),
         })
@@ -154,12 +160,18 @@ impl Session {
             out.push("Interrupted.".to_string());
             out.push(self.moves_line());
             self.over = true;
+            self.stopped = true;
         }
     }
 
-    /// Whether the sitting has ended (quit or resign).
+    /// Whether the sitting has ended (quit, or Ctrl-C).
     pub fn is_over(&self) -> bool {
         self.over
+    }
+
+    /// Whether Ctrl-C ended the sitting (while the program thought, or at the prompt).
+    pub fn stopped_by_ctrl_c(&self) -> bool {
+        self.stopped
     }
 
     /// The game so far in standard notation.
@@ -181,15 +193,6 @@ impl Session {
             (None, _) => crate::on_erased!(&self.table, |t| t.show(&mut out)),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
             (Some("quit" | "exit"), _) => {
-                out.push(self.moves_line());
-                self.over = true;
-            }
-            (Some("resign"), _) => {
-                let text = crate::on_erased!(&self.table, |t| match t.game.to_move() {
-                    Some(c) => format!("{} resigns; {} wins.", name(c), name(c.opposite())),
-                    None => "The game is already over.".to_string(),
-                });
-                out.push(text);
                 out.push(self.moves_line());
                 self.over = true;
             }
@@ -225,7 +228,7 @@ impl Session {
             },
             (Some("save"), [_, path]) => {
                 let text = crate::on_erased!(&self.table, |t| save_text(&t.game));
-                match std::fs::write(path, text) {
+                match save_game(path, &text) {
                     Ok(()) => out.push(format!("Saved to {path}.")),
                     Err(e) => out.push(format!("Cannot save to {path}: {e}")),
                 }
@@ -240,7 +243,8 @@ impl Session {
                 }
                 _ => out.push(format!("{n:?} is not a level from 1 to 60.")),
             },
-            (Some("level"), _) => out.push("Give a level: level 6.".to_string()),
+            (Some("level"), [_]) => out.push(level_text(&self.options.config)),
+            (Some("level"), _) => out.push("Give one level: level 6.".to_string()),
             _ => crate::on_erased!(&mut self.table, |t| t.command(line, &words, &mut out)),
         }
         self.check_interrupted(&mut out);
@@ -276,6 +280,7 @@ fn new_table(
             colour,
             thinking: options.thinking,
             interrupted: false,
+            resigned: None,
             ctrl_c: Arc::clone(ctrl_c),
         }
     });
@@ -301,6 +306,7 @@ impl<B: Bits> Table<B> {
             "undo" => self.undo(out),
             "redo" => self.redo(out),
             "hint" => self.hint(out),
+            "resign" => self.resign(out),
             "moves" => out.push(moves_line(&self.game)),
             "swap" => {
                 self.computer = match self.computer {
@@ -347,6 +353,10 @@ impl<B: Bits> Table<B> {
 
     /// Plays a person's move; says why not if it is illegal. Whether it was played.
     fn play(&mut self, square: Square, out: &mut Vec<String>) -> bool {
+        if self.resigned.is_some() {
+            out.push(self.why(IllegalMove::GameOver, square));
+            return false;
+        }
         match self.game.try_play(Move::Play(square)) {
             Ok(played) => {
                 self.announce(square, played.color, played.flips, played.passed, out);
@@ -401,13 +411,31 @@ impl<B: Bits> Table<B> {
         self.last = Some((square, flips));
     }
 
+    /// The side to move; none once the game is over, by the rules or by a resignation.
+    fn to_move(&self) -> Option<Color> {
+        self.game.to_move().filter(|_| self.resigned.is_none())
+    }
+
+    /// The side to move gives up: the game is over, the sitting goes on.
+    fn resign(&mut self, out: &mut Vec<String>) {
+        match self.to_move() {
+            Some(c) => {
+                self.resigned = Some(c);
+                self.redo.clear();
+                out.push(format!("{} resigns; {} wins.", name(c), name(c.opposite())));
+                self.show(out);
+            }
+            None => out.push("The game is already over.".to_string()),
+        }
+    }
+
     fn is_computer(&self, color: Color) -> bool {
         self.computer.is_some_and(|s| s.includes(color))
     }
 
     /// While the program is to move, its moves.
     fn computer_moves(&mut self, out: &mut Vec<String>) {
-        while let Some(color) = self.game.to_move() {
+        while let Some(color) = self.to_move() {
             if !self.is_computer(color) {
                 break;
             }
@@ -493,7 +521,13 @@ impl<B: Bits> Table<B> {
     }
 
     /// Takes back to the person's previous turn: their last move and the program's replies.
+    /// After a resignation, takes back the resignation.
     fn undo(&mut self, out: &mut Vec<String>) {
+        if let Some(c) = self.resigned.take() {
+            out.push(format!("{} takes back the resignation.", name(c)));
+            self.show(out);
+            return;
+        }
         let mut taken = Vec::new();
         while let Some(played) = self.game.undo() {
             taken.push(played);
@@ -551,11 +585,15 @@ impl<B: Bits> Table<B> {
 
     /// The engine's move for the side to move, with its value.
     fn hint(&mut self, out: &mut Vec<String>) {
-        let Some(color) = self.game.to_move() else {
+        let Some(color) = self.to_move() else {
             out.push("The game is over: no hint.".to_string());
             return;
         };
         let Some(report) = self.think(color) else {
+            // Ctrl-C stops the hint, not the game.
+            self.interrupted = false;
+            self.ctrl_c.store(false, Relaxed);
+            out.push("Hint stopped.".to_string());
             return;
         };
         let Some(best) = report.best else {
@@ -569,7 +607,10 @@ impl<B: Bits> Table<B> {
     /// The board, the score and whose turn it is (or the result).
     fn show(&self, out: &mut Vec<String>) {
         let shape = self.game.shape();
-        let legal = self.game.legal_moves();
+        let legal = match self.resigned {
+            Some(_) => B::ZERO,
+            None => self.game.legal_moves(),
+        };
         let g = &self.game.rules().geometry;
         let letters: String = (0..shape.cols())
             .map(|c| format!(" {}", (b'a' + c as u8) as char))
@@ -606,7 +647,7 @@ impl<B: Bits> Table<B> {
         }
         let score = self.game.score();
         let totals = format!("Black (X) {}, White (O) {}", score.black, score.white);
-        out.push(match self.game.to_move() {
+        out.push(match self.to_move() {
             Some(c) => {
                 let who = if self.is_computer(c) {
                     " (computer)"
@@ -630,6 +671,10 @@ impl<B: Bits> Table<B> {
 
     /// The end in words.
     fn result(&self) -> String {
+        if let Some(c) = self.resigned {
+            let other = name(c.opposite());
+            return format!("Game over: {} resigned; {other} wins.", name(c));
+        }
         let score = self.game.score();
         let misere = if self.game.variant().misere {
             " (misère: fewer discs win)"
@@ -678,10 +723,47 @@ fn save_text<B: Bits>(game: &Game<B>) -> String {
     format!("{start}\n{list}\n")
 }
 
+/// Writes `text` to `path` whole or not at all (a temporary file renamed over it, a link
+/// replaced rather than written through). A file already there is replaced only when `load`
+/// reads it as a game: anything else may be something the person keeps.
+fn save_game(path: &str, text: &str) -> Result<(), String> {
+    if std::fs::symlink_metadata(path).is_ok() && std::fs::metadata(path).is_ok() {
+        if let Err(e) = read_game(path) {
+            return Err(format!("it is not a saved game ({e}), so it is kept."));
+        }
+    }
+    crate::files::write_atomic(path.as_ref(), text.as_bytes()).map_err(|e| format!("{e}."))
+}
+
+/// The text of the file at `path`, at most [`MAX_FILE`] bytes. Anything but a regular file (a
+/// FIFO, a device, a folder) is refused: checked before opening, and again on the file opened,
+/// which is opened without blocking so that a FIFO put there meanwhile cannot hang the game.
+fn read_regular(path: &Path) -> io::Result<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let not_regular = || io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE {
+        let message = format!("over {} KiB, too large for a saved game", MAX_FILE / 1024);
+        return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// A saved game: an optional position string line and the move list lines after it.
 fn read_game(path: &str) -> Result<(Option<PositionString>, MoveList), String> {
-    let text = crate::files::read_capped_text(path.as_ref(), MAX_FILE, "a saved game")
-        .map_err(|e| e.to_string())?;
+    let text = read_regular(path.as_ref()).map_err(|e| e.to_string())?;
     let mut position = None;
     let mut moves = String::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -694,6 +776,22 @@ fn read_game(path: &str) -> Result<(Option<PositionString>, MoveList), String> {
     }
     let moves = moves.parse::<MoveList>().map_err(|e| e.to_string())?;
     Ok((position, moves))
+}
+
+/// What `level` alone says: how the computer searches now.
+fn level_text(config: &Config) -> String {
+    let time = config.move_time.map(|t| match t.as_millis() {
+        ms if ms % 1000 == 0 => format!("{}s", ms / 1000),
+        ms => format!("{ms}ms"),
+    });
+    match (config.depth, time) {
+        (Some(d), None) => format!("Level {d}: the computer searches {d} moves ahead."),
+        (Some(d), Some(t)) => {
+            format!("Level {d}: the computer searches {d} moves ahead, within {t} a move.")
+        }
+        (None, Some(t)) => format!("The computer thinks for {t} a move (level N sets a depth)."),
+        (None, None) => "The computer searches to the end of the game.".to_string(),
+    }
 }
 
 fn name(color: Color) -> &'static str {
@@ -819,13 +917,23 @@ impl Keyboard for Terminal {
     }
 }
 
+/// How a sitting ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `quit`, or the end of input.
+    Left,
+    /// Ctrl-C (SIGINT), at the prompt or while the program thought: the command ends with
+    /// status 130, as a program the signal stopped.
+    Interrupted,
+}
+
 /// Plays a sitting, reading `keyboard` and writing `output`. At the end of input or a Ctrl-C
 /// the moves so far are printed, so nothing is lost.
 pub fn run(
     mut session: Session,
     keyboard: &mut impl Keyboard,
     mut output: impl Write,
-) -> io::Result<()> {
+) -> io::Result<Ending> {
     writeln!(output, "{}.", rules_text(&session.options.start))?;
     for line in keyboard.busy(|| session.greeting()) {
         writeln!(output, "{line}")?;
@@ -840,16 +948,26 @@ pub fn run(
         let replies = match typed {
             Typed::Line(text) => keyboard.busy(|| session.handle(&text)),
             Typed::Unreadable(unreadable) => vec![format!("Ignored {unreadable}.")],
-            Typed::End | Typed::Interrupted => {
+            Typed::End => {
                 writeln!(output, "{}", session.moves_line())?;
                 break;
+            }
+            Typed::Interrupted => {
+                writeln!(output, "{}", session.moves_line())?;
+                output.flush()?;
+                return Ok(Ending::Interrupted);
             }
         };
         for reply in replies {
             writeln!(output, "{reply}")?;
         }
     }
-    output.flush()
+    output.flush()?;
+    Ok(if session.stopped_by_ctrl_c() {
+        Ending::Interrupted
+    } else {
+        Ending::Left
+    })
 }
 
 #[cfg(test)]

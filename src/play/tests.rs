@@ -116,8 +116,101 @@ fn commands_save_load_level_swap_resign_quit() {
     assert_eq!(s.handle("swap")[0], "The computer plays Black.");
     let out = s.handle("resign");
     assert_eq!(out[0], "White resigns; Black wins.");
-    assert!(s.is_over());
+    assert!(!s.is_over());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resign_ends_the_game_not_the_sitting() {
+    let mut s = session(6, 6, Some(Sides::White));
+    s.greeting();
+    s.handle("c2");
+    let out = s.handle("resign");
+    assert_eq!(out[0], "Black resigns; White wins.", "{out:?}");
+    assert!(
+        out.last()
+            .unwrap()
+            .ends_with("Game over: Black resigned; White wins."),
+        "{out:?}"
+    );
+    assert!(!s.is_over());
+    // The game is over: no move, no hint, no second resignation; the computer does not move.
+    let before = s.moves_text();
+    assert_eq!(s.handle("b4"), ["The game is over (new starts again)."]);
+    assert_eq!(s.handle("hint"), ["The game is over: no hint."]);
+    assert_eq!(s.handle("resign"), ["The game is already over."]);
+    assert!(s.handle("swap").last().unwrap().contains("resigned"));
+    assert_eq!(s.moves_text(), before);
+    // undo takes the resignation back; new starts again.
+    s.handle("swap");
+    let out = s.handle("undo");
+    assert_eq!(out[0], "Black takes back the resignation.", "{out:?}");
+    assert!(out.last().unwrap().ends_with("Black to move."), "{out:?}");
+    s.handle("resign");
+    assert_eq!(s.handle("new")[0], "New game.");
+    assert!(s.handle("c2")[0].starts_with("Black plays c2"));
+}
+
+#[test]
+fn level_alone_says_how_the_computer_searches() {
+    let mut s = session(8, 8, None);
+    assert_eq!(
+        s.handle("level"),
+        ["Level 2: the computer searches 2 moves ahead."]
+    );
+    s.handle("level 5");
+    assert_eq!(
+        s.handle("level"),
+        ["Level 5: the computer searches 5 moves ahead."]
+    );
+    s.options.config.depth = None;
+    s.options.config.move_time = Some(std::time::Duration::from_millis(1500));
+    assert_eq!(
+        s.handle("level"),
+        ["The computer thinks for 1500ms a move (level N sets a depth)."]
+    );
+    assert_eq!(s.handle("level 3 4"), ["Give one level: level 6."]);
+}
+
+/// Ctrl-C (the SIGINT flag raised) while a hint is searched stops the hint; the game goes on.
+/// While the computer thinks it ends the sitting, which says so.
+#[test]
+fn ctrl_c_stops_a_hint_but_ends_the_sitting_while_the_computer_thinks() {
+    let mut s = session(8, 8, Some(Sides::White));
+    s.greeting();
+    s.ctrl_c.store(true, Relaxed);
+    assert_eq!(s.handle("hint"), ["Hint stopped."]);
+    assert!(!s.is_over() && !s.ctrl_c_pressed() && !s.stopped_by_ctrl_c());
+    assert!(s.handle("hint")[0].starts_with("Hint: "));
+    s.ctrl_c.store(true, Relaxed);
+    let out = s.handle("f5");
+    assert_eq!(
+        out[out.len() - 2..],
+        ["Interrupted.", "Moves: f5"],
+        "{out:?}"
+    );
+    assert!(s.is_over() && s.stopped_by_ctrl_c());
+}
+
+/// The sitting's ending: quit or the end of input leave; Ctrl-C at the prompt is an interruption.
+#[test]
+fn run_tells_an_interruption_from_leaving() {
+    struct Keys(Vec<Typed>);
+    impl Keyboard for Keys {
+        fn read(&mut self, _prompt: &str) -> io::Result<Typed> {
+            Ok(self.0.pop().unwrap_or(Typed::End))
+        }
+    }
+    let mut out = Vec::new();
+    let mut keys = Keys(vec![Typed::Interrupted, Typed::Line("f5".into())]);
+    let ending = run(session(8, 8, None), &mut keys, &mut out).unwrap();
+    assert_eq!(ending, Ending::Interrupted);
+    assert!(String::from_utf8(out).unwrap().ends_with("Moves: f5\n"));
+    let mut keys = Keys(vec![Typed::Line("quit".into())]);
+    let ending = run(session(8, 8, None), &mut keys, &mut Vec::new()).unwrap();
+    assert_eq!(ending, Ending::Left);
+    let ending = run(session(8, 8, None), &mut Keys(Vec::new()), &mut Vec::new()).unwrap();
+    assert_eq!(ending, Ending::Left);
 }
 
 /// One typed line for the fuzz test: noise, long lines, moves and commands (never `save` or
@@ -187,4 +280,34 @@ fn strip(text: &str) -> String {
         }
     }
     out
+}
+
+/// A forced move is searched like any other: the hint and the computer's summary give its true
+/// value, not `+0.0 discs (depth 0)`. The 4x4 sample game where Black's only move, a2, loses by 8.
+#[test]
+fn a_forced_move_has_a_true_value() {
+    let shape = Shape::new(4, 4).unwrap();
+    let options = |computer| Options {
+        start: Start::Setup(Setup::standard(shape, Variant::default())),
+        moves: "b1a1c4d4d3b4a4c1d1d2paa3".parse().unwrap(),
+        computer,
+        config: Config {
+            hash_mb: 1,
+            ..Config::default()
+        },
+        colour: false,
+        thinking: true,
+    };
+    let mut s = Session::new(options(None)).unwrap();
+    assert_eq!(
+        s.handle("hint"),
+        ["Hint: a2, Black loses by 8 with perfect play."]
+    );
+    let mut s = Session::new(options(Some(Sides::Black))).unwrap();
+    let out = s.greeting();
+    let summary = out.iter().find(|l| l.starts_with("  (")).unwrap();
+    assert!(
+        summary.starts_with("  (Black loses by 8 with perfect play, "),
+        "{out:?}"
+    );
 }

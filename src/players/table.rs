@@ -233,6 +233,16 @@ impl<B: Bits> Table<B> {
         self.engine.set_limits(depth, move_time);
         // Best first; equal scores keep board order, so the list is the same every time.
         lines.sort_by_key(|a| std::cmp::Reverse(a.score));
+        // Where several moves share the best score, the one the engine would play (`analyse`)
+        // comes first, so that the first line and the move played agree.
+        if lines[1].score == lines[0].score {
+            let chosen = self.search(&pos).best;
+            if let Some(i) = lines.iter().position(|a| a.best == chosen) {
+                if lines[i].score == lines[0].score {
+                    lines[..=i].rotate_right(1);
+                }
+            }
+        }
         lines.truncate(count);
         lines
     }

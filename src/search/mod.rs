@@ -430,10 +430,13 @@ impl<B: Bits> Engine<B> {
         root.sort_by_key(|&m| std::cmp::Reverse(self.square_weight[m]));
         let n = root.len();
         root.rotate_left(self.id % n);
-        let mut depth = 1 + (self.id % 2) as u32;
+        // No deeper than the depth asked for: a helper's deeper values in the shared table
+        // would make a depth-limited search depend on the threads' timing.
+        let last = self.config.depth.unwrap_or(u32::MAX).max(1);
+        let mut depth = (1 + (self.id % 2) as u32).min(last);
         while !self.stopped {
             self.root_iteration(pos, key, depth as i32, &mut root);
-            if depth >= empties {
+            if depth >= empties || depth >= last {
                 break;
             }
             depth += 1;
@@ -455,11 +458,17 @@ impl<B: Bits> Engine<B> {
             elapsed: Duration::ZERO,
             pv: Vec::new(),
         };
-        // One move, or none: nothing to think about.
-        if root.len() <= 1 && self.config.depth.is_none() {
-            report.pv = report.best.into_iter().collect();
+        // No move: nothing to think about.
+        if root.is_empty() && self.config.depth.is_none() {
             report.elapsed = clock.elapsed();
             return report;
+        }
+        // One move: it is played soon, within a tenth of the time, but searched all the same,
+        // so that its value is a real one.
+        let mut limit = self.config.move_time;
+        if root.len() == 1 && self.config.depth.is_none() {
+            limit = limit.map(|t| t / 10);
+            self.deadline = limit.map(|t| clock + t.saturating_sub(time::margin(t)));
         }
         let last = self.config.depth.unwrap_or(u32::MAX).max(1);
         // How long the last two iterations took, to foresee the next.
@@ -485,7 +494,7 @@ impl<B: Bits> Engine<B> {
                 break;
             }
             let previous = std::mem::replace(&mut latest, clock.elapsed() - began);
-            if let Some(limit) = self.config.move_time {
+            if let Some(limit) = limit {
                 if !time::worth_another(clock.elapsed(), previous, latest, limit) {
                     break;
                 }

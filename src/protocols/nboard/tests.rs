@@ -123,3 +123,68 @@ fn a_bad_game_leaves_the_old_one() {
     assert!(notes.contains("move 1: a1 is not a legal move for black"));
     assert_eq!(game_of(&s).moves().len(), 1);
 }
+
+/// A move and its evaluation, as NBoard writes them.
+type Said = Option<(String, String)>;
+
+/// The first `search` line's move and evaluation, and `go`'s.
+fn first_hint_and_go(out: &str) -> (Said, Said) {
+    let hint = out.lines().find_map(|l| {
+        let mut w = l.strip_prefix("search ")?.split(' ');
+        let pv = w.next()?;
+        Some((pv[..2].to_string(), w.next()?.to_string()))
+    });
+    let go = out.lines().find_map(|l| {
+        let mut parts = l.strip_prefix("=== ")?.split('/');
+        Some((parts.next()?.to_string(), parts.next()?.to_string()))
+    });
+    (hint, go)
+}
+
+/// At equal depth `hint`'s first line and `go` name the same move with the same evaluation,
+/// whichever comes first, with several threads searching (helpers once searched past the depth
+/// asked for, leaving deeper values in the shared table: after f5 at depth 4, `hint 2` ranked
+/// F6 first and `go` then played D6).
+#[test]
+fn hint_and_go_agree_at_equal_depth() {
+    for moves in [
+        "B[f5]",
+        "B[f5]W[d6]",
+        "B[f5]W[f6]B[e6]",
+        "B[f5]W[f4]B[e3]W[f6]",
+    ] {
+        for depth in 3..=5 {
+            for order in [["hint 3", "go"], ["go", "hint 2"]] {
+                let mut s = Session::new(Settings {
+                    variant: Variant::default(),
+                    config: Config {
+                        depth: Some(depth),
+                        move_time: None,
+                        threads: 4,
+                        ..Config::default()
+                    },
+                });
+                let game = format!("set game (;GM[Othello]BO[8 {START} *]{moves};)");
+                let (out, _) = feed(&mut s, &[&game, order[0], order[1]]);
+                let (hint, go) = first_hint_and_go(&out);
+                assert!(hint.is_some(), "{out}");
+                assert_eq!(hint, go, "{moves} at depth {depth}, {order:?}:\n{out}");
+            }
+        }
+    }
+}
+
+/// A forced move is searched: its evaluation is the real one, not 0.00 at depth 0. In this
+/// 4x4 game Black's only move, a2, ends it lost by 8.
+#[test]
+fn a_forced_move_has_a_true_evaluation() {
+    let mut s = Session::new(Settings {
+        variant: Variant::default(),
+        config: Config::default(),
+    });
+    let game = "set game (;BO[4 ---- -O*- -*O- ---- *]B[b1]W[a1]B[c4]W[d4]B[d3]W[b4]B[a4]W[c1]B[d1]W[d2]B[pa]W[a3];)";
+    let (out, notes) = feed(&mut s, &[game, "go", "hint 3"]);
+    assert_eq!(notes, "");
+    assert!(out.contains("=== A2/-8.00/"), "{out}");
+    assert!(out.contains("search A2 -8.00 0 100%"), "{out}");
+}
