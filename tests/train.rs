@@ -201,6 +201,25 @@ fn a_record_that_holds_no_position_is_an_error_not_a_panic() {
         );
     }
     assert!(!dir.join("r1.w").exists());
+    // On 6x6 (5 bytes a side) the built-in weights measured such a record past their tables.
+    let mut bytes = b"OTHELLOD\x01\x00\x00\x00\x06\x06\x00\x00\x00".to_vec();
+    bytes.extend_from_slice(&[0; 4]);
+    bytes.extend_from_slice(&[0x0F; 10]);
+    bytes.extend_from_slice(&[0, 0, 0, 1]);
+    fs::write(&data, bytes).unwrap();
+    let test = othello()
+        .args(["train", "test", "--held-out", "1"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(test.status.code(), Some(2), "{test:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&test.stderr),
+        format!(
+            "othello: {}: record 1: both colours on cell 0\n",
+            data.display()
+        )
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
 
