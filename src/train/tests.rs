@@ -142,9 +142,12 @@ fn a_fit_beats_knowing_nothing_on_held_out_games() {
     std::fs::remove_file(path).unwrap();
 }
 
-/// A training file of `board` with these records, each given as the bytes of its two sides
-/// and the rest of it (side to move, label, exactness).
-fn file_of(name: &str, board: Board, records: &[(Vec<u8>, Vec<u8>, [u8; 4])]) -> PathBuf {
+/// A record given as the bytes of its two sides and the rest of it (side to move, label,
+/// exactness); its game is its place in the file.
+type RawRecord = (Vec<u8>, Vec<u8>, [u8; 4]);
+
+/// A training file of `board` with these records.
+fn file_of(name: &str, board: Board, records: &[RawRecord]) -> PathBuf {
     let path = scratch(name);
     let mut bytes = board.header();
     for (game, (black, white, rest)) in records.iter().enumerate() {
@@ -170,7 +173,7 @@ fn records_that_hold_no_position_are_refused_naming_them() {
     let six = board(6, 6);
     let start = (vec![0, 0x10, 0, 0, 0], vec![0, 0x08, 0, 0, 0]);
     let good = (start.0.clone(), start.1.clone(), [0, 4, 0, 1]);
-    let cases: [((Vec<u8>, Vec<u8>, [u8; 4]), &str); 6] = [
+    let cases: [(RawRecord, &str); 6] = [
         (
             (vec![0, 0x18, 0, 0, 0], start.1.clone(), [0, 0, 0, 1]),
             "record 2: both colours on cell 11",
@@ -207,7 +210,7 @@ fn records_that_hold_no_position_are_refused_naming_them() {
         assert_eq!(e, Some(format!("{}: {why}", path.display())));
         assert_eq!(append, Some(format!("{}: {why}", path.display())));
     }
-    let path = file_of("good-record", six, &[good.clone()]);
+    let path = file_of("good-record", six, std::slice::from_ref(&good));
     assert_eq!(data::read(&path).unwrap().records.len(), 1);
     // A rules byte other than 0 or 1 is no training file's.
     let mut bytes = std::fs::read(&path).unwrap();
