@@ -38,7 +38,7 @@ fn dispatch(cli: cli::Cli, started: std::time::Instant) -> Result<Outcome, AppEr
         Some(Command::Nboard(search)) => run::nboard(search, rules),
         Some(Command::Bench(args)) => run::bench(args),
         Some(Command::PerfectPlay(args)) => run::perfect_play(args),
-        Some(Command::Train(args)) => run::train(args, rules),
+        Some(Command::Train(args)) => run::train(args, rules, &cli.weights),
         Some(Command::Completions(args)) => print(&cli::completions(args.shell)),
         Some(Command::Manpage) => print(&cli::manpage()?),
     }?;

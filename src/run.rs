@@ -363,8 +363,13 @@ fn command_line() -> String {
         .join(" ")
 }
 
-/// `othello train gen`, `othello train fit` and `othello train test`.
-pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
+/// `othello train gen`, `othello train fit` and `othello train test`; `weights` are the files
+/// given with `--weights`, which a fit's output must not replace.
+pub fn train(
+    args: TrainArgs,
+    rules: GameRules,
+    weights: &[std::path::PathBuf],
+) -> Result<(), AppError> {
     use othello::train::{fit, generate};
     match args.step {
         TrainStep::Gen(a) => {
@@ -387,6 +392,18 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
             );
         }
         TrainStep::Fit(a) => {
+            // Everything that would stop the writing is settled before the fit.
+            let max = othello::search::weights::MAX_PHASES;
+            if !(1..=max).contains(&a.phases) {
+                return Err(AppError::Usage(format!(
+                    "--phases {}: a weights file holds 1 to {max}",
+                    a.phases
+                )));
+            }
+            let inputs = a.data.iter().chain(weights).map(|p| p.as_path());
+            othello::files::refuse_output_over_input(&a.out, inputs)
+                .map_err(|e| AppError::Usage(format!("--out {e}")))?;
+            refuse_unknown_output(&a.out)?;
             let records = read_training(&a.data)?;
             let options = fit::FitOptions {
                 phases: a.phases,
@@ -396,7 +413,7 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
                 threads: a.threads.unwrap_or_else(all_cores),
             };
             let (weights, reports) = fit::fit(&records, &options).map_err(AppError::Input)?;
-            std::fs::write(&a.out, weights.to_bytes())
+            othello::files::write_atomic(&a.out, &weights.to_bytes())
                 .with_context(|| format!("cannot write {}", a.out.display()))?;
             let mut out = io::stdout().lock();
             write_phase_reports(&mut out, &reports)?;
@@ -420,9 +437,41 @@ pub fn train(args: TrainArgs, rules: GameRules) -> Result<(), AppError> {
     Ok(())
 }
 
-/// Training files, read whole (a torn last record, from a stopped `train gen`, is left out).
+/// Refuses `train fit --out PATH` where PATH holds something other than weights: only a weights
+/// file (by its magic), an empty file or none is replaced. A pipe or a device is not opened.
+fn refuse_unknown_output(path: &Path) -> Result<(), AppError> {
+    use std::io::Read;
+    let refused = |why: &str| {
+        Err(AppError::Usage(format!(
+            "--out {}: {why}, so it is not replaced (give a new file, or a weights file)",
+            path.display()
+        )))
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(AppError::Failed(format!("{}: {e}", path.display()))),
+    };
+    if !meta.is_file() {
+        return refused("not a regular file");
+    }
+    if meta.len() == 0 {
+        return Ok(());
+    }
+    let mut magic = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(8).read_to_end(&mut magic))
+        .map_err(|e| AppError::Failed(format!("{}: {e}", path.display())))?;
+    if !othello::search::weights::is_weights_file(&magic) {
+        return refused("not a weights file");
+    }
+    Ok(())
+}
+
+/// Training files, read whole (a torn last record, from a stopped `train gen`, is left out), as
+/// many positions as a fit takes.
 fn read_training(paths: &[std::path::PathBuf]) -> Result<data::Records, AppError> {
-    data::read_all(paths, |path, torn| {
+    data::read_all(paths, othello::train::fit::max_positions, |path, torn| {
         eprintln!(
             "othello: {}: {torn} bytes of a torn last record left out",
             path.display()

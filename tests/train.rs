@@ -143,3 +143,230 @@ fn games_of(stdout: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A scratch folder of its own for each test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-train-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The header of an 8x8 training file under the full rules.
+const HEADER_8X8: &[u8] = b"OTHELLOD\x01\x00\x00\x00\x08\x08\x00\x00\x00";
+
+/// `othello ARGS` with its address space cut to about 1 GB, so that a run that tries to take
+/// more aborts rather than squeezes the machine.
+fn othello_in_1gb(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("othello");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(bin)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_record_that_holds_no_position_is_an_error_not_a_panic() {
+    let dir = scratch("bad-record");
+    // One 8x8 record, game 0, with both colours on every cell.
+    let data = dir.join("r1.dat");
+    let mut bytes = HEADER_8X8.to_vec();
+    bytes.extend_from_slice(&[0; 4]);
+    bytes.extend_from_slice(&[0xFF; 16]);
+    bytes.extend_from_slice(&[0, 0, 0, 1]);
+    fs::write(&data, bytes).unwrap();
+    let fit = othello()
+        .args(["train", "fit", "--held-out", "0", "--out"])
+        .arg(dir.join("r1.w"))
+        .arg(&data)
+        .output()
+        .unwrap();
+    let test = othello()
+        .args(["train", "test", "--held-out", "1"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    for out in [fit, test] {
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr,
+            format!(
+                "othello: {}: record 1: both colours on cell 0\n",
+                data.display()
+            )
+        );
+    }
+    assert!(!dir.join("r1.w").exists());
+    // On 6x6 (5 bytes a side) the built-in weights measured such a record past their tables.
+    let mut bytes = b"OTHELLOD\x01\x00\x00\x00\x06\x06\x00\x00\x00".to_vec();
+    bytes.extend_from_slice(&[0; 4]);
+    bytes.extend_from_slice(&[0x0F; 10]);
+    bytes.extend_from_slice(&[0, 0, 0, 1]);
+    fs::write(&data, bytes).unwrap();
+    let test = othello()
+        .args(["train", "test", "--held-out", "1"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(test.status.code(), Some(2), "{test:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&test.stderr),
+        format!(
+            "othello: {}: record 1: both colours on cell 0\n",
+            data.display()
+        )
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_weights_header_is_checked_against_the_file_before_memory_is_taken() {
+    let dir = scratch("weights-header");
+    // 8x8 with 11 patterns, claiming 65,535 phases (about 22 GB of tables) in 29 bytes.
+    let mut bytes = b"OTHELLOW\x01\x00\x00\x00\x08\x08\x00\x00\x00\xff\xff\x0b\x00".to_vec();
+    let sum = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    });
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    let path = dir.join("many.weights");
+    fs::write(&path, bytes).unwrap();
+    let out = othello_in_1gb(&[
+        "--weights".as_ref(),
+        path.as_ref(),
+        "perft".as_ref(),
+        "--depth".as_ref(),
+        "1".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the weights file has 65535 phases; this program reads 1 to 64"),
+        "{stderr}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fit_is_refused_more_positions_than_its_cap_before_reading_them() {
+    let dir = scratch("sparse");
+    // A sparse file of 4 GiB: 178,956,969 positions of zeros, more than a fit takes on 8x8.
+    let data = dir.join("huge.dat");
+    let file = fs::File::create(&data).unwrap();
+    std::io::Write::write_all(&mut &file, HEADER_8X8).unwrap();
+    file.set_len(4 << 30).unwrap();
+    let w = dir.join("huge.weights");
+    let out = othello_in_1gb(&[
+        "train".as_ref(),
+        "fit".as_ref(),
+        data.as_ref(),
+        "--out".as_ref(),
+        w.as_ref(),
+    ]);
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the files given hold 178956969 positions; a fit or a test takes at most 33554432 on 8x8"),
+        "{stderr}"
+    );
+}
+
+/// A small 4x4 training file in `dir`.
+fn small_data(dir: &std::path::Path) -> std::path::PathBuf {
+    let data = dir.join("4x4.dat");
+    let gen = othello()
+        .args(["train", "gen", "--rows", "4", "--cols", "4", "--games", "6"])
+        .args(["--depth", "1", "--threads", "1", "--out"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{gen:?}");
+    data
+}
+
+#[test]
+fn a_fit_never_writes_over_its_inputs_or_a_file_it_does_not_know() {
+    let dir = scratch("fit-out");
+    let data = small_data(&dir);
+    let kept = fs::read(&data).unwrap();
+    let fit = |before: &[&str], out: &std::path::Path| {
+        othello()
+            .args(before)
+            .args(["train", "fit", "--phases", "2", "--epochs", "2", "--out"])
+            .arg(out)
+            .arg(&data)
+            .output()
+            .unwrap()
+    };
+    let refused = |out: std::process::Output, why: &str| {
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(why), "{stderr}");
+    };
+    // The data itself, also by another spelling.
+    refused(fit(&[], &data), "is also an input");
+    refused(fit(&[], &dir.join(".").join("4x4.dat")), "is also an input");
+    assert_eq!(fs::read(&data).unwrap(), kept);
+    // A file that is no weights file.
+    let notes = dir.join("notes.txt");
+    fs::write(&notes, "my notes\n").unwrap();
+    refused(
+        fit(&[], &notes),
+        "not a weights file, so it is not replaced",
+    );
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "my notes\n");
+    // Weights are written, and may be written again; not over the --weights in use.
+    let weights = dir.join("4x4.weights");
+    assert!(fit(&[], &weights).status.success());
+    let first = fs::read(&weights).unwrap();
+    assert!(fit(&[], &weights).status.success());
+    let w = weights.to_str().unwrap();
+    refused(fit(&["--weights", w], &weights), "is also an input");
+    assert_eq!(fs::read(&weights).unwrap(), first);
+    // A link is replaced by the new file, never written through.
+    let link = dir.join("link.weights");
+    std::os::unix::fs::symlink(&weights, &link).unwrap();
+    fs::write(&weights, b"OTHELLOW, damaged").unwrap();
+    assert!(fit(&[], &link).status.success());
+    assert_eq!(fs::read(&weights).unwrap(), b"OTHELLOW, damaged");
+    assert_eq!(fs::read(&link).unwrap(), first);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gen_adds_only_to_a_training_file() {
+    let dir = scratch("gen-out");
+    let gen = |out: &std::path::Path| {
+        othello()
+            .args(["train", "gen", "--rows", "4", "--cols", "4", "--games", "2"])
+            .args(["--depth", "1", "--threads", "1", "--out"])
+            .arg(out)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap()
+    };
+    let notes = dir.join("notes.txt");
+    fs::write(&notes, "my notes, kept as they are\n").unwrap();
+    let out = gen(&notes);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a training file"));
+    assert_eq!(
+        fs::read_to_string(&notes).unwrap(),
+        "my notes, kept as they are\n"
+    );
+    // A pipe is not opened (which would wait for a writer for ever).
+    let fifo = dir.join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let out = gen(&fifo);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+    fs::remove_dir_all(&dir).unwrap();
+}

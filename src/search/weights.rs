@@ -25,6 +25,10 @@ const MAGIC: &[u8; 8] = b"OTHELLOW";
 /// Entries of each mobility table.
 pub const MOBILITY: usize = 40;
 pub const VERSION: u32 = 1;
+/// The most phases a weights file holds: more than one a number of empty cells gains nothing
+/// on 8x8, and the tables of a phase take up to 0.6 MB unpacked (8x9), so a file can never
+/// ask for more than about 40 MB.
+pub const MAX_PHASES: usize = 64;
 
 /// Weights for one board shape and variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,12 +58,24 @@ pub enum WeightsError {
     Patterns(usize, usize),
     #[error("the weights file has {0} bytes after its tables")]
     Trailing(usize),
+    #[error("the weights file has {0} phases; this program reads 1 to {MAX_PHASES}")]
+    Phases(usize),
 }
 
 impl Weights {
     /// All-zero weights for `rows` x `cols` under `variant`, with `phases` phases.
     pub fn zero(rows: usize, cols: usize, variant: Variant, phases: usize) -> Weights {
-        let set = PatternSet::new(rows, cols);
+        Weights::zero_for(PatternSet::new(rows, cols), rows, cols, variant, phases)
+    }
+
+    /// [`Weights::zero`] for the pattern set `set` of `rows` x `cols`.
+    fn zero_for(
+        set: PatternSet,
+        rows: usize,
+        cols: usize,
+        variant: Variant,
+        phases: usize,
+    ) -> Weights {
         let tables = vec![vec![0; set.tables_len() + 2 * MOBILITY]; phases];
         Weights {
             rows,
@@ -209,14 +225,20 @@ impl Weights {
         let (rows, cols, variant) = board_of(r.take(BOARD_BYTES.len())?);
         let phases = u16::from_le_bytes(r.array()?) as usize;
         let count = u16::from_le_bytes(r.array()?) as usize;
-        if !(3..=26).contains(&rows) || !(3..=26).contains(&cols) || phases == 0 {
+        if !(3..=26).contains(&rows) || !(3..=26).contains(&cols) {
             return Err(WeightsError::Patterns(rows, cols));
         }
-        let mut weights = Weights::zero(rows, cols, variant, phases);
-        if count != weights.set.patterns.len() {
+        if !(1..=MAX_PHASES).contains(&phases) {
+            return Err(WeightsError::Phases(phases));
+        }
+        // Everything is checked against the bytes there are before the tables are made: the
+        // patterns, then the phases, each at least a bias and two bytes a table (one run of
+        // zeros), so a short file never costs the memory its header claims.
+        let set = PatternSet::new(rows, cols);
+        if count != set.patterns.len() {
             return Err(WeightsError::Patterns(rows, cols));
         }
-        for p in &weights.set.patterns {
+        for p in &set.patterns {
             let n = r.take(1)?[0] as usize;
             let cells: Vec<(usize, usize)> = r
                 .take(2 * n)?
@@ -227,6 +249,11 @@ impl Weights {
                 return Err(WeightsError::Patterns(rows, cols));
             }
         }
+        let least_phase = 2 + 2 * (set.patterns.len() + 2);
+        if body - r.at < phases * least_phase {
+            return Err(WeightsError::Short);
+        }
+        let mut weights = Weights::zero_for(set, rows, cols, variant, phases);
         for p in 0..phases {
             weights.bias[p] = i16::from_le_bytes(r.array()?);
             for k in 0..weights.table_count() {
@@ -238,6 +265,12 @@ impl Weights {
         }
         Ok(weights)
     }
+}
+
+/// Whether `start`, a file's first bytes (8 or more), begins a weights file: the magic alone,
+/// so that a damaged weights file is still known as one.
+pub fn is_weights_file(start: &[u8]) -> bool {
+    start.starts_with(MAGIC)
 }
 
 /// The weights the program knows, loaded once: at most one set per board shape and variant.
@@ -520,5 +553,29 @@ mod tests {
         longer.push(0);
         longer.extend_from_slice(&fnv1a(&longer).to_le_bytes());
         assert_eq!(Weights::from_bytes(&longer), Err(WeightsError::Trailing(1)));
+    }
+
+    #[test]
+    fn a_header_never_costs_more_memory_than_its_file_holds() {
+        // A header and its patterns, claiming `phases` phases, with no tables after them.
+        let claim = |phases: u16| {
+            let mut bytes = Weights::zero(8, 8, Variant::default(), 1).to_bytes();
+            let set = PatternSet::new(8, 8);
+            let header = 21
+                + set
+                    .patterns
+                    .iter()
+                    .map(|p| 1 + 2 * p.cells.len())
+                    .sum::<usize>();
+            bytes.truncate(header);
+            bytes[17..19].copy_from_slice(&phases.to_le_bytes());
+            bytes.extend_from_slice(&fnv1a(&bytes).to_le_bytes());
+            Weights::from_bytes(&bytes)
+        };
+        assert_eq!(claim(65_535), Err(WeightsError::Phases(65_535)));
+        assert_eq!(claim(0), Err(WeightsError::Phases(0)));
+        // Within the cap, the phases must fit in the bytes there are.
+        assert_eq!(claim(MAX_PHASES as u16), Err(WeightsError::Short));
+        assert_eq!(claim(1), Err(WeightsError::Short));
     }
 }

@@ -59,6 +59,11 @@ impl Board {
             ));
         }
         let shape = Shape::new(bytes[12].into(), bytes[13].into()).map_err(|e| e.to_string())?;
+        if let Some(&b) = bytes[14..HEADER].iter().find(|&&b| b > 1) {
+            return Err(format!(
+                "not a training file (a rules byte of {b}, where 0 or 1 belongs)"
+            ));
+        }
         let variant = Variant {
             rule_set: if bytes[14] == 1 {
                 RuleSet::Simple
@@ -69,6 +74,44 @@ impl Board {
             place_anywhere: bytes[16] == 1,
         };
         Ok(Board { shape, variant })
+    }
+
+    /// Why `record` (one record's bytes) holds no position of this board, if it does not:
+    /// both colours on one cell, a disc past the last cell, a side to move or an exactness
+    /// flag other than 0 or 1, or a label larger than the board. Every reader checks each
+    /// record here, so what is fitted or measured never indexes past a table.
+    fn check(self, record: &[u8]) -> Result<(), String> {
+        let n = self.bytes_per_side();
+        let cells = self.shape.cells();
+        let (black, white) = (&record[4..4 + n], &record[4 + n..4 + 2 * n]);
+        for (i, (&b, &w)) in black.iter().zip(white).enumerate() {
+            if b & w != 0 {
+                let cell = 8 * i + (b & w).trailing_zeros() as usize;
+                return Err(format!("both colours on cell {cell}"));
+            }
+            // The bits of the last byte past the last cell.
+            let on_board = match cells - 8 * i {
+                left if left >= 8 => 0xFF,
+                left => (1u8 << left) - 1,
+            };
+            if (b | w) & !on_board != 0 {
+                return Err(format!("a disc off the board (past its {cells} cells)"));
+            }
+        }
+        let (to_move, exact) = (record[4 + 2 * n], record[7 + 2 * n]);
+        if to_move > 1 {
+            return Err(format!("side to move {to_move} (0 Black, 1 White)"));
+        }
+        if exact > 1 {
+            return Err(format!("exactness flag {exact} (0 or 1)"));
+        }
+        let label = i16::from_le_bytes([record[5 + 2 * n], record[6 + 2 * n]]);
+        if label.unsigned_abs() as usize > cells {
+            return Err(format!(
+                "label {label}, more discs than the board's {cells} cells"
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -247,43 +290,92 @@ pub struct DataFile {
     pub torn: usize,
 }
 
-/// Reads a training file.
+/// Reads a training file, as many positions as a fit takes
+/// ([`crate::train::fit::max_positions`]).
 pub fn read(path: &Path) -> Result<DataFile, String> {
     let mut torn = 0;
-    let records = read_all(&[path], |_, cut| torn = cut)?;
+    let records = read_all(&[path], crate::train::fit::max_positions, |_, cut| {
+        torn = cut
+    })?;
     Ok(DataFile { records, torn })
 }
 
-/// Reads training files of one board into one [`Records`]; `torn` hears of each file's torn
-/// last record.
+/// Reads training files of one board into one [`Records`], refused when they hold more than
+/// `max_records(board)` positions in all; `torn` hears of each file's torn last record.
+///
+/// The files' lengths are weighed before anything is read or kept, so a file too large is
+/// refused at once; one whose length says nothing (a pipe) is refused once past the cap.
 pub fn read_all(
     paths: &[impl AsRef<Path>],
+    max_records: impl Fn(Board) -> usize,
     mut torn: impl FnMut(&Path, usize),
 ) -> Result<Records, String> {
-    let mut all: Option<Records> = None;
+    let mut opened = Vec::new();
+    let mut promised = 0u64;
     for path in paths {
         let path = path.as_ref();
-        let (board, input) = open(path)?;
-        let records = all.get_or_insert_with(|| Records::new(board));
-        if records.board != board {
-            return Err(format!(
-                "{}: another board or rule set than the files before it",
-                path.display()
-            ));
+        let (board, input, whole) = open(path)?;
+        if let Some((first, _, _)) = opened.first() {
+            if *first != board {
+                return Err(format!(
+                    "{}: another board or rule set than the files before it",
+                    path.display()
+                ));
+            }
         }
+        promised += whole.unwrap_or(0);
+        opened.push((board, path, input));
+    }
+    let Some(&(board, _, _)) = opened.first() else {
+        return Err("no training file".into());
+    };
+    let cap = max_records(board);
+    let too_many = |path: &Path, held: String| {
+        format!(
+            "{}: {held}; a fit or a test takes at most {cap} on {}x{} (see README, \
+             \"Training the evaluation\")",
+            path.display(),
+            board.shape.rows(),
+            board.shape.cols()
+        )
+    };
+    if promised > cap as u64 {
+        let last = opened[opened.len() - 1].1;
+        return Err(too_many(
+            last,
+            format!("the files given hold {promised} positions"),
+        ));
+    }
+    let mut records = Records::new(board);
+    records
+        .bytes
+        .reserve_exact(promised as usize * board.record_len());
+    let mut count = 0u64;
+    for (_, path, input) in opened {
         let cut = each_record(path, board, input, |record| {
-            records.bytes.extend_from_slice(record)
+            count += 1;
+            if count > cap as u64 {
+                return Err(too_many(path, "too many positions".to_string()));
+            }
+            records.bytes.extend_from_slice(record);
+            Ok(())
         })?;
         if cut > 0 {
             torn(path, cut);
         }
     }
-    all.ok_or_else(|| "no training file".to_string())
+    Ok(records)
 }
 
-/// Opens a training file and reads its header: the board, and the file at its first record.
-fn open(path: &Path) -> Result<(Board, BufReader<File>), String> {
+/// Opens a training file and reads its header: the board, the file at its first record, and
+/// the whole records that its length promises where it has one (a regular file).
+fn open(path: &Path) -> Result<(Board, BufReader<File>, Option<u64>), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let len = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
     let mut input = BufReader::new(file);
     let mut header = [0u8; HEADER];
     input.read_exact(&mut header).map_err(|e| match e.kind() {
@@ -293,19 +385,21 @@ fn open(path: &Path) -> Result<(Board, BufReader<File>), String> {
         _ => format!("{}: {e}", path.display()),
     })?;
     let board = Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((board, input))
+    let whole = len.map(|len| len.saturating_sub(HEADER as u64) / board.record_len() as u64);
+    Ok((board, input, whole))
 }
 
-/// Calls `f` with each whole record of `input`, a file of `board` past its header; returns the
-/// bytes of a torn last record.
+/// Calls `f` with each whole record of `input`, a file of `board` past its header, each one
+/// checked first (a record that holds no position is an error naming it, counted from 1);
+/// returns the bytes of a torn last record. An error of `f` stops the reading.
 fn each_record(
     path: &Path,
     board: Board,
     mut input: impl Read,
-    mut f: impl FnMut(&[u8]),
+    mut f: impl FnMut(&[u8]) -> Result<(), String>,
 ) -> Result<usize, String> {
     let mut record = vec![0u8; board.record_len()];
-    loop {
+    for number in 1u64.. {
         let mut filled = 0;
         while filled < record.len() {
             match input.read(&mut record[filled..]) {
@@ -318,49 +412,92 @@ fn each_record(
         if filled < record.len() {
             return Ok(filled);
         }
-        f(&record);
+        board
+            .check(&record)
+            .map_err(|e| format!("{}: record {number}: {e}", path.display()))?;
+        f(&record)?;
     }
+    unreachable!("records are counted in 64 bits")
 }
 
-/// Opens `path` for adding records: a new file gets the header; an existing one must be for
-/// `board`, and loses a torn last record. Returns the file and the games it already holds.
-pub fn open_for_append(path: &Path, board: Board) -> Result<(File, Vec<u32>), String> {
-    if path.exists() {
-        // Only the games are kept, so a large file is scanned in little memory.
-        let mut games: Vec<u32> = Vec::new();
-        let mut records = 0u64;
-        let (found, input) = open(path)?;
-        if found != board {
+/// Opens `path` for adding records: a new (or empty) file gets the header; an existing one
+/// must be a training file for `board`, whose records are all checked, and loses a torn last
+/// record. Anything else (another file, a folder, a pipe) is refused and left as it was.
+/// Returns the file and which of games 0 to `games - 1` it already holds, in order.
+pub fn open_for_append(path: &Path, board: Board, games: u32) -> Result<(File, Vec<u32>), String> {
+    let name = || path.display();
+    let len = match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
             return Err(format!(
-                "{} holds positions of another board or rule set",
-                path.display()
-            ));
+                "{}: not a regular file, so no training file is written there",
+                name()
+            ))
         }
-        each_record(path, board, input, |record| {
-            let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
-            if games.last() != Some(&game) {
-                games.push(game);
-            }
-            records += 1;
-        })?;
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let whole = HEADER as u64 + records * board.record_len() as u64;
-        file.set_len(whole)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        games.sort_unstable();
-        games.dedup();
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            // Created only if still absent: an existing file is never truncated.
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", name()))?;
+            return start(path, file, board);
+        }
+        Err(e) => return Err(format!("{}: {e}", name())),
+    };
+    if len == 0 {
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok((file, games))
-    } else {
-        let mut file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        file.write_all(&board.header())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok((file, Vec::new()))
+            .map_err(|e| format!("{}: {e}", name()))?;
+        return start(path, file, board);
     }
+    // Only the games asked for are kept, so a large file is scanned in little memory.
+    let mut done: Vec<u32> = Vec::new();
+    let mut records = 0u64;
+    let (found, input, _) = open(path)?;
+    if found != board {
+        return Err(format!(
+            "{} holds positions of another board or rule set",
+            name()
+        ));
+    }
+    each_record(path, board, input, |record| {
+        let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
+        if game < games && done.last() != Some(&game) {
+            done.push(game);
+            // Games that come back time and again stay at most twice the games asked for.
+            if done.len() > 2 * games as usize {
+                done.sort_unstable();
+                done.dedup();
+            }
+        }
+        records += 1;
+        Ok(())
+    })?;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", name()))?;
+    let whole = HEADER as u64 + records * board.record_len() as u64;
+    file.set_len(whole)
+        .map_err(|e| format!("{}: {e}", name()))?;
+    done.sort_unstable();
+    done.dedup();
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", name()))?;
+    Ok((file, done))
+}
+
+/// Writes the header of a new training file, still empty, opened for appending.
+fn start(path: &Path, mut file: File, board: Board) -> Result<(File, Vec<u32>), String> {
+    // An empty file that filled between the look and the opening is left alone.
+    if file.metadata().map(|m| m.len()).unwrap_or(1) != 0 {
+        return Err(format!("{}: changed while being opened", path.display()));
+    }
+    file.write_all(&board.header())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((file, Vec::new()))
 }

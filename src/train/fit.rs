@@ -13,8 +13,27 @@
 use super::data::{Board, Records};
 use crate::rules::{Bits, Position, Rules};
 use crate::search::patterns::{phase, PatternSet};
-use crate::search::weights::{mobility, Weights, MOBILITY};
+use crate::search::weights::{mobility, Weights, MAX_PHASES, MOBILITY};
 use crate::search::{Evaluator, DISC};
+
+/// The most memory the positions of a fit are given: their records, their features (two
+/// bytes a pattern placement) and a few bytes more each. Past it the data is refused, before
+/// any of it is read where the files' lengths tell, so a fit's memory stays bounded whatever
+/// it is given.
+pub const MAX_FIT_BYTES: usize = 4 << 30;
+
+/// The most positions a fit, or a test, takes on `board`: as many as [`MAX_FIT_BYTES`] holds
+/// (33,554,432 on 8x8, 128 bytes each; fewer on boards with more cells).
+pub fn max_positions(board: Board) -> usize {
+    let set = PatternSet::new(board.shape.rows(), board.shape.cols());
+    let slots: usize = set
+        .patterns
+        .iter()
+        .map(|p| p.placements.len())
+        .sum::<usize>()
+        + 2;
+    MAX_FIT_BYTES / (board.record_len() + 2 * slots + std::mem::size_of::<Row>())
+}
 
 /// How to fit.
 #[derive(Clone, Debug)]
@@ -65,7 +84,12 @@ fn fit_in<B: Bits>(
     let (rows, cols) = (board.shape.rows(), board.shape.cols());
     let rules: Rules<B> = Rules::new(board.shape, board.variant).map_err(|e| e.to_string())?;
     let set = PatternSet::new(rows, cols);
-    let phases = options.phases.max(1);
+    let phases = options.phases;
+    if !(1..=MAX_PHASES).contains(&phases) {
+        return Err(format!(
+            "{phases} phases: a weights file holds 1 to {MAX_PHASES}"
+        ));
+    }
     // Weight numbers: each pattern's configurations from its offset, symmetric ones folded,
     // then the two mobility tables.
     let mut offsets = Vec::new();

@@ -67,7 +67,7 @@ fn generate_in<B: Bits>(
         variant: setup.variant,
     };
     let rules: Rules<B> = Rules::new(setup.shape, setup.variant).map_err(|e| e.to_string())?;
-    let (file, done) = data::open_for_append(path, board)?;
+    let (file, done) = data::open_for_append(path, board, options.games)?;
     let todo: Vec<u32> = (0..options.games)
         .filter(|g| done.binary_search(g).is_err())
         .collect();

@@ -141,3 +141,175 @@ fn a_fit_beats_knowing_nothing_on_held_out_games() {
     assert!(measure(&file.records, &other, 5).is_err());
     std::fs::remove_file(path).unwrap();
 }
+
+/// A record given as the bytes of its two sides and the rest of it (side to move, label,
+/// exactness); its game is its place in the file.
+type RawRecord = (Vec<u8>, Vec<u8>, [u8; 4]);
+
+/// A training file of `board` with these records.
+fn file_of(name: &str, board: Board, records: &[RawRecord]) -> PathBuf {
+    let path = scratch(name);
+    let mut bytes = board.header();
+    for (game, (black, white, rest)) in records.iter().enumerate() {
+        bytes.extend_from_slice(&(game as u32).to_le_bytes());
+        bytes.extend_from_slice(black);
+        bytes.extend_from_slice(white);
+        bytes.extend_from_slice(rest);
+    }
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn board(rows: usize, cols: usize) -> Board {
+    Board {
+        shape: Shape::new(rows, cols).unwrap(),
+        variant: Variant::default(),
+    }
+}
+
+#[test]
+fn records_that_hold_no_position_are_refused_naming_them() {
+    // 6x6: 36 cells in 5 bytes a side, the last byte's top four bits off the board.
+    let six = board(6, 6);
+    let start = (vec![0, 0x10, 0, 0, 0], vec![0, 0x08, 0, 0, 0]);
+    let good = (start.0.clone(), start.1.clone(), [0, 4, 0, 1]);
+    let cases: [(RawRecord, &str); 6] = [
+        (
+            (vec![0, 0x18, 0, 0, 0], start.1.clone(), [0, 0, 0, 1]),
+            "record 2: both colours on cell 11",
+        ),
+        (
+            (start.0.clone(), vec![0, 0, 0, 0, 0x10], [0, 0, 0, 1]),
+            "record 2: a disc off the board (past its 36 cells)",
+        ),
+        (
+            (start.0.clone(), start.1.clone(), [2, 0, 0, 1]),
+            "record 2: side to move 2 (0 Black, 1 White)",
+        ),
+        (
+            (start.0.clone(), start.1.clone(), [0, 0, 0, 7]),
+            "record 2: exactness flag 7 (0 or 1)",
+        ),
+        (
+            (start.0.clone(), start.1.clone(), [0, 37, 0, 1]),
+            "record 2: label 37, more discs than the board's 36 cells",
+        ),
+        (
+            (start.0.clone(), start.1.clone(), [1, 0xDB, 0xFF, 0]),
+            "record 2: label -37, more discs than the board's 36 cells",
+        ),
+    ];
+    for (bad, why) in cases {
+        let path = file_of("bad-record", six, &[good.clone(), bad]);
+        let e = data::read(&path).err();
+        // Adding games to such a file is refused as well, and the file is left as it was.
+        let before = std::fs::read(&path).unwrap();
+        let append = data::open_for_append(&path, six, 10).err();
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(e, Some(format!("{}: {why}", path.display())));
+        assert_eq!(append, Some(format!("{}: {why}", path.display())));
+    }
+    let path = file_of("good-record", six, std::slice::from_ref(&good));
+    assert_eq!(data::read(&path).unwrap().records.len(), 1);
+    // A rules byte other than 0 or 1 is no training file's.
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[15] = 2;
+    std::fs::write(&path, bytes).unwrap();
+    let e = data::read(&path).err().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(e.ends_with("not a training file (a rules byte of 2, where 0 or 1 belongs)"));
+}
+
+#[test]
+fn a_fit_takes_no_more_positions_than_its_cap() {
+    assert_eq!(super::fit::max_positions(board(8, 8)), 33_554_432);
+    let four = board(4, 4);
+    let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
+    let path = file_of("capped", four, &vec![record; 5]);
+    let read = |cap: usize, path: &std::path::Path| {
+        data::read_all(&[path], |_| cap, |_, _| {}).map(|r| r.len())
+    };
+    assert_eq!(read(5, &path), Ok(5));
+    // Refused from the file's length, before a record is read.
+    let e = read(4, &path).unwrap_err();
+    assert!(e.contains("the files given hold 5 positions; a fit or a test takes at most 4 on 4x4"));
+    // A pipe has no length: refused once past the cap.
+    let fifo = scratch("capped-fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    let bytes = std::fs::read(&path).unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            // The reader stops early, so the write may fail on a closed pipe.
+            let _ = std::fs::File::create(&fifo).and_then(|mut f| f.write_all(&bytes));
+        })
+    };
+    let e = read(4, &fifo).unwrap_err();
+    writer.join().unwrap();
+    for p in [path, fifo] {
+        std::fs::remove_file(p).unwrap();
+    }
+    assert!(
+        e.contains("too many positions; a fit or a test takes at most 4"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_fit_refuses_phases_no_weights_file_holds() {
+    let four = board(4, 4);
+    let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
+    let path = file_of("phases", four, &[record]);
+    let records = data::read(&path).unwrap().records;
+    std::fs::remove_file(&path).unwrap();
+    for phases in [0, 65] {
+        let o = FitOptions {
+            phases,
+            epochs: 1,
+            held_out: 0,
+            regularize: 1.0,
+            threads: 1,
+        };
+        let e = fit(&records, &o).unwrap_err();
+        assert_eq!(e, format!("{phases} phases: a weights file holds 1 to 64"));
+    }
+}
+
+#[test]
+fn only_a_training_file_or_none_is_added_to() {
+    let four = board(4, 4);
+    // Another file, and a training file of another board, are refused and left whole.
+    let other = scratch("not-training");
+    std::fs::write(&other, "my notes, kept as they are\n").unwrap();
+    let e = data::open_for_append(&other, four, 10).unwrap_err();
+    assert!(
+        e.ends_with("not a training file (no OTHELLOD header)"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        "my notes, kept as they are\n"
+    );
+    let five = file_of("five", board(5, 5), &[]);
+    let e = data::open_for_append(&five, four, 10).unwrap_err();
+    assert!(
+        e.ends_with("holds positions of another board or rule set"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&five).unwrap(), board(5, 5).header());
+    // An empty file is taken as a new one.
+    std::fs::write(&other, "").unwrap();
+    drop(data::open_for_append(&other, four, 10).unwrap());
+    assert_eq!(std::fs::read(&other).unwrap(), four.header());
+    // Only the games asked for are counted as there.
+    let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
+    let three = file_of("three-games", four, &vec![record; 3]);
+    let (_, done) = data::open_for_append(&three, four, 2).unwrap();
+    assert_eq!(done, [0, 1]);
+    for p in [other, five, three] {
+        std::fs::remove_file(p).unwrap();
+    }
+}
