@@ -501,3 +501,104 @@ fn a_signal_stops_a_solve_and_keeps_its_work() {
         "{kept}"
     );
 }
+
+/// A fresh path under the test target directory.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// `othello solve` of the 4x4 start with `journal`: status, stdout, stderr.
+fn solve_4x4_with_journal(journal: &Path) -> (Option<i32>, String, String) {
+    let output = othello()
+        .args(["solve", "--rows", "4", "--cols", "4", "--threads", "1"])
+        .arg("--journal")
+        .arg(journal)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_journal_whose_runs_cannot_be_counted_is_refused_and_kept() {
+    let journal = temp_path("solve-journal-runs.txt");
+    let board = "board 4x4 full normal standard\n";
+    let most = u64::MAX;
+    for (runs, message) in [
+        (
+            "run nodes=1 seconds=1e300 solved\n".to_string(),
+            "line 2: seconds=1e300 is not a number of seconds from 0 to 1000000000",
+        ),
+        (
+            "run nodes=1 seconds=1e19 solved\nrun nodes=1 seconds=1e19 solved\n".to_string(),
+            "line 2: seconds=1e19",
+        ),
+        (
+            format!("run nodes={most} seconds=1 solved\nrun nodes=1 seconds=1 solved\n"),
+            "line 3: the runs add up to more work than can be counted",
+        ),
+    ] {
+        let text = format!("{board}{runs}");
+        std::fs::write(&journal, &text).unwrap();
+        let (status, stdout, stderr) = solve_4x4_with_journal(&journal);
+        assert_eq!(status, Some(1), "{runs}: {stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+    }
+    // Runs that do add up are told as the earlier work.
+    std::fs::write(
+        &journal,
+        format!(
+            "{board}run nodes={} seconds=1e9 stopped\nrun nodes=1 seconds=1e9 stopped\n",
+            most - 1
+        ),
+    )
+    .unwrap();
+    let (status, stdout, stderr) = solve_4x4_with_journal(&journal);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "Earlier runs (journal): 2, {most} nodes in 2000000000.000 s"
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_journal_is_left_as_it_is() {
+    let journal = temp_path("solve-not-a-journal.txt");
+    // No newline at the end: the one line would be taken as cut short by a killed run.
+    for text in [
+        "my notes",
+        "# notes\nmore notes",
+        "\n\n(b ---- -wb- -bw- ----) 0",
+    ] {
+        std::fs::write(&journal, text).unwrap();
+        let (status, stdout, stderr) = solve_4x4_with_journal(&journal);
+        assert_eq!(status, Some(1), "{text:?}: {stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("is not a solve journal"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+    }
+    // A journal's last line cut short is still dropped, and the journal goes on.
+    std::fs::write(&journal, "board 4x4 full normal standard\n(b ---- -wb").unwrap();
+    let (status, _, stderr) = solve_4x4_with_journal(&journal);
+    assert_eq!(status, Some(0), "{stderr}");
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        kept.starts_with("board 4x4 full normal standard\n"),
+        "{kept}"
+    );
+    assert!(
+        !kept.contains("-wb\n") && kept.ends_with(" solved\n"),
+        "{kept}"
+    );
+}

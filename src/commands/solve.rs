@@ -555,8 +555,8 @@ pub fn solve_file(
             None => "-",
         };
         totals.positions += 1;
-        totals.nodes += solved.nodes;
-        totals.elapsed += solved.elapsed;
+        totals.nodes = totals.nodes.saturating_add(solved.nodes);
+        totals.elapsed = totals.elapsed.saturating_add(solved.elapsed);
         writeln!(
             out,
             "{n} {} {best} {:+} {} {agree} {} {:.3}",
