@@ -602,3 +602,75 @@ fn a_file_that_is_not_a_journal_is_left_as_it_is() {
         "{kept}"
     );
 }
+
+/// A list file with an endless line (`/dev/zero`) is refused once past the cap on its size,
+/// rather than read at full speed for ever.
+#[cfg(unix)]
+#[test]
+fn an_endless_list_file_is_refused() {
+    for (args, what) in [
+        (&["solve", "--file", "/dev/zero"][..], "an OBF file"),
+        (
+            &["bench", "--positions", "/dev/zero", "--depth", "2"][..],
+            "a positions file",
+        ),
+    ] {
+        let output = othello()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(
+            stderr,
+            format!("othello: cannot read /dev/zero: over 16 MiB, too large for {what}\n")
+        );
+    }
+}
+
+/// `--max-empties` applies to each position of a file: those with more empty cells are
+/// skipped, each on its line, and the rest are solved.
+#[test]
+fn solve_file_skips_positions_past_max_empties() {
+    let ffo = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fforum-1-19.obf"),
+    )
+    .unwrap();
+    let first = ffo.lines().next().unwrap();
+    // FFO #1 (14 empty cells), then the same with one cell more filled and no scores.
+    let board = first.split_whitespace().next().unwrap();
+    let fuller = board.replacen('-', "X", 1);
+    let file = temp_path("solve-max-empties.obf");
+    std::fs::write(&file, format!("{first}\n{fuller} X;\n")).unwrap();
+    let run = |max: &str| {
+        let output = othello()
+            .args(["solve", "--threads", "1", "--max-empties", max, "--file"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (all, quiet) = run("14");
+    assert!(all.contains("\n1 14 g8 +18 +18 yes "), "{all}");
+    assert!(all.contains("\n2 13 "), "{all}");
+    assert!(all.contains("# 2 positions, 1 of 1 agree"), "{all}");
+    assert!(quiet.is_empty(), "{quiet}");
+    let (some, said) = run("13");
+    assert!(some.contains("\n1 14 - - +18 skipped - -\n"), "{some}");
+    assert!(some.contains("\n2 13 "), "{some}");
+    assert!(
+        some.contains("# 1 skipped: more than 13 empty cells (--max-empties raises the limit)\n"),
+        "{some}"
+    );
+    assert!(some.contains("# 1 positions, 0 of 0 agree"), "{some}");
+    assert_eq!(
+        said,
+        "othello solve: 1 of the file's positions skipped: more than --max-empties 13 empty cells\n"
+    );
+}

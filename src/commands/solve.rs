@@ -499,9 +499,16 @@ pub struct FileTotals {
     /// Positions whose file lists a score, and how many of those the solver matched.
     pub checked: usize,
     pub agreed: usize,
+    /// Positions passed over for having more empty cells than the limit.
+    pub skipped: usize,
     pub nodes: u64,
     pub elapsed: Duration,
 }
+
+/// The largest list file read (`solve --file`, `bench --positions`): a line is some 80 bytes,
+/// so this holds hundreds of thousands of positions, each a solve or a search. A larger or
+/// endless file (`/dev/zero`) is refused once past it, not read without end.
+pub const MAX_LIST_FILE: u64 = 16 << 20;
 
 /// Solves every line of an OBF file, printing one line per position and the totals. Scores
 /// count empty cells for the winner, as OBF files do.
@@ -509,6 +516,18 @@ pub fn solve_file(
     input: impl BufRead,
     hash_mb: usize,
     threads: usize,
+    out: &mut dyn Write,
+) -> anyhow::Result<FileTotals> {
+    solve_file_up_to(input, hash_mb, threads, None, out)
+}
+
+/// As [`solve_file`], passing over each position with more than `max_empties` empty cells:
+/// its line says `skipped`, the totals count it, and the rest of the file is solved.
+pub fn solve_file_up_to(
+    input: impl BufRead,
+    hash_mb: usize,
+    threads: usize,
+    max_empties: Option<usize>,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
     let rules = Rules::<u64>::new(crate::rules::Shape::STANDARD, Variant::default())?;
@@ -530,13 +549,20 @@ pub fn solve_file(
         let (n, line) = line?;
         let obf: Obf = line.parse().with_context(|| format!("line {n}"))?;
         let pos = obf_position(&obf);
+        let expected = obf.scores.first().map(|&(_, s)| s);
+        let expected_text = expected.map_or("-".to_string(), |e| format!("{e:+}"));
+        let empties = engine.rules().empty(&pos).count() as usize;
+        if max_empties.is_some_and(|max| empties > max) {
+            totals.skipped += 1;
+            writeln!(out, "{n} {empties} - - {expected_text} skipped - -")?;
+            continue;
+        }
         engine.clear();
         let solved = engine.solve_exact(&pos, false);
         let g = &engine.rules().geometry;
         let best = solved
             .best
             .map_or("pass".to_string(), |m| g.square(m).to_string());
-        let expected = obf.scores.first().map(|&(_, s)| s);
         let agree = match expected {
             Some(e) => {
                 totals.checked += 1;
@@ -559,14 +585,19 @@ pub fn solve_file(
         totals.elapsed = totals.elapsed.saturating_add(solved.elapsed);
         writeln!(
             out,
-            "{n} {} {best} {:+} {} {agree} {} {:.3}",
-            engine.rules().empty(&pos).count(),
+            "{n} {empties} {best} {:+} {expected_text} {agree} {} {:.3}",
             solved.score,
-            expected.map_or("-".to_string(), |e| format!("{e:+}")),
             solved.nodes,
             solved.elapsed.as_secs_f64()
         )?;
         out.flush()?;
+    }
+    if let (Some(max), 1..) = (max_empties, totals.skipped) {
+        writeln!(
+            out,
+            "# {} skipped: more than {max} empty cells (--max-empties raises the limit)",
+            totals.skipped
+        )?;
     }
     let secs = totals.elapsed.as_secs_f64();
     writeln!(
