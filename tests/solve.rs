@@ -674,3 +674,37 @@ fn solve_file_skips_positions_past_max_empties() {
         "othello solve: 1 of the file's positions skipped: more than --max-empties 13 empty cells\n"
     );
 }
+
+/// A signal that comes once the value is known, as the line of perfect play is searched,
+/// still stops the solve: it is told as stopped, with the signal, not finished quietly.
+#[test]
+fn a_signal_after_the_value_is_known_still_stops_the_solve() {
+    use othello::commands::{solve_position_within, OutOfTime};
+    use othello::search::Progress;
+    use std::ops::ControlFlow;
+    let variant = Variant {
+        rule_set: RuleSet::Simple,
+        ..FULL
+    };
+    let rules = Rules::<u64>::new(Shape::new(4, 5).unwrap(), variant).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    for which in [RootMoves::Best, RootMoves::Ties, RootMoves::All] {
+        let interrupt = Interrupt::default();
+        let options = SolveOptions {
+            interrupt: interrupt.clone(),
+            ..options(which)
+        };
+        // Raised as the last root move is done: the search has the value, the line is to come.
+        let observer = Box::new(move |p: &Progress| {
+            if p.total > 0 && p.done == p.total {
+                interrupt.raise(libc::SIGTERM);
+            }
+            ControlFlow::Continue(())
+        });
+        let solved = solve_position_within(&rules, &start, &options, Some(observer)).unwrap();
+        match solved {
+            Err(OutOfTime { signal, .. }) => assert_eq!(signal, Some(libc::SIGTERM), "{which:?}"),
+            Ok(solved) => panic!("{which:?}: finished despite the signal: {solved:?}"),
+        }
+    }
+}

@@ -99,7 +99,8 @@ pub struct OutOfTime {
 }
 
 /// As [`solve_position`], giving up once `options.limit` has passed or `options.interrupt` is
-/// raised. The line of perfect play, once the value is known, is searched whatever the time.
+/// raised. The line of perfect play, once the value is known, is searched whatever the time,
+/// but not whatever the signal: one raised before the answer is returned stops the solve.
 pub fn solve_position_within<B: Bits>(
     rules: &Rules<B>,
     pos: &Position<B>,
@@ -122,23 +123,32 @@ pub fn solve_position_within<B: Bits>(
     };
     let earlier = journal.as_ref().map_or(Earlier::default(), |j| j.earlier);
     engine.keep_journal(journal.as_ref().map(|j| Arc::clone(&j.journal)));
+    // The observer stays through the line's searches, so that a signal stops those too.
     engine.observe(Some(interruptible(options.interrupt.clone(), observer)));
     let solved = engine.solve_root_within(pos, options.which, options.limit);
+    // A signal at any moment stops the solve, also one that comes once the value is known:
+    // the line it cuts short is not printed, and the run is told as stopped, its work kept.
+    let solved = solved.map(|solved| {
+        let line = engine.perfect_line(pos, solved.score);
+        (solved, line)
+    });
     engine.observe(None);
-    let Some(solved) = solved else {
-        let (nodes, elapsed) = (engine.nodes(), clock.elapsed());
-        if let Some(journal) = &mut journal {
-            journal.finish(nodes, elapsed, false);
+    let (solved, line) = match solved {
+        Some(solved) if options.interrupt.signal().is_none() => solved,
+        _ => {
+            let (nodes, elapsed) = (engine.nodes(), clock.elapsed());
+            if let Some(journal) = &mut journal {
+                journal.finish(nodes, elapsed, false);
+            }
+            return Ok(Err(OutOfTime {
+                nodes,
+                elapsed,
+                earlier,
+                signal: options.interrupt.signal(),
+                proved: journal.as_ref().map(|j| Proved::of(&j.journal, rules, pos)),
+            }));
         }
-        return Ok(Err(OutOfTime {
-            nodes,
-            elapsed,
-            earlier,
-            signal: options.interrupt.signal(),
-            proved: journal.as_ref().map(|j| Proved::of(&j.journal, rules, pos)),
-        }));
     };
-    let line = engine.perfect_line(pos, solved.score);
     // The line's searches count on from the solve's nodes.
     let nodes = engine.nodes();
     if let Some(journal) = &mut journal {
