@@ -688,10 +688,13 @@ fn a_signal_after_the_value_is_known_still_stops_the_solve() {
     };
     let rules = Rules::<u64>::new(Shape::new(4, 5).unwrap(), variant).unwrap();
     let start = rules.start(Color::Black, Color::White);
+    let journal = temp_path("solve-signal-after-value.txt");
     for which in [RootMoves::Best, RootMoves::Ties, RootMoves::All] {
+        let _ = std::fs::remove_file(&journal);
         let interrupt = Interrupt::default();
         let options = SolveOptions {
             interrupt: interrupt.clone(),
+            journal: Some(journal.clone()),
             ..options(which)
         };
         // Raised as the last root move is done: the search has the value, the line is to come.
@@ -703,7 +706,15 @@ fn a_signal_after_the_value_is_known_still_stops_the_solve() {
         });
         let solved = solve_position_within(&rules, &start, &options, Some(observer)).unwrap();
         match solved {
-            Err(OutOfTime { signal, .. }) => assert_eq!(signal, Some(libc::SIGTERM), "{which:?}"),
+            Err(OutOfTime { signal, proved, .. }) => {
+                assert_eq!(signal, Some(libc::SIGTERM), "{which:?}");
+                // The journal keeps the value the stopped run proved (-8 for Black).
+                let proved = proved.unwrap().line();
+                let value = proved.as_deref().and_then(|p| p.split(' ').next());
+                assert_eq!(value, Some("-8"), "{which:?}: {proved:?}");
+                let kept = std::fs::read_to_string(&journal).unwrap();
+                assert!(kept.ends_with(" stopped\n"), "{kept}");
+            }
             Ok(solved) => panic!("{which:?}: finished despite the signal: {solved:?}"),
         }
     }
