@@ -1179,3 +1179,21 @@ fn the_sets_of_empty_cells_count_as_nodes() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!((1 << 22..(1 << 22) + 1000).contains(&nodes), "{text}");
 }
+
+#[test]
+fn a_cache_that_is_a_journal_is_refused() {
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-cache-journal");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let journal = folder.join("3x3-full-normal-standard.txt");
+    let text = "board 3x3 full normal standard\n";
+    std::fs::write(&journal, text).unwrap();
+    let (status, stderr) = on_cache(&journal, &["--journals", folder.to_str().unwrap()]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("is the journal of 3x3 full: give the cache another name"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+}

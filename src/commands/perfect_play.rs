@@ -206,6 +206,20 @@ pub fn perfect_play(
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> anyhow::Result<Vec<TableEntry>> {
+    // The cache is written as the run goes, each journal read and written: one file cannot
+    // be both.
+    if let (Some(cache), Some(folder)) = (&options.cache, &options.journals) {
+        for setup in options.entries() {
+            let journal = journal_path(folder, &setup);
+            if *cache == journal || crate::files::same_file(cache, &journal) {
+                bail!(
+                    "the cache {} is the journal of {}: give the cache another name",
+                    cache.display(),
+                    entry_name(&setup)
+                );
+            }
+        }
+    }
     let mut cache = match &options.cache {
         Some(path) => Some(Cache::open(path.clone(), options.from_cache, log)?),
         None => None,
