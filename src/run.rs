@@ -216,7 +216,7 @@ pub fn bench(args: BenchArgs) -> Result<(), AppError> {
     match (args.positions, args.depth) {
         (Some(path), Some(depth)) => {
             let text = read_list(&path, "a positions file")?;
-            commands::bench_positions(text.as_bytes(), depth, args.hash_mb, args.threads, out)?;
+            commands::bench_positions(&text[..], depth, args.hash_mb, args.threads, out)?;
         }
         _ => {
             commands::bench(args.hash_mb, args.threads, out)?;
@@ -271,7 +271,7 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
     if let Some(path) = args.file {
         let text = read_list(&path, "an OBF file")?;
         let (out, max) = (&mut io::stdout().lock(), Some(args.max_empties));
-        let totals = commands::solve_file_up_to(text.as_bytes(), args.hash_mb, threads, max, out)?;
+        let totals = commands::solve_file_up_to(&text[..], args.hash_mb, threads, max, out)?;
         if totals.skipped > 0 {
             eprintln!(
                 "othello solve: {} of the file's positions skipped: more than --max-empties {} \
@@ -320,10 +320,11 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
     }
 }
 
-/// The text of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or
-/// endless one (`/dev/zero`) is refused rather than read without end.
-fn read_list(path: &Path, what: &str) -> anyhow::Result<String> {
-    othello::files::read_capped_text(path, commands::MAX_LIST_FILE, what)
+/// The bytes of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or
+/// endless one (`/dev/zero`) is refused rather than read without end. Its lines are read as
+/// text one by one, so that one that is not names its number.
+fn read_list(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
+    othello::files::read_capped(path, commands::MAX_LIST_FILE, what)
         .with_context(|| format!("cannot read {}", path.display()))
 }
 
