@@ -582,7 +582,8 @@ pub struct SolveArgs {
     #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// Refuse a position with more empty cells than this: far beyond it an exact solve
-    /// does not finish in any useful time (FFO #59, 34 empty cells, takes hours).
+    /// does not finish in any useful time (FFO #59, 34 empty cells, takes hours). With
+    /// --file, such positions are skipped, each on a line that says so.
     #[arg(long, default_value_t = 40)]
     pub max_empties: usize,
     /// Keep the bounds this solve proves in this file (created if missing), and take those

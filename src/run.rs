@@ -242,8 +242,8 @@ pub fn bench(args: BenchArgs) -> Result<(), AppError> {
     let out = &mut io::stdout().lock();
     match (args.positions, args.depth) {
         (Some(path), Some(depth)) => {
-            let input = BufReader::new(open(&path)?);
-            commands::bench_positions(input, depth, args.hash_mb, args.threads, out)?;
+            let text = read_list(&path, "a positions file")?;
+            commands::bench_positions(&text[..], depth, args.hash_mb, args.threads, out)?;
         }
         _ => {
             commands::bench(args.hash_mb, args.threads, out)?;
@@ -296,8 +296,16 @@ pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
 pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
     let threads = args.threads.unwrap_or_else(all_cores);
     if let Some(path) = args.file {
-        let input = BufReader::new(open(&path)?);
-        commands::solve_file(input, args.hash_mb, threads, &mut io::stdout().lock())?;
+        let text = read_list(&path, "an OBF file")?;
+        let (out, max) = (&mut io::stdout().lock(), Some(args.max_empties));
+        let totals = commands::solve_file_up_to(&text[..], args.hash_mb, threads, max, out)?;
+        if totals.skipped > 0 {
+            eprintln!(
+                "othello solve: {} of the file's positions skipped: more than --max-empties {} \
+                 empty cells",
+                totals.skipped, args.max_empties
+            );
+        }
         return Ok(());
     }
     let start = args.start.start(rules);
@@ -337,6 +345,14 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// The bytes of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or
+/// endless one (`/dev/zero`) is refused rather than read without end. Its lines are read as
+/// text one by one, so that one that is not names its number.
+fn read_list(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
+    othello::files::read_capped(path, commands::MAX_LIST_FILE, what)
+        .with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// A file to read, or an error that names it.

@@ -1065,3 +1065,139 @@ fn with_journals_an_unsolved_entry_goes_on_and_counts_its_runs() {
     let (listed, _) = perfect_play_command(&args);
     assert_eq!(rows(&listed)[0][7..], table[0][7..]);
 }
+
+/// Runs the command on `cache` (3x3 standard entries); returns the status and stderr.
+fn on_cache(cache: &std::path::Path, extra: &[&str]) -> (Option<i32>, String) {
+    let output = othello()
+        .args(["perfect-play", "--threads", "1", "--boards", "3x3"])
+        .args(["--placements", "standard", "--cache"])
+        .arg(cache)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_cache_whose_best_moves_are_not_legal_is_an_error() {
+    let cache = temp_file("perfect-play-best.txt");
+    let line = "3x3 full normal standard solved black=0 white=9 empty=0 best=BEST \
+                line=c2c1pab3paa3pac3 nodes=72 seconds=0.000";
+    for (best, message) in [
+        ("a1,b3,c2", "best=a1: not a legal first move"),
+        ("z9", "best=z9"),
+        ("b3,b3,c2", "best=b3: listed twice"),
+        ("b3", "the line's first move c2 is not among best="),
+    ] {
+        let text = format!("{}\n", line.replace("BEST", best));
+        std::fs::write(&cache, &text).unwrap();
+        for extra in [&[][..], &["--from-cache"][..]] {
+            let (status, stderr) = on_cache(&cache, extra);
+            assert_eq!(status, Some(1), "{best}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{best}: {stderr}");
+            assert!(stderr.contains("line 1: "), "{best}: {stderr}");
+            assert!(stderr.contains(message), "{best}: {stderr}");
+            assert_eq!(std::fs::read_to_string(&cache).unwrap(), text);
+        }
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_cache_is_left_as_it_is() {
+    let cache = temp_file("perfect-play-not-a-cache.txt");
+    // No newline at the end: its one line would be taken as cut short by a stopped run.
+    for text in [
+        "my notes",
+        "# my notes\nmore notes",
+        "\n3x3 full normal standard sol",
+    ] {
+        std::fs::write(&cache, text).unwrap();
+        let (status, stderr) = on_cache(&cache, &[]);
+        assert_eq!(status, Some(1), "{text:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("is not a perfect-play cache"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&cache).unwrap(), text);
+    }
+}
+
+#[test]
+fn seconds_past_any_run_are_refused_and_totals_do_not_overflow() {
+    let cache = temp_file("perfect-play-seconds.txt");
+    let solved = "3x3 full normal standard solved black=0 white=9 empty=0 best=b3,c2 \
+                  line=c2c1pab3paa3pac3";
+    for (fields, message) in [
+        (
+            "nodes=72 seconds=1e19 earlier-runs=1 earlier-nodes=1 earlier-seconds=1e19",
+            "seconds=1e19 is not a number of seconds from 0 to 1000000000",
+        ),
+        ("nodes=72 seconds=inf", "seconds=inf"),
+    ] {
+        std::fs::write(&cache, format!("{solved} {fields}\n")).unwrap();
+        let (status, stderr) = on_cache(&cache, &["--from-cache"]);
+        assert_eq!(status, Some(1), "{fields}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
+    // Counts that each fit but add up past 2^64 nodes are listed, not wrapped to a small count.
+    let most = u64::MAX;
+    std::fs::write(
+        &cache,
+        format!(
+            "{solved} nodes={most} seconds=1e9 earlier-runs=4294967295 earlier-nodes={most} \
+             earlier-seconds=1e9\n"
+        ),
+    )
+    .unwrap();
+    let output = othello()
+        .args(["perfect-play", "--boards", "3x3", "--rule-sets", "full"])
+        .args(["--goals", "normal", "--placements", "standard"])
+        .args(["--from-cache", "--cache"])
+        .arg(&cache)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("| 18,446,744,073,709,551,615 |"), "{text}");
+}
+
+/// A SIMPLE place-anywhere solve of 22 empty cells values every set of them first, one node a
+/// set: the 2^31 and 2^32 nodes of the table's 31- and 32-cell entries are such counts, not a
+/// counter that wrapped.
+#[test]
+fn the_sets_of_empty_cells_count_as_nodes() {
+    let output = othello()
+        .args(["solve", "--position", "(b ------ --wb-- ------ ------)"])
+        .args(["--rules", "simple", "--place-anywhere", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let nodes: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!((1 << 22..(1 << 22) + 1000).contains(&nodes), "{text}");
+}
+
+#[test]
+fn a_cache_that_is_a_journal_is_refused() {
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-cache-journal");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let journal = folder.join("3x3-full-normal-standard.txt");
+    let text = "board 3x3 full normal standard\n";
+    std::fs::write(&journal, text).unwrap();
+    let (status, stderr) = on_cache(&journal, &["--journals", folder.to_str().unwrap()]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("is the journal of 3x3 full: give the cache another name"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+}

@@ -506,3 +506,221 @@ fn a_signal_stops_a_solve_and_keeps_its_work() {
         "{kept}"
     );
 }
+
+/// A fresh path under the test target directory.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// `othello solve` of the 4x4 start with `journal`: status, stdout, stderr.
+fn solve_4x4_with_journal(journal: &Path) -> (Option<i32>, String, String) {
+    let output = othello()
+        .args(["solve", "--rows", "4", "--cols", "4", "--threads", "1"])
+        .arg("--journal")
+        .arg(journal)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_journal_whose_runs_cannot_be_counted_is_refused_and_kept() {
+    let journal = temp_path("solve-journal-runs.txt");
+    let board = "board 4x4 full normal standard\n";
+    let most = u64::MAX;
+    for (runs, message) in [
+        (
+            "run nodes=1 seconds=1e300 solved\n".to_string(),
+            "line 2: seconds=1e300 is not a number of seconds from 0 to 1000000000",
+        ),
+        (
+            "run nodes=1 seconds=1e19 solved\nrun nodes=1 seconds=1e19 solved\n".to_string(),
+            "line 2: seconds=1e19",
+        ),
+        (
+            format!("run nodes={most} seconds=1 solved\nrun nodes=1 seconds=1 solved\n"),
+            "line 3: the runs add up to more work than can be counted",
+        ),
+    ] {
+        let text = format!("{board}{runs}");
+        std::fs::write(&journal, &text).unwrap();
+        let (status, stdout, stderr) = solve_4x4_with_journal(&journal);
+        assert_eq!(status, Some(1), "{runs}: {stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+    }
+    // Runs that do add up are told as the earlier work.
+    std::fs::write(
+        &journal,
+        format!(
+            "{board}run nodes={} seconds=1e9 stopped\nrun nodes=1 seconds=1e9 stopped\n",
+            most - 1
+        ),
+    )
+    .unwrap();
+    let (status, stdout, stderr) = solve_4x4_with_journal(&journal);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "Earlier runs (journal): 2, {most} nodes in 2000000000.000 s"
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_journal_is_left_as_it_is() {
+    let journal = temp_path("solve-not-a-journal.txt");
+    // No newline at the end: the one line would be taken as cut short by a killed run.
+    for text in [
+        "my notes",
+        "# notes\nmore notes",
+        "\n\n(b ---- -wb- -bw- ----) 0",
+    ] {
+        std::fs::write(&journal, text).unwrap();
+        let (status, stdout, stderr) = solve_4x4_with_journal(&journal);
+        assert_eq!(status, Some(1), "{text:?}: {stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("is not a solve journal"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+    }
+    // A journal's last line cut short is still dropped, and the journal goes on.
+    std::fs::write(&journal, "board 4x4 full normal standard\n(b ---- -wb").unwrap();
+    let (status, _, stderr) = solve_4x4_with_journal(&journal);
+    assert_eq!(status, Some(0), "{stderr}");
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        kept.starts_with("board 4x4 full normal standard\n"),
+        "{kept}"
+    );
+    assert!(
+        !kept.contains("-wb\n") && kept.ends_with(" solved\n"),
+        "{kept}"
+    );
+}
+
+/// A list file with an endless line (`/dev/zero`) is refused once past the cap on its size,
+/// rather than read at full speed for ever.
+#[cfg(unix)]
+#[test]
+fn an_endless_list_file_is_refused() {
+    for (args, what) in [
+        (&["solve", "--file", "/dev/zero"][..], "an OBF file"),
+        (
+            &["bench", "--positions", "/dev/zero", "--depth", "2"][..],
+            "a positions file",
+        ),
+    ] {
+        let output = othello()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(
+            stderr,
+            format!("othello: cannot read /dev/zero: over 16 MiB, too large for {what}\n")
+        );
+    }
+}
+
+/// `--max-empties` applies to each position of a file: those with more empty cells are
+/// skipped, each on its line, and the rest are solved.
+#[test]
+fn solve_file_skips_positions_past_max_empties() {
+    let ffo = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fforum-1-19.obf"),
+    )
+    .unwrap();
+    let first = ffo.lines().next().unwrap();
+    // FFO #1 (14 empty cells), then the same with one cell more filled and no scores.
+    let board = first.split_whitespace().next().unwrap();
+    let fuller = board.replacen('-', "X", 1);
+    let file = temp_path("solve-max-empties.obf");
+    std::fs::write(&file, format!("{first}\n{fuller} X;\n")).unwrap();
+    let run = |max: &str| {
+        let output = othello()
+            .args(["solve", "--threads", "1", "--max-empties", max, "--file"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (all, quiet) = run("14");
+    assert!(all.contains("\n1 14 g8 +18 +18 yes "), "{all}");
+    assert!(all.contains("\n2 13 "), "{all}");
+    assert!(all.contains("# 2 positions, 1 of 1 agree"), "{all}");
+    assert!(quiet.is_empty(), "{quiet}");
+    let (some, said) = run("13");
+    assert!(some.contains("\n1 14 - - +18 skipped - -\n"), "{some}");
+    assert!(some.contains("\n2 13 "), "{some}");
+    assert!(
+        some.contains("# 1 skipped: more than 13 empty cells (--max-empties raises the limit)\n"),
+        "{some}"
+    );
+    assert!(some.contains("# 1 positions, 0 of 0 agree"), "{some}");
+    assert_eq!(
+        said,
+        "othello solve: 1 of the file's positions skipped: more than --max-empties 13 empty cells\n"
+    );
+}
+
+/// A signal that comes once the value is known, as the line of perfect play is searched,
+/// still stops the solve: it is told as stopped, with the signal, not finished quietly.
+#[test]
+fn a_signal_after_the_value_is_known_still_stops_the_solve() {
+    use othello::commands::{solve_position_within, OutOfTime};
+    use othello::search::Progress;
+    use std::ops::ControlFlow;
+    let variant = Variant {
+        rule_set: RuleSet::Simple,
+        ..FULL
+    };
+    let rules = Rules::<u64>::new(Shape::new(4, 5).unwrap(), variant).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    let journal = temp_path("solve-signal-after-value.txt");
+    for which in [RootMoves::Best, RootMoves::Ties, RootMoves::All] {
+        let _ = std::fs::remove_file(&journal);
+        let interrupt = Interrupt::default();
+        let options = SolveOptions {
+            interrupt: interrupt.clone(),
+            journal: Some(journal.clone()),
+            ..options(which)
+        };
+        // Raised as the last root move is done: the search has the value, the line is to come.
+        let observer = Box::new(move |p: &Progress| {
+            if p.total > 0 && p.done == p.total {
+                interrupt.raise(libc::SIGTERM);
+            }
+            ControlFlow::Continue(())
+        });
+        let solved = solve_position_within(&rules, &start, &options, Some(observer)).unwrap();
+        match solved {
+            Err(OutOfTime { signal, proved, .. }) => {
+                assert_eq!(signal, Some(libc::SIGTERM), "{which:?}");
+                // The journal keeps the value the stopped run proved (-8 for Black).
+                let proved = proved.unwrap().line();
+                let value = proved.as_deref().and_then(|p| p.split(' ').next());
+                assert_eq!(value, Some("-8"), "{which:?}: {proved:?}");
+                let kept = std::fs::read_to_string(&journal).unwrap();
+                assert!(kept.ends_with(" stopped\n"), "{kept}");
+            }
+            Ok(solved) => panic!("{which:?}: finished despite the signal: {solved:?}"),
+        }
+    }
+}

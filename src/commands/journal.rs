@@ -4,6 +4,7 @@
 //! same command runs again.
 
 use super::signed;
+use crate::files::AtomicFile;
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::{list_entry, MAX_LINE};
 use crate::rules::{Bits, Position, Rules, Shape, Square};
@@ -170,9 +171,23 @@ impl<B: Bits> Contents<B> {
                 }
             }
             JournalLine::Run { nodes, seconds, .. } => {
-                self.earlier.runs += 1;
-                self.earlier.nodes += nodes;
-                self.earlier.elapsed += Duration::from_secs_f64(seconds);
+                // Each line is bounded when read; their sum is checked, so that a damaged
+                // journal is refused rather than wrapped or overflowed.
+                let earlier = &mut self.earlier;
+                let (Some(runs), Some(nodes), Some(elapsed)) = (
+                    earlier.runs.checked_add(1),
+                    earlier.nodes.checked_add(nodes),
+                    Duration::try_from_secs_f64(seconds)
+                        .ok()
+                        .and_then(|s| earlier.elapsed.checked_add(s)),
+                ) else {
+                    bail!("{name}: line {n}: the runs add up to more work than can be counted");
+                };
+                *earlier = Earlier {
+                    runs,
+                    nodes,
+                    elapsed,
+                };
             }
         }
         self.first = false;
@@ -194,17 +209,13 @@ fn sealed_path(path: &Path) -> PathBuf {
 /// twice.
 fn seal(path: &Path, whole: u64) -> std::io::Result<()> {
     let sealed = sealed_path(path);
-    let mut next_name = sealed.as_os_str().to_owned();
-    next_name.push(".next");
-    let next_path = PathBuf::from(next_name);
-    let mut next = File::create(&next_path)?;
+    let mut next = AtomicFile::create(&sealed)?;
     if let Some(mut old) = open_if_there(&sealed)? {
         std::io::copy(&mut old, &mut next)?;
     }
     let mut member = GzEncoder::new(next, Compression::best());
     std::io::copy(&mut File::open(path)?.take(whole), &mut member)?;
-    member.finish()?.sync_all()?;
-    std::fs::rename(&next_path, &sealed)
+    member.finish()?.commit()
 }
 
 /// Reads `input`'s lines, each into `take` with its number, and returns the bytes of whole
@@ -263,7 +274,18 @@ fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
     let name = path.display().to_string();
     if let Some(file) = open_if_there(path).with_context(|| format!("cannot read {name}"))? {
         let input = BufReader::new(file);
-        (contents.whole, _) = read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
+        let cut_short;
+        (contents.whole, cut_short) =
+            read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
+        // A line cut short is dropped only from a file known to be a journal: any other file
+        // (one unfinished line of something else) is not the program's to shorten.
+        if cut_short && contents.first {
+            bail!(
+                "{name} is not a solve journal (its first line is not a board line such as \
+                 \"{}\"); it is left as it is",
+                contents.board
+            );
+        }
     }
     Ok(contents)
 }

@@ -19,9 +19,9 @@ pub use perfect_play::{
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use show::{show, IllegalListedMove, Shown};
 pub use solve::{
-    line_text, obf_position, progress_printer, solve_file, solve_from, solve_position,
-    solve_position_within, write_solution, BadPosition, FileTotals, OutOfTime, PositionSolved,
-    SolveOptions,
+    line_text, obf_position, progress_printer, solve_file, solve_file_up_to, solve_from,
+    solve_position, solve_position_within, write_solution, BadPosition, FileTotals, OutOfTime,
+    PositionSolved, SolveOptions, MAX_LIST_FILE,
 };
 
 use crate::notation::PositionString;

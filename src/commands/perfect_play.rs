@@ -29,10 +29,10 @@ use super::interrupt::{Interrupt, Stopped};
 use super::journal::{self, Earlier, Proved};
 use super::signed;
 use super::solve::{line_text, progress_text, solve_position_within, PositionSolved, SolveOptions};
-use crate::notation::{MoveList, VariantWords};
+use crate::notation::{MoveList, VariantWords, MAX_RUN_SECONDS};
 use crate::players::parse_duration;
 use crate::protocols::list_entry;
-use crate::rules::{Color, Game, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
+use crate::rules::{Color, Game, Move, Passes, RuleSet, Rules, Setup, Shape, Square, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
 use crate::search::{Observer, Progress, RootMoves};
 use anyhow::{anyhow, bail, Context};
@@ -50,11 +50,13 @@ pub struct Work {
 }
 
 impl Work {
+    /// Saturating: each count is bounded as it is read, but a sum past what the types hold
+    /// must not wrap into a small number or panic.
     fn of(nodes: u64, elapsed: Duration, earlier: Earlier) -> Work {
         Work {
-            nodes: nodes + earlier.nodes,
-            elapsed: elapsed + earlier.elapsed,
-            runs: earlier.runs + 1,
+            nodes: nodes.saturating_add(earlier.nodes),
+            elapsed: elapsed.saturating_add(earlier.elapsed),
+            runs: earlier.runs.saturating_add(1),
         }
     }
 
@@ -204,6 +206,20 @@ pub fn perfect_play(
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> anyhow::Result<Vec<TableEntry>> {
+    // The cache is written as the run goes, each journal read and written: one file cannot
+    // be both.
+    if let (Some(cache), Some(folder)) = (&options.cache, &options.journals) {
+        for setup in options.entries() {
+            let journal = journal_path(folder, &setup);
+            if *cache == journal || crate::files::same_file(cache, &journal) {
+                bail!(
+                    "the cache {} is the journal of {}: give the cache another name",
+                    cache.display(),
+                    entry_name(&setup)
+                );
+            }
+        }
+    }
     let mut cache = match &options.cache {
         Some(path) => Some(Cache::open(path.clone(), options.from_cache, log)?),
         None => None,
@@ -599,7 +615,7 @@ fn write_document(
         let v = s.variant;
         let work = entry.found.work();
         if let Some(w) = work {
-            nodes += w.nodes;
+            nodes = nodes.saturating_add(w.nodes);
             seconds += w.elapsed.as_secs_f64();
         }
         let work_cells = |w: Option<Work>| {
@@ -734,6 +750,11 @@ against the best, the journal proves the value itself, and the entry gives it (`
 solved`): what is missing is the line, and a first move `at most` the value may yet tie with the
 best. An entry is not tried when a board that fits inside it was not solved within the same time
 under the same rules.
+
+Nodes count the positions searched and, where a SIMPLE place-anywhere solve valued every set of
+its 22 to 32 empty cells first, one node a set: 2^31 = 2,147,483,648 on 5x7 (31 empty cells) and
+2^32 = 4,294,967,296 on 3x12, 4x9 and 6x6 (32), after which the values of the sets answer the
+search in a few dozen nodes more.
 ";
 
 /// The cache file: what earlier runs found, and where this run's entries are added.
@@ -759,8 +780,20 @@ impl Cache {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !read_only => String::new(),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
-        // Whole lines end in a newline; anything after the last one was cut short.
+        // Whole lines end in a newline; anything after the last one was cut short. It is
+        // removed only from a file known to be a cache, one whose first line is the cache's
+        // heading or an entry: any other file is not the program's to shorten.
         let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        let first = text[..whole].lines().next().unwrap_or("");
+        let known = first.starts_with(CACHE_HEADER.lines().next().unwrap_or_default())
+            || parse_cache_line(first).is_ok();
+        if whole < text.len() && !known {
+            bail!(
+                "{} is not a perfect-play cache (its first line is neither the cache's heading \
+                 nor an entry); it is left as it is",
+                path.display()
+            );
+        }
         if whole < text.len() {
             writeln!(
                 log,
@@ -914,8 +947,11 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
         let text = field(key)?;
         text.parse::<f64>()
             .ok()
-            .and_then(|s| Duration::try_from_secs_f64(s).ok())
-            .ok_or_else(|| anyhow!("{key}={text} is not a number of seconds"))
+            .filter(|s| (0.0..=MAX_RUN_SECONDS).contains(s))
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| {
+                anyhow!("{key}={text} is not a number of seconds from 0 to {MAX_RUN_SECONDS:.0}")
+            })
     };
     let earlier = if fields.iter().any(|f| f.starts_with("earlier-runs=")) {
         Earlier {
@@ -937,7 +973,7 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
                 .collect::<anyhow::Result<Vec<Square>>>()?;
             let line: MoveList = list("line")?.parse().map_err(|e| anyhow!("line: {e}"))?;
             let (black, white, empty) = (black as u32, white as u32, empty as u32);
-            replay(&setup, &line, (black, white))?;
+            replay(&setup, &line, (black, white), &best)?;
             if black + white + empty != board.cells() as u32 {
                 bail!(
                     "{black} + {white} + {empty} cells is not the board's {}",
@@ -973,10 +1009,18 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
     Ok((setup, found))
 }
 
-/// Plays `line` from the start of `setup` and checks that it ends the game at `count`.
-fn replay(setup: &Setup, line: &MoveList, count: (u32, u32)) -> anyhow::Result<()> {
-    let (b, w) = crate::with_bits!(setup.shape, |B| {
-        let mut game = Game::<B>::new(setup, Passes::Explicit)?;
+/// Plays `line` from the start of `setup` and checks that it ends the game at `count`, and
+/// that `best` are legal first moves, each once, among them the line's first move: a cache
+/// that says otherwise is damaged, and would put an impossible move in the table.
+fn replay(
+    setup: &Setup,
+    line: &MoveList,
+    count: (u32, u32),
+    best: &[Square],
+) -> anyhow::Result<()> {
+    crate::with_bits!(setup.shape, |B| {
+        let start = Game::<B>::new(setup, Passes::Explicit)?;
+        let mut game = start.clone();
         for (n, &step) in line.iter().enumerate() {
             game.play_listed(step)
                 .map_err(|e| anyhow!("line: move {}: {e}", n + 1))?;
@@ -985,16 +1029,33 @@ fn replay(setup: &Setup, line: &MoveList, count: (u32, u32)) -> anyhow::Result<(
             bail!("the line does not end the game");
         }
         let score = game.score();
-        (score.black, score.white)
-    });
-    if (b, w) != count {
-        bail!(
-            "the line ends {b}-{w}, not {}-{} as black= and white= say",
-            count.0,
-            count.1
-        );
-    }
-    Ok(())
+        if (score.black, score.white) != count {
+            bail!(
+                "the line ends {}-{}, not {}-{} as black= and white= say",
+                score.black,
+                score.white,
+                count.0,
+                count.1
+            );
+        }
+        for (n, &sq) in best.iter().enumerate() {
+            start
+                .check(Move::Play(sq))
+                .map_err(|e| anyhow!("best={sq}: not a legal first move: {e}"))?;
+            if best[..n].contains(&sq) {
+                bail!("best={sq}: listed twice");
+            }
+        }
+        match line.0.first() {
+            Some(&Move::Play(first)) if !best.contains(&first) => {
+                bail!("the line's first move {first} is not among best=")
+            }
+            None | Some(Move::Pass) if !best.is_empty() => {
+                bail!("best= names moves, but the line does not start with one")
+            }
+            _ => Ok(()),
+        }
+    })
 }
 
 #[cfg(test)]

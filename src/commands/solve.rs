@@ -99,7 +99,8 @@ pub struct OutOfTime {
 }
 
 /// As [`solve_position`], giving up once `options.limit` has passed or `options.interrupt` is
-/// raised. The line of perfect play, once the value is known, is searched whatever the time.
+/// raised. The line of perfect play, once the value is known, is searched whatever the time,
+/// but not whatever the signal: one raised before the answer is returned stops the solve.
 pub fn solve_position_within<B: Bits>(
     rules: &Rules<B>,
     pos: &Position<B>,
@@ -122,23 +123,32 @@ pub fn solve_position_within<B: Bits>(
     };
     let earlier = journal.as_ref().map_or(Earlier::default(), |j| j.earlier);
     engine.keep_journal(journal.as_ref().map(|j| Arc::clone(&j.journal)));
+    // The observer stays through the line's searches, so that a signal stops those too.
     engine.observe(Some(interruptible(options.interrupt.clone(), observer)));
     let solved = engine.solve_root_within(pos, options.which, options.limit);
+    // A signal at any moment stops the solve, also one that comes once the value is known:
+    // the line it cuts short is not printed, and the run is told as stopped, its work kept.
+    let solved = solved.map(|solved| {
+        let line = engine.perfect_line(pos, solved.score);
+        (solved, line)
+    });
     engine.observe(None);
-    let Some(solved) = solved else {
-        let (nodes, elapsed) = (engine.nodes(), clock.elapsed());
-        if let Some(journal) = &mut journal {
-            journal.finish(nodes, elapsed, false);
+    let (solved, line) = match solved {
+        Some(solved) if options.interrupt.signal().is_none() => solved,
+        _ => {
+            let (nodes, elapsed) = (engine.nodes(), clock.elapsed());
+            if let Some(journal) = &mut journal {
+                journal.finish(nodes, elapsed, false);
+            }
+            return Ok(Err(OutOfTime {
+                nodes,
+                elapsed,
+                earlier,
+                signal: options.interrupt.signal(),
+                proved: journal.as_ref().map(|j| Proved::of(&j.journal, rules, pos)),
+            }));
         }
-        return Ok(Err(OutOfTime {
-            nodes,
-            elapsed,
-            earlier,
-            signal: options.interrupt.signal(),
-            proved: journal.as_ref().map(|j| Proved::of(&j.journal, rules, pos)),
-        }));
     };
-    let line = engine.perfect_line(pos, solved.score);
     // The line's searches count on from the solve's nodes.
     let nodes = engine.nodes();
     if let Some(journal) = &mut journal {
@@ -504,9 +514,16 @@ pub struct FileTotals {
     /// Positions whose file lists a score, and how many of those the solver matched.
     pub checked: usize,
     pub agreed: usize,
+    /// Positions passed over for having more empty cells than the limit.
+    pub skipped: usize,
     pub nodes: u64,
     pub elapsed: Duration,
 }
+
+/// The largest list file read (`solve --file`, `bench --positions`): a line is some 80 bytes,
+/// so this holds hundreds of thousands of positions, each a solve or a search. A larger or
+/// endless file (`/dev/zero`) is refused once past it, not read without end.
+pub const MAX_LIST_FILE: u64 = 16 << 20;
 
 /// Solves every line of an OBF file, printing one line per position and the totals. Scores
 /// count empty cells for the winner, as OBF files do.
@@ -514,6 +531,18 @@ pub fn solve_file(
     input: impl BufRead,
     hash_mb: usize,
     threads: usize,
+    out: &mut dyn Write,
+) -> anyhow::Result<FileTotals> {
+    solve_file_up_to(input, hash_mb, threads, None, out)
+}
+
+/// As [`solve_file`], passing over each position with more than `max_empties` empty cells:
+/// its line says `skipped`, the totals count it, and the rest of the file is solved.
+pub fn solve_file_up_to(
+    input: impl BufRead,
+    hash_mb: usize,
+    threads: usize,
+    max_empties: Option<usize>,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
     let rules = Rules::<u64>::new(crate::rules::Shape::STANDARD, Variant::default())?;
@@ -535,13 +564,20 @@ pub fn solve_file(
         let (n, line) = line?;
         let obf: Obf = line.parse().with_context(|| format!("line {n}"))?;
         let pos = obf_position(&obf);
+        let expected = obf.scores.first().map(|&(_, s)| s);
+        let expected_text = expected.map_or("-".to_string(), |e| format!("{e:+}"));
+        let empties = engine.rules().empty(&pos).count() as usize;
+        if max_empties.is_some_and(|max| empties > max) {
+            totals.skipped += 1;
+            writeln!(out, "{n} {empties} - - {expected_text} skipped - -")?;
+            continue;
+        }
         engine.clear();
         let solved = engine.solve_exact(&pos, false);
         let g = &engine.rules().geometry;
         let best = solved
             .best
             .map_or("pass".to_string(), |m| g.square(m).to_string());
-        let expected = obf.scores.first().map(|&(_, s)| s);
         let agree = match expected {
             Some(e) => {
                 totals.checked += 1;
@@ -560,18 +596,23 @@ pub fn solve_file(
             None => "-",
         };
         totals.positions += 1;
-        totals.nodes += solved.nodes;
-        totals.elapsed += solved.elapsed;
+        totals.nodes = totals.nodes.saturating_add(solved.nodes);
+        totals.elapsed = totals.elapsed.saturating_add(solved.elapsed);
         writeln!(
             out,
-            "{n} {} {best} {:+} {} {agree} {} {:.3}",
-            engine.rules().empty(&pos).count(),
+            "{n} {empties} {best} {:+} {expected_text} {agree} {} {:.3}",
             solved.score,
-            expected.map_or("-".to_string(), |e| format!("{e:+}")),
             solved.nodes,
             solved.elapsed.as_secs_f64()
         )?;
         out.flush()?;
+    }
+    if let (Some(max), 1..) = (max_empties, totals.skipped) {
+        writeln!(
+            out,
+            "# {} skipped: more than {max} empty cells (--max-empties raises the limit)",
+            totals.skipped
+        )?;
     }
     let secs = totals.elapsed.as_secs_f64();
     writeln!(

@@ -19,6 +19,10 @@ use crate::rules::{RuleSet, Shape, Variant};
 use std::fmt;
 use std::str::FromStr;
 
+/// The most seconds a run line may give, about 31 years: far beyond any solve, and small
+/// enough that the runs of a journal add up to a time the program can hold.
+pub const MAX_RUN_SECONDS: f64 = 1e9;
+
 /// A variant in three words: `full normal standard`, `simple misere anywhere`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VariantWords(pub Variant);
@@ -145,8 +149,13 @@ impl FromStr for JournalLine {
                 seconds: seconds
                     .parse::<f64>()
                     .ok()
-                    .filter(|s| s.is_finite() && *s >= 0.0)
-                    .ok_or_else(|| format!("seconds={seconds} is not a number of seconds"))?,
+                    .filter(|s| (0.0..=MAX_RUN_SECONDS).contains(s))
+                    .ok_or_else(|| {
+                        format!(
+                            "seconds={seconds} is not a number of seconds from 0 to \
+                             {MAX_RUN_SECONDS:.0}"
+                        )
+                    })?,
                 solved: match *end {
                     "solved" => true,
                     "stopped" => false,
@@ -214,6 +223,14 @@ mod tests {
             ("(b ---- -wb- -bw- ----) x 4", "whole number"),
             ("(b ---- -wb- -bx- ----) 0 4", "unexpected character"),
             ("run nodes=12 seconds=-1 solved", "seconds=-1"),
+            ("run nodes=1 seconds=1e300 solved", "from 0 to 1000000000"),
+            ("run nodes=1 seconds=1e19 solved", "seconds=1e19"),
+            ("run nodes=1 seconds=inf solved", "seconds=inf"),
+            ("run nodes=1 seconds=NaN solved", "seconds=NaN"),
+            (
+                "run nodes=18446744073709551616 seconds=1 solved",
+                "not a count",
+            ),
             ("run nodes=12 seconds=1 done", "solved or stopped"),
             ("hello", "not a board, run or position line"),
         ] {

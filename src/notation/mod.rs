@@ -7,7 +7,7 @@ mod obf;
 mod position;
 mod square;
 
-pub use journal::{JournalLine, VariantWords};
+pub use journal::{JournalLine, VariantWords, MAX_RUN_SECONDS};
 pub use moves::{MoveList, MoveListError};
 pub use obf::{Obf, ObfError};
 pub use position::{PositionError, PositionString};
