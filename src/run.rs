@@ -20,7 +20,7 @@ use othello::rules::{Color, Game, Passes, RuleSet};
 use othello::search::RootMoves;
 use othello::train::data;
 use std::fs::File;
-use std::io::{self, BufReader, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
 /// The line protocol (no subcommand).
@@ -353,11 +353,6 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
 fn read_list(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
     othello::files::read_capped(path, commands::MAX_LIST_FILE, what)
         .with_context(|| format!("cannot read {}", path.display()))
-}
-
-/// A file to read, or an error that names it.
-fn open(path: &Path) -> anyhow::Result<File> {
-    File::open(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// The command line as a shell would take it back, the program named `othello`.
