@@ -13,11 +13,18 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let variant = Variant {
-        rule_set: if choice & 1 == 0 { RuleSet::Full } else { RuleSet::Simple },
+        rule_set: if choice & 1 == 0 {
+            RuleSet::Full
+        } else {
+            RuleSet::Simple
+        },
         place_anywhere: choice & 2 != 0,
         misere: choice & 4 != 0,
     };
-    let mut session = Session::new(Settings { variant, config: common::quick() });
+    let mut session = Session::new(Settings {
+        variant,
+        config: common::quick(),
+    });
     common::each_line(input, |line| {
         let request = match line {
             Ok(text) => {
@@ -38,7 +45,10 @@ fuzz_target!(|data: &[u8]| {
         let reply = session.handle(&request);
         assert_eq!(reply.id, request.id);
         let text = reply.to_string();
-        assert!(text.ends_with("\n\n") && !text[..text.len() - 2].contains("\n\n"), "{text:?}");
+        assert!(
+            text.ends_with("\n\n") && !text[..text.len() - 2].contains("\n\n"),
+            "{text:?}"
+        );
         let first = text.lines().next().unwrap_or("");
         let back: gtp::Reply = first.parse().expect("a reply's first line reads back");
         assert_eq!((back.id, back.success), (reply.id, reply.success));

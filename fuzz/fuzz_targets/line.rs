@@ -13,11 +13,21 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let options = Options {
-        rule_set: if choice & 1 == 0 { RuleSet::Full } else { RuleSet::Simple },
+        rule_set: if choice & 1 == 0 {
+            RuleSet::Full
+        } else {
+            RuleSet::Simple
+        },
         place_anywhere: choice & 2 != 0,
         computer: match (choice >> 2) & 3 {
-            1 => Some(Computer { sides: Sides::Black, config: common::quick() }),
-            2 => Some(Computer { sides: Sides::White, config: common::quick() }),
+            1 => Some(Computer {
+                sides: Sides::Black,
+                config: common::quick(),
+            }),
+            2 => Some(Computer {
+                sides: Sides::White,
+                config: common::quick(),
+            }),
             _ => None,
         },
     };
@@ -48,6 +58,9 @@ fuzz_target!(|data: &[u8]| {
     // Every reply is a turn, and every turn but a rejected line's is a disc on the board.
     let cells = 26 * 26;
     if let Some(n) = turn_lines {
-        assert!(total <= (read + cells + 1) * (n + 2), "{total} lines for {read}");
+        assert!(
+            total <= (read + cells + 1) * (n + 2),
+            "{total} lines for {read}"
+        );
     }
 });

@@ -12,7 +12,11 @@ use othello::rules::{RuleSet, Variant};
 fn round_trip(text: &str) {
     if let Ok(chosen) = text.parse::<Chosen>() {
         let again: Chosen = chosen.to_string().parse().expect("an answer reads back");
-        assert_eq!((again.played, again.eval), (chosen.played, chosen.eval), "{text:?}");
+        assert_eq!(
+            (again.played, again.eval),
+            (chosen.played, chosen.eval),
+            "{text:?}"
+        );
     }
 }
 
@@ -21,18 +25,27 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let variant = Variant {
-        rule_set: if choice & 1 == 0 { RuleSet::Full } else { RuleSet::Simple },
+        rule_set: if choice & 1 == 0 {
+            RuleSet::Full
+        } else {
+            RuleSet::Simple
+        },
         place_anywhere: choice & 2 != 0,
         misere: choice & 4 != 0,
     };
-    let mut session = Session::new(Settings { variant, config: common::quick() });
+    let mut session = Session::new(Settings {
+        variant,
+        config: common::quick(),
+    });
     common::each_line(input, |line| {
         let Ok(text) = line else {
             return true;
         };
         round_trip(text);
         let (mut out, mut notes) = (Vec::new(), Vec::new());
-        let go_on = session.handle(text, &mut out, &mut notes).expect("memory never fails");
+        let go_on = session
+            .handle(text, &mut out, &mut notes)
+            .expect("memory never fails");
         let out = String::from_utf8(out).expect("the engine writes text");
         let notes = String::from_utf8(notes).expect("notes are text");
         assert!(notes.lines().count() <= 2, "{notes:?}");

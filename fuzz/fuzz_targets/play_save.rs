@@ -19,7 +19,11 @@ fuzz_target!(|data: &[u8]| {
     };
     let (rows, cols) = BOARDS[usize::from(choice & 3)];
     let variant = Variant {
-        rule_set: if choice & 4 == 0 { RuleSet::Full } else { RuleSet::Simple },
+        rule_set: if choice & 4 == 0 {
+            RuleSet::Full
+        } else {
+            RuleSet::Simple
+        },
         place_anywhere: choice & 8 != 0,
         misere: choice & 16 != 0,
     };

@@ -20,12 +20,18 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(position.cells().len(), position.rows() * position.cols());
     for bits in 0..8u8 {
         let variant = Variant {
-            rule_set: if bits & 1 == 0 { RuleSet::Full } else { RuleSet::Simple },
+            rule_set: if bits & 1 == 0 {
+                RuleSet::Full
+            } else {
+                RuleSet::Simple
+            },
             place_anywhere: bits & 2 != 0,
             misere: bits & 4 != 0,
         };
         othello::with_bits!(position.shape(), |B| {
-            let game = position.game::<B>(variant, Passes::Explicit).expect("the board fits");
+            let game = position
+                .game::<B>(variant, Passes::Explicit)
+                .expect("the board fits");
             let back = PositionString::from_position(&game.rules().geometry, game.start());
             assert_eq!(back, position);
         });

@@ -12,7 +12,16 @@ use othello::rules::{Bits, Color, Game, Passes, RuleSet, Setup, Shape, Variant};
 use std::time::Instant;
 
 /// Boards of every bit-set width, small ones more often (they reach the ends of games).
-const BOARDS: [(usize, usize); 8] = [(4, 4), (3, 5), (6, 6), (8, 8), (5, 7), (10, 10), (12, 9), (26, 26)];
+const BOARDS: [(usize, usize); 8] = [
+    (4, 4),
+    (3, 5),
+    (6, 6),
+    (8, 8),
+    (5, 7),
+    (10, 10),
+    (12, 9),
+    (26, 26),
+];
 
 fn play<B: Bits>(setup: &Setup, me: Color, input: &[u8]) {
     let game = Game::<B>::new(setup, Passes::Explicit).expect("the board fits");
@@ -45,11 +54,19 @@ fuzz_target!(|data: &[u8]| {
     let (rows, cols) = BOARDS[usize::from(choice & 7)];
     let shape = Shape::new(rows, cols).expect("a board from the list");
     let variant = Variant {
-        rule_set: if choice & 8 == 0 { RuleSet::Full } else { RuleSet::Simple },
+        rule_set: if choice & 8 == 0 {
+            RuleSet::Full
+        } else {
+            RuleSet::Simple
+        },
         place_anywhere: choice & 16 != 0,
         misere: choice & 32 != 0,
     };
-    let me = if choice & 64 == 0 { Color::Black } else { Color::White };
+    let me = if choice & 64 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
     let setup = Setup::standard(shape, variant);
     othello::with_bits!(shape, |B| play::<B>(&setup, me, input));
 });
