@@ -1,5 +1,6 @@
 //! Seed 001's move triples: `(W D 3)` places a white disc on column D, row 3 counted from the
-//! bottom; `(B P 1)` is a pass (any row number is read, `1` is written).
+//! bottom; `(B P 1)` is a pass (any row number is read; a pass of this program is written with
+//! `1`, one read is written back with its row, which names square P on boards of 16 columns).
 //!
 //! The tournament board is the standard board turned upside down with the colours swapped:
 //! the tournament's White moves first from D5/E4 exactly as standard Black moves first from d5/e4
@@ -131,7 +132,11 @@ impl fmt::Display for Triple {
         let color = letter(self.color);
         match self.played {
             Move::Play(s) => write!(f, "({color} {} {})", (b'A' + s.col) as char, s.row + 1),
-            Move::Pass => write!(f, "({color} P 1)"),
+            // A P read with a row keeps it: on a wide board it may be the square, not a pass.
+            Move::Pass => {
+                let row = self.column_p.map_or(1, |s| u32::from(s.row) + 1);
+                write!(f, "({color} P {row})")
+            }
         }
     }
 }
@@ -149,7 +154,7 @@ mod tests {
         assert_eq!(t.to_string(), "(W D 3)");
         let pass: Triple = "( b p 7 )".parse().unwrap();
         assert_eq!(pass.played, Move::Pass);
-        assert_eq!(pass.to_string(), "(B P 1)");
+        assert_eq!(pass.to_string(), "(B P 7)");
         assert_eq!(pass.move_on(8, false), Move::Pass);
         assert_eq!(pass.move_on(16, true), Move::Pass);
         assert_eq!(pass.move_on(16, false), Move::Play(Square::new(6, 15)));
@@ -157,6 +162,19 @@ mod tests {
             Triple::from_standard(Color::White, Move::Play(Square::new(25, 25))).to_string(),
             "(B Z 26)"
         );
+    }
+
+    #[test]
+    fn a_p_with_a_row_is_written_with_that_row() {
+        // Found by fuzzing: `(W P 2)` was written `(W P 1)`, square P1 on a 16-column board.
+        let text = std::str::from_utf8(b"(W P 2)").unwrap();
+        let read: Triple = text.parse().unwrap();
+        assert_eq!(read.to_string(), "(W P 2)");
+        let again: Triple = read.to_string().parse().unwrap();
+        assert_eq!(again, read);
+        assert_eq!(again.move_on(16, false), Move::Play(Square::new(1, 15)));
+        let ours = Triple::from_standard(Color::Black, Move::Pass);
+        assert_eq!(ours.to_string(), "(W P 1)");
     }
 
     #[test]

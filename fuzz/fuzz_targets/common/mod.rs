@@ -1,0 +1,47 @@
+//! What the targets share: lines cut as the program cuts them, a quick search configuration,
+//! and a scratch file for the readers that only take a path.
+#![allow(dead_code)]
+
+use othello::protocols::{LineReader, Unreadable};
+use othello::search::{Config, EvalKind};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Every line of `data` as the protocols read it (bounded, `Err` for a line that is not text),
+/// handed to `f` until it returns `false`. Returns the number of lines read.
+pub fn each_line(data: &[u8], mut f: impl FnMut(Result<&str, Unreadable>) -> bool) -> usize {
+    let mut reader = LineReader::new(data);
+    let mut count = 0;
+    while let Ok(Some(line)) = reader.next_line() {
+        count += 1;
+        if !f(line) {
+            break;
+        }
+    }
+    count
+}
+
+/// A search that answers in well under a millisecond on a small board, so that a move the
+/// program makes costs the fuzzer little; the move time bounds the largest boards.
+pub fn quick() -> Config {
+    Config {
+        depth: Some(1),
+        move_time: Some(Duration::from_millis(20)),
+        hash_mb: 1,
+        eval: EvalKind::Classic,
+        ..Config::default()
+    }
+}
+
+/// A file of this process (libFuzzer's workers are processes) in memory, holding `bytes`, for
+/// a reader that takes a path.
+pub fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = if std::path::Path::new("/dev/shm").is_dir() {
+        PathBuf::from("/dev/shm")
+    } else {
+        std::env::temp_dir()
+    };
+    let path = dir.join(format!("othello-fuzz-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).expect("the scratch file can be written");
+    path
+}
