@@ -133,6 +133,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.commit()
 }
 
+/// Cuts the file at `path` back to its first `len` bytes, whole or not at all: the bytes kept
+/// are copied to a temporary file renamed over it (see [`AtomicFile`]), so a crash while cutting
+/// leaves the file as it was. For the files that grow by appending (solve journals, the
+/// perfect-play cache, training data), whose torn last entry is cut before they grow again.
+pub fn cut_to(path: &Path, len: u64) -> io::Result<()> {
+    let mut kept = AtomicFile::create(path)?;
+    let copied = io::copy(&mut File::open(path)?.take(len), &mut kept)?;
+    if copied != len {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "shorter than when it was read",
+        ));
+    }
+    kept.commit()
+}
+
 /// Whether `a` and `b` name one file (the same device and inode, through links and other
 /// spellings of the path). A path that does not exist names no file yet.
 pub fn same_file(a: &Path, b: &Path) -> bool {
@@ -225,6 +241,30 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 3, "no temporary file is left: {names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_is_cut_through_a_copy_not_in_place() {
+        let dir = std::env::temp_dir().join(format!("othello-cut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("log.txt");
+        std::fs::write(&path, "one\ntwo\nthr").unwrap();
+        // A handle on the old file sees it whole: the cut is a new file, not a truncation.
+        let mut old = File::open(&path).unwrap();
+        cut_to(&path, 8).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+        let mut before = String::new();
+        old.read_to_string(&mut before).unwrap();
+        assert_eq!(before, "one\ntwo\nthr");
+        let longer = cut_to(&path, 100).unwrap_err();
+        assert_eq!(longer.kind(), io::ErrorKind::UnexpectedEof);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary file is left"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

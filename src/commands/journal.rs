@@ -4,7 +4,7 @@
 //! same command runs again.
 
 use super::signed;
-use crate::files::AtomicFile;
+use crate::files::{self, AtomicFile};
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::{list_entry, MAX_LINE};
 use crate::rules::{Bits, Position, Rules, Shape, Square};
@@ -61,16 +61,20 @@ impl<B: Bits> JournalFile<B> {
         } = read(path, rules)?;
         let name = path.display();
         let cannot_write = || format!("cannot write {name}");
+        // The file is only ever added to; a torn last line and the lines sealed away are cut
+        // through a copy renamed over it, never in place.
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > whole) {
+            files::cut_to(path, whole).with_context(cannot_write)?;
+        }
+        if whole >= SEAL_BYTES {
+            seal(path, whole).with_context(|| format!("cannot seal {name}"))?;
+            files::write_atomic(path, b"").with_context(cannot_write)?;
+        }
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(cannot_write)?;
-        file.set_len(whole).with_context(cannot_write)?;
-        if whole >= SEAL_BYTES {
-            seal(path, whole).with_context(|| format!("cannot seal {name}"))?;
-            file.set_len(0).with_context(cannot_write)?;
-        }
         if first {
             file.write_all(format!("{board}\n").as_bytes())
                 .with_context(cannot_write)?;

@@ -821,14 +821,15 @@ impl Cache {
         }
         // Opened now, so that a file that cannot be written stops the run before any work.
         let cannot_write = || format!("cannot write {}", path.display());
+        // A torn last entry is cut through a copy renamed over the file, never in place.
+        if whole < text.len() {
+            crate::files::cut_to(&path, whole as u64).with_context(cannot_write)?;
+        }
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&path)
             .with_context(cannot_write)?;
-        if whole < text.len() {
-            file.set_len(whole as u64).with_context(cannot_write)?;
-        }
         if whole == 0 {
             file.write_all(CACHE_HEADER.as_bytes())
                 .with_context(cannot_write)?;

@@ -475,13 +475,11 @@ pub fn open_for_append(path: &Path, board: Board, games: u32) -> Result<(File, V
         records += 1;
         Ok(())
     })?;
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("{}: {e}", name()))?;
+    // A torn last record is cut through a copy renamed over the file, never in place.
     let whole = HEADER as u64 + records * board.record_len() as u64;
-    file.set_len(whole)
-        .map_err(|e| format!("{}: {e}", name()))?;
+    if whole < len {
+        crate::files::cut_to(path, whole).map_err(|e| format!("{}: {e}", name()))?;
+    }
     done.sort_unstable();
     done.dedup();
     let file = std::fs::OpenOptions::new()
