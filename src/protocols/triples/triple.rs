@@ -22,6 +22,8 @@ pub struct Triple {
     pub played: Move,
     /// For a `P` with a row: square P of that row, which boards of 16 or more columns have.
     column_p: Option<Square>,
+    /// The row a `P` was written with, written back as read (any number is a pass's row).
+    pass_row: u32,
 }
 
 impl Triple {
@@ -31,6 +33,7 @@ impl Triple {
             color: color.opposite(),
             played,
             column_p: None,
+            pass_row: 1,
         }
     }
 
@@ -110,19 +113,22 @@ impl FromStr for Triple {
         // P is both a pass and, on boards of 16 columns or more, a column; a pass's row is
         // free, so P with a row is read as a pass and the board decides nothing here.
         if letter == b'P' {
-            row.parse::<u32>()
+            let pass_row = row
+                .parse::<u32>()
                 .map_err(|_| TripleError::Row(row.to_string()))?;
             let column_p = row_number().ok().map(|r| Square::new(r - 1, letter - b'A'));
             return Ok(Triple {
                 color,
                 played: Move::Pass,
                 column_p,
+                pass_row,
             });
         }
         Ok(Triple {
             color,
             played: Move::Play(Square::new(row_number()? - 1, letter - b'A')),
             column_p: None,
+            pass_row: 1,
         })
     }
 }
@@ -134,8 +140,7 @@ impl fmt::Display for Triple {
             Move::Play(s) => write!(f, "({color} {} {})", (b'A' + s.col) as char, s.row + 1),
             // A P read with a row keeps it: on a wide board it may be the square, not a pass.
             Move::Pass => {
-                let row = self.column_p.map_or(1, |s| u32::from(s.row) + 1);
-                write!(f, "({color} P {row})")
+                write!(f, "({color} P {})", self.pass_row)
             }
         }
     }
@@ -173,6 +178,13 @@ mod tests {
         let again: Triple = read.to_string().parse().unwrap();
         assert_eq!(again, read);
         assert_eq!(again.move_on(16, false), Move::Play(Square::new(1, 15)));
+        // Found by fuzzing: `(W P 0)`, a pass only, was written `(W P 1)`, square P1.
+        for text in ["(W P 0)", "(W P 27)", "(W P 4000000000)"] {
+            let read: Triple = text.parse().unwrap();
+            assert_eq!(read.to_string(), text);
+            assert_eq!(read.to_string().parse::<Triple>().unwrap(), read);
+            assert_eq!(read.move_on(16, false), Move::Pass);
+        }
         let ours = Triple::from_standard(Color::Black, Move::Pass);
         assert_eq!(ours.to_string(), "(W P 1)");
     }
