@@ -218,14 +218,18 @@ impl Child {
     /// How the process ended, waiting a moment for it to finish exiting.
     fn closed_now(&mut self) -> Silence {
         let status = self.status_within(Duration::from_millis(200));
-        // The stderr reader may still hold the last words for a moment.
+        let stderr = self.last_words();
+        Silence::Closed { status, stderr }
+    }
+
+    /// The last line the process wrote on stderr, once the reader has had a moment to take
+    /// it in (it may still hold the last words as the process exits).
+    fn last_words(&self) -> String {
         thread::sleep(Duration::from_millis(10));
-        let stderr = self
-            .last_stderr
+        self.last_stderr
             .lock()
             .map(|s| s.clone())
-            .unwrap_or_default();
-        Silence::Closed { status, stderr }
+            .unwrap_or_default()
     }
 
     /// How the program ended, if it has by `wait` from now.
@@ -266,12 +270,7 @@ impl Child {
         if !matches!(status.code(), Some(126 | 127)) || self.spoke.load(Ordering::Relaxed) {
             return None;
         }
-        thread::sleep(Duration::from_millis(10));
-        let stderr = self
-            .last_stderr
-            .lock()
-            .map(|s| s.clone())
-            .unwrap_or_default();
+        let stderr = self.last_words();
         Some(if stderr.is_empty() {
             status.to_string()
         } else {
