@@ -13,6 +13,7 @@ fn scratch(name: &str) -> PathBuf {
 fn options(rows: usize, cols: usize, games: u32, threads: usize) -> GenOptions {
     GenOptions {
         setup: Setup::standard(Shape::new(rows, cols).unwrap(), Variant::default()),
+        first: 0,
         games,
         seed: 7,
         random_moves: 2,
@@ -204,7 +205,7 @@ fn records_that_hold_no_position_are_refused_naming_them() {
         let e = data::read(&path).err();
         // Adding games to such a file is refused as well, and the file is left as it was.
         let before = std::fs::read(&path).unwrap();
-        let append = data::open_for_append(&path, six, 10).err();
+        let append = data::open_for_append(&path, six, 0..10).err();
         assert_eq!(std::fs::read(&path).unwrap(), before);
         std::fs::remove_file(&path).unwrap();
         assert_eq!(e, Some(format!("{}: {why}", path.display())));
@@ -284,7 +285,7 @@ fn only_a_training_file_or_none_is_added_to() {
     // Another file, and a training file of another board, are refused and left whole.
     let other = scratch("not-training");
     std::fs::write(&other, "my notes, kept as they are\n").unwrap();
-    let e = data::open_for_append(&other, four, 10).unwrap_err();
+    let e = data::open_for_append(&other, four, 0..10).unwrap_err();
     assert!(
         e.ends_with("not a training file (no OTHELLOD header)"),
         "{e}"
@@ -294,7 +295,7 @@ fn only_a_training_file_or_none_is_added_to() {
         "my notes, kept as they are\n"
     );
     let five = file_of("five", board(5, 5), &[]);
-    let e = data::open_for_append(&five, four, 10).unwrap_err();
+    let e = data::open_for_append(&five, four, 0..10).unwrap_err();
     assert!(
         e.ends_with("holds positions of another board or rule set"),
         "{e}"
@@ -302,12 +303,12 @@ fn only_a_training_file_or_none_is_added_to() {
     assert_eq!(std::fs::read(&five).unwrap(), board(5, 5).header());
     // An empty file is taken as a new one.
     std::fs::write(&other, "").unwrap();
-    drop(data::open_for_append(&other, four, 10).unwrap());
+    drop(data::open_for_append(&other, four, 0..10).unwrap());
     assert_eq!(std::fs::read(&other).unwrap(), four.header());
     // Only the games asked for are counted as there.
     let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
     let three = file_of("three-games", four, &vec![record; 3]);
-    let (_, done) = data::open_for_append(&three, four, 2).unwrap();
+    let (_, done) = data::open_for_append(&three, four, 0..2).unwrap();
     assert_eq!(done, [0, 1]);
     for p in [other, five, three] {
         std::fs::remove_file(p).unwrap();
