@@ -17,6 +17,7 @@ use super::data::{self, Board, Sample};
 use crate::rules::{Bits, Color, Position, Rules, Setup};
 use crate::search::{splitmix, Config, Engine, RootMoves};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -120,7 +121,12 @@ fn generate_in<B: Bits>(
     {
         bar.set_style(style);
     }
-    let out = Mutex::new(file);
+    let out = Mutex::new(Writer {
+        file,
+        in_order: end.is_some(),
+        waiting: BTreeMap::new(),
+        next: 0,
+    });
     let next = AtomicUsize::new(0);
     let positions = AtomicU64::new(0);
     let failed: Mutex<Option<String>> = Mutex::new(None);
@@ -155,7 +161,7 @@ fn generate_in<B: Bits>(
                     let written = out
                         .lock()
                         .map_err(|_| "a writer thread failed".to_string())
-                        .and_then(|mut f| f.write_all(&bytes).map_err(|e| e.to_string()));
+                        .and_then(|mut w| w.put(i, bytes).map_err(|e| e.to_string()));
                     if let Err(e) = written {
                         if let Ok(mut f) = failed.lock() {
                             *f = Some(format!("{}: {e}", path.display()));
@@ -175,7 +181,7 @@ fn generate_in<B: Bits>(
     }
     let positions = positions.into_inner();
     if let Some(end) = end {
-        let file = out.into_inner().map_err(|_| "a writer thread failed")?;
+        let file = out.into_inner().map_err(|_| "a writer thread failed")?.file;
         end.finish(file, positions > 0)?;
     }
     Ok(GenReport {
@@ -184,6 +190,32 @@ fn generate_in<B: Bits>(
         positions,
         seconds: clock.elapsed().as_secs_f64(),
     })
+}
+
+/// Where the games' records go: at once, or for a shard in the order of the games (held until
+/// those before them are written), so that a shard's file is the same bytes on any machine
+/// and any number of threads.
+struct Writer {
+    file: std::fs::File,
+    in_order: bool,
+    /// Games played before the next one to write, by their place in the list to play.
+    waiting: BTreeMap<usize, Vec<u8>>,
+    next: usize,
+}
+
+impl Writer {
+    /// Writes the records `bytes` of the `i`-th game to play, each game in one write.
+    fn put(&mut self, i: usize, bytes: Vec<u8>) -> std::io::Result<()> {
+        if !self.in_order {
+            return self.file.write_all(&bytes);
+        }
+        self.waiting.insert(i, bytes);
+        while let Some(bytes) = self.waiting.remove(&self.next) {
+            self.file.write_all(&bytes)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
 }
 
 /// Plays game number `game` and labels its positions.

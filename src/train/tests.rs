@@ -341,6 +341,14 @@ fn shards_in_any_order_read_and_fit_as_the_one_run() {
         assert_eq!((report.games, report.skipped), (4, 0));
         assert!(!data::partial_path(path).unwrap().exists());
     }
+    // A shard is the same bytes on any number of threads: its games are written in order.
+    let single = scratch("shard-single");
+    generate_shard(&shard_of(&options(4, 5, 16, 1), 1, 4), &single, false).unwrap();
+    assert_eq!(
+        std::fs::read(&single).unwrap(),
+        std::fs::read(&shards[1]).unwrap()
+    );
+    std::fs::remove_file(&single).unwrap();
     let whole = read_together(&[&one]).unwrap();
     let shuffled = read_together(&[&shards[2], &shards[0], &shards[3], &shards[1]]).unwrap();
     assert_eq!(shuffled, whole);
