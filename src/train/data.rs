@@ -755,12 +755,15 @@ impl ShardEnd {
     pub fn finish(self, file: File, added: bool) -> Result<(), String> {
         let pname = self.partial.display();
         file.sync_all().map_err(|e| format!("{pname}: {e}"))?;
+        // Renamed or removed while still locked, so no other run takes it up meanwhile.
+        let done = if self.copied && !added {
+            std::fs::remove_file(&self.partial).map_err(|e| format!("{pname}: {e}"))
+        } else {
+            std::fs::rename(&self.partial, &self.out)
+                .map_err(|e| format!("{}: {e}", self.out.display()))
+        };
         drop(file);
-        if self.copied && !added {
-            return std::fs::remove_file(&self.partial).map_err(|e| format!("{pname}: {e}"));
-        }
-        std::fs::rename(&self.partial, &self.out)
-            .map_err(|e| format!("{}: {e}", self.out.display()))
+        done
     }
 }
 
