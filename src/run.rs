@@ -473,8 +473,8 @@ pub fn train(
 const SHARD_INDEX_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
 
 /// The shard a `train gen --shard-size` makes: `--shard`, else the first of
-/// [`SHARD_INDEX_VARIABLES`] set (and not empty) in the environment `var` reads; one that is
-/// set must be a number, never passed over for the next.
+/// [`SHARD_INDEX_VARIABLES`] set in the environment `var` reads; one that is set must be a
+/// number (spaces around it aside), never passed over for the next.
 fn shard_index(
     given: Option<u64>,
     var: impl Fn(&str) -> Option<std::ffi::OsString>,
@@ -483,15 +483,18 @@ fn shard_index(
         return Ok(index);
     }
     for name in SHARD_INDEX_VARIABLES {
-        let Some(value) = var(name).filter(|v| !v.is_empty()) else {
+        let Some(value) = var(name) else {
             continue;
         };
-        return value.to_str().and_then(|v| v.parse().ok()).ok_or_else(|| {
-            AppError::Usage(format!(
-                "{name}={}: a shard index is a number from 0",
-                value.to_string_lossy()
-            ))
-        });
+        return value
+            .to_str()
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| {
+                AppError::Usage(format!(
+                    "{name}={}: a shard index is a number from 0",
+                    value.to_string_lossy()
+                ))
+            });
     }
     Err(AppError::Usage(format!(
         "--shard-size needs the shard's index: give --shard I, or run it as a job array \

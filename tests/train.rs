@@ -570,6 +570,14 @@ fn a_shard_index_comes_from_the_job_array() {
         &[("SLURM_ARRAY_TASK_ID", "x"), ("JOB_COMPLETION_INDEX", "2")],
         "SLURM_ARRAY_TASK_ID=x: a shard index is a number from 0",
     );
+    assert_eq!(
+        made("spaced.dat", &size, &[("JOB_COMPLETION_INDEX", " 2\n")]),
+        two
+    );
+    refused(
+        &[("SLURM_ARRAY_TASK_ID", ""), ("JOB_COMPLETION_INDEX", "2")],
+        "SLURM_ARRAY_TASK_ID=: a shard index is a number from 0",
+    );
     refused(
         &[("JOB_COMPLETION_INDEX", "-1")],
         "JOB_COMPLETION_INDEX=-1: a shard index is a number from 0",
