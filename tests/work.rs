@@ -61,6 +61,8 @@ fn the_local_runner_gives_the_direct_solve_on_every_variant() {
         (&[], &["--rows", "4", "--cols", "5", "--misere"]),
         (&["--rules", "simple"], &["--rows", "4", "--cols", "5"]),
         (&["--rules", "simple"], &["--rows", "4", "--cols", "4", "--misere"]),
+        // 20 empty cells: the solve orders its moves by the values of sets of empty cells.
+        (&["--rules", "simple"], &["--rows", "4", "--cols", "6"]),
         (&["--rules", "simple", "--place-anywhere"], &["--rows", "3", "--cols", "4"]),
         (&["--place-anywhere"], &["--rows", "3", "--cols", "4", "--misere"]),
         (&[], &["--position", "(w ---- -wb- -bb- -b--)"]),

@@ -498,6 +498,13 @@ impl<B: Bits> Engine<B> {
         self.root_list(pos).0.iter().map(|c| c.cell).collect()
     }
 
+    /// Prepares what a solve of `root` prepares before it searches: under SIMPLE rules the
+    /// values of the sets of empty cells, which order moves. A line of perfect play from a
+    /// later position then tries moves in the order a solve of `root` would have.
+    pub fn prepare_for(&mut self, root: &Position<B>) {
+        self.prepare_subsets(root);
+    }
+
     /// The moves a line of perfect play tries at `pos`, in its order (see
     /// [`Engine::perfect_line`]): the first that keeps the value is the line's.
     pub fn line_order(&self, pos: &Position<B>) -> Vec<usize> {
@@ -1039,8 +1046,6 @@ impl<B: Bits> Engine<B> {
     ) -> Option<Vec<Option<usize>>> {
         self.deadline = limit.map(|t| Instant::now() + t.saturating_sub(super::time::margin(t)));
         self.stopped = false;
-        // A line may be searched by an engine that has not solved the position first.
-        self.prepare_subsets(pos);
         let mut line = Vec::new();
         let (mut pos, mut score) = (*pos, score);
         let mut key = self.zobrist.key(&pos);

@@ -234,6 +234,7 @@ fn pass<B: Bits>(
     let Some(value) = tree.settle(root)? else {
         return Ok(None);
     };
+    tree.prepare_lines(root);
     let mut moves = Vec::new();
     let mut waiting = false;
     if !tree.rules.is_over(root) {
@@ -313,7 +314,7 @@ fn job_in<B: Bits>(
     options: &JobOptions,
 ) -> anyhow::Result<JobEnd> {
     let clock = Instant::now();
-    let (rules, _) = plan_root::<B>(plan)?;
+    let (rules, root) = plan_root::<B>(plan)?;
     if job.position.shape() != rules.shape() {
         bail!("job {index}: a {} position on a {} board", job.position.shape(), rules.shape());
     }
@@ -350,9 +351,12 @@ fn job_in<B: Bits>(
                     };
                 })
         }
-        Task::Line { value } => engine
-            .perfect_line_within(&pos, value, options.limit)
-            .map(|line| {
+        Task::Line { value } => {
+            // The line goes on as a direct solve of the root would play it.
+            engine.prepare_for(&root);
+            engine
+                .perfect_line_within(&pos, value, options.limit)
+                .map(|line| {
                 result.score = value;
                 result.line = MoveList(
                     line.iter()
@@ -364,7 +368,8 @@ fn job_in<B: Bits>(
                     Some(None) => "pa".to_string(),
                     None => "-".to_string(),
                 };
-            }),
+                })
+        }
     };
     engine.observe(None);
     let nodes = engine.nodes();

@@ -1,12 +1,12 @@
 //! The top of the game tree of a split solve, and what the jobs' results prove of it.
 //!
 //! Positions with more empty cells than the frontier are merged from their moves by minimax;
-//! the others are jobs. What the root's value needs is found as alpha-beta would find it,
-//! one test at a time ("the value is at least t", "at most t"): a test of a position is
-//! shown by one move (the best by estimate first, the next only once it fails) or by every
-//! move, down to the jobs, whose windows are just wide enough for the tests asked of them.
-//! Tests that cannot be decided yet become the next round's jobs, so each round asks only
-//! what the results so far leave open, and a value is never guessed.
+//! the others are jobs. A value is settled as principal variation search settles it: the
+//! first move by estimate exactly, each other one by a test against the best so far ("at
+//! least t", shown by one move, or "at most t", by every move), settled in turn only when its
+//! test shows it better. Tests that cannot be decided yet become the next round's jobs, each
+//! with a window just wide enough for the tests asked of it, so a round asks only what the
+//! results so far leave open, and a value is never guessed.
 
 use crate::rules::{Bits, Position, Rules};
 use crate::search::{Config, Engine, Scoring, DISC};
@@ -52,6 +52,10 @@ pub struct Want<B> {
 /// and 717 M; 2 deep, 78 rounds and 2.6 G.)
 const ESTIMATE_DEPTH: u32 = 8;
 
+/// The table of the solve whose lines a merge gives: `othello solve`'s default, whose size
+/// decides whether a SIMPLE solve orders moves by the values of sets of empty cells.
+pub const LINE_HASH_MB: usize = 256;
+
 /// How deep the estimate of a position whose value is settled by a sequence of tests looks:
 /// a better first guess saves rounds.
 const GUESS_DEPTH: u32 = 10;
@@ -67,6 +71,8 @@ pub struct Tree<B: Bits> {
     /// Lines of perfect play found by jobs, by position as played, with the value they keep.
     lines: HashMap<Position<B>, (i32, Vec<Option<usize>>)>,
     estimator: Engine<B>,
+    /// An engine as a direct solve of the root sets one up, for the order of lines.
+    liner: Engine<B>,
     estimates: HashMap<(Position<B>, u32), i32>,
     decided: HashMap<(Position<B>, Test), (i32, i32)>,
     /// The windows waiting for a job, in the order met: `(canonical position, position,
@@ -93,7 +99,17 @@ impl<B: Bits> Tree<B> {
                 ..Config::default()
             },
         );
+        let liner = Engine::new(
+            rules.clone(),
+            Config {
+                hash_mb: LINE_HASH_MB,
+                scoring: Scoring::Plain,
+                threads: 1,
+                ..Config::default()
+            },
+        );
         Tree {
+            liner,
             rules,
             maps,
             frontier,
@@ -218,9 +234,14 @@ impl<B: Bits> Tree<B> {
         self.estimate(pos, GUESS_DEPTH)
     }
 
+    /// Lines are ordered as a solve of `root` orders them.
+    pub fn prepare_lines(&mut self, root: &Position<B>) {
+        self.liner.prepare_for(root);
+    }
+
     /// The order in which a line of perfect play tries the moves of `pos`.
     pub fn line_order(&self, pos: &Position<B>) -> Vec<usize> {
-        self.estimator.line_order(pos)
+        self.liner.line_order(pos)
     }
 
     /// The bounds that decide `test` of `pos`, or `None` while jobs are needed (asked for).
