@@ -463,9 +463,10 @@ fn stopped_job(end: commands::work::JobEnd) -> AppError {
 fn job_index_from_env() -> Result<usize, AppError> {
     for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
         if let Ok(text) = std::env::var(name) {
-            return text.trim().parse().map_err(|_| {
-                AppError::Usage(format!("{name}={text:?} is not a job index"))
-            });
+            return text
+                .trim()
+                .parse()
+                .map_err(|_| AppError::Usage(format!("{name}={text:?} is not a job index")));
         }
     }
     Err(AppError::Usage(

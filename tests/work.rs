@@ -60,11 +60,20 @@ fn the_local_runner_gives_the_direct_solve_on_every_variant() {
         (&[], &["--rows", "4", "--cols", "5", "--first", "W"]),
         (&[], &["--rows", "4", "--cols", "5", "--misere"]),
         (&["--rules", "simple"], &["--rows", "4", "--cols", "5"]),
-        (&["--rules", "simple"], &["--rows", "4", "--cols", "4", "--misere"]),
+        (
+            &["--rules", "simple"],
+            &["--rows", "4", "--cols", "4", "--misere"],
+        ),
         // 20 empty cells: the solve orders its moves by the values of sets of empty cells.
         (&["--rules", "simple"], &["--rows", "4", "--cols", "6"]),
-        (&["--rules", "simple", "--place-anywhere"], &["--rows", "3", "--cols", "4"]),
-        (&["--place-anywhere"], &["--rows", "3", "--cols", "4", "--misere"]),
+        (
+            &["--rules", "simple", "--place-anywhere"],
+            &["--rows", "3", "--cols", "4"],
+        ),
+        (
+            &["--place-anywhere"],
+            &["--rows", "3", "--cols", "4", "--misere"],
+        ),
         (&[], &["--position", "(w ---- -wb- -bb- -b--)"]),
         (&[], &["--rows", "5", "--cols", "5", "--moves", "d3d2"]),
         (&[], &["--rows", "4", "--cols", "6", "--all-moves"]),
@@ -76,7 +85,15 @@ fn the_local_runner_gives_the_direct_solve_on_every_variant() {
         let args = with_work(
             global,
             solve,
-            &["--split", "12", "--work", dir_text, "--run-local", "--workers", "2"],
+            &[
+                "--split",
+                "12",
+                "--work",
+                dir_text,
+                "--run-local",
+                "--workers",
+                "2",
+            ],
         );
         let out = othello(&args);
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
@@ -99,8 +116,8 @@ fn run_round(dir: &str, ways: &mut usize) {
         })
         .max()
         .unwrap();
-    let listing = std::fs::read_to_string(Path::new(dir).join(format!("round-{jobs}.jobs")))
-        .unwrap();
+    let listing =
+        std::fs::read_to_string(Path::new(dir).join(format!("round-{jobs}.jobs"))).unwrap();
     let count = listing
         .lines()
         .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
@@ -124,16 +141,27 @@ fn run_round(dir: &str, ways: &mut usize) {
 fn jobs_run_one_by_one_and_merged_in_rounds_give_the_direct_solve() {
     let cases: &[(&[&str], &[&str])] = &[
         (&[], &["--rows", "4", "--cols", "5"]),
-        (&["--rules", "simple"], &["--rows", "4", "--cols", "5", "--misere"]),
+        (
+            &["--rules", "simple"],
+            &["--rows", "4", "--cols", "5", "--misere"],
+        ),
     ];
     let root = scratch("rounds");
     let mut ways = 0;
     for (n, (global, solve)) in cases.iter().enumerate() {
         let dir = root.join(format!("case-{n}"));
         let dir_text = dir.to_str().unwrap();
-        let out = othello(&with_work(global, solve, &["--split", "8", "--work", dir_text]));
+        let out = othello(&with_work(
+            global,
+            solve,
+            &["--split", "8", "--work", dir_text],
+        ));
         assert!(out.status.success(), "{}", text(&out.stderr));
-        assert!(text(&out.stdout).lines().last().unwrap().starts_with("round 1: "));
+        assert!(text(&out.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("round 1: "));
         let mut rounds = 1;
         let merged = loop {
             run_round(dir_text, &mut ways);
@@ -161,12 +189,17 @@ fn a_job_run_twice_changes_nothing_and_missing_results_are_listed() {
     let root = scratch("twice");
     let dir = root.join("w");
     let d = dir.to_str().unwrap();
-    let out = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    let out = othello(&[
+        "solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d,
+    ]);
     assert!(out.status.success());
     let merge = othello(&["solve", "--work", d, "--merge"]);
     assert_eq!(merge.status.code(), Some(5));
     let err = text(&merge.stderr);
-    assert!(err.contains("results missing") && err.contains("round 1 jobs 0-"), "{err}");
+    assert!(
+        err.contains("results missing") && err.contains("round 1 jobs 0-"),
+        "{err}"
+    );
     assert!(!dir.join("round-2.jobs").exists());
     let first = othello(&["solve", "--work", d, "--job", "0"]);
     assert!(first.status.success(), "{}", text(&first.stderr));
@@ -178,11 +211,19 @@ fn a_job_run_twice_changes_nothing_and_missing_results_are_listed() {
     assert_eq!(std::fs::read(&result).unwrap(), bytes);
     let merge = othello(&["solve", "--work", d, "--merge"]);
     assert_eq!(merge.status.code(), Some(5));
-    assert!(!text(&merge.stderr).contains("jobs 0-"), "{}", text(&merge.stderr));
+    assert!(
+        !text(&merge.stderr).contains("jobs 0-"),
+        "{}",
+        text(&merge.stderr)
+    );
     // Job numbers past the round's are refused.
     let past = othello(&["solve", "--work", d, "--job", "100000"]);
     assert_eq!(past.status.code(), Some(1));
-    assert!(text(&past.stderr).contains("round 1 has"), "{}", text(&past.stderr));
+    assert!(
+        text(&past.stderr).contains("round 1 has"),
+        "{}",
+        text(&past.stderr)
+    );
 }
 
 #[test]
@@ -191,7 +232,9 @@ fn a_job_stopped_by_its_limit_keeps_its_work_and_goes_on() {
     let dir = root.join("w");
     let d = dir.to_str().unwrap();
     // One job a move deep on 5x6: some 25 empty cells, far beyond a millisecond.
-    let out = othello(&["solve", "--rows", "5", "--cols", "6", "--split", "1", "--work", d]);
+    let out = othello(&[
+        "solve", "--rows", "5", "--cols", "6", "--split", "1", "--work", d,
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stopped = othello(&["solve", "--work", d, "--job", "0", "--limit", "1ms"]);
     assert_eq!(stopped.status.code(), Some(3), "{}", text(&stopped.stderr));
@@ -209,7 +252,9 @@ fn a_job_killed_mid_way_leaves_no_result_and_runs_again() {
     let root = scratch("killed");
     let dir = root.join("w");
     let d = dir.to_str().unwrap();
-    let out = othello(&["solve", "--rows", "6", "--cols", "6", "--split", "1", "--work", d]);
+    let out = othello(&[
+        "solve", "--rows", "6", "--cols", "6", "--split", "1", "--work", d,
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let bin = assert_cmd::cargo::cargo_bin("othello");
     let mut child = std::process::Command::new(&bin)
@@ -225,7 +270,10 @@ fn a_job_killed_mid_way_leaves_no_result_and_runs_again() {
     child.wait().unwrap();
     let results = dir.join("round-1");
     let left: Vec<_> = std::fs::read_dir(&results).unwrap().collect();
-    assert!(left.is_empty(), "a killed job leaves nothing in {results:?}");
+    assert!(
+        left.is_empty(),
+        "a killed job leaves nothing in {results:?}"
+    );
     let stopped = othello(&["solve", "--work", d, "--job", "0", "--limit", "50ms"]);
     assert_eq!(stopped.status.code(), Some(3), "{}", text(&stopped.stderr));
 }
@@ -235,7 +283,9 @@ fn a_damaged_or_foreign_result_is_refused() {
     let root = scratch("foreign");
     let dir = root.join("w");
     let d = dir.to_str().unwrap();
-    let out = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    let out = othello(&[
+        "solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d,
+    ]);
     assert!(out.status.success());
     for i in 0..2 {
         let out = othello(&["solve", "--work", d, "--job", &i.to_string()]);
@@ -253,7 +303,11 @@ fn a_damaged_or_foreign_result_is_refused() {
     std::fs::write(&job0, b"format: othello-solve-result 1\nscore: lots\n").unwrap();
     let merge = othello(&["solve", "--work", d, "--merge"]);
     assert_eq!(merge.status.code(), Some(1));
-    assert!(text(&merge.stderr).contains("damaged or foreign"), "{}", text(&merge.stderr));
+    assert!(
+        text(&merge.stderr).contains("damaged or foreign"),
+        "{}",
+        text(&merge.stderr)
+    );
     std::fs::write(&job0, b"\x00\x01 not text").unwrap();
     let merge = othello(&["solve", "--work", d, "--merge"]);
     assert_eq!(merge.status.code(), Some(1));
@@ -264,12 +318,18 @@ fn a_work_folder_holds_one_solve() {
     let root = scratch("one");
     let dir = root.join("w");
     let d = dir.to_str().unwrap();
-    let out = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    let out = othello(&[
+        "solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d,
+    ]);
     assert!(out.status.success());
     // The same split again says what is there; another is refused.
-    let same = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    let same = othello(&[
+        "solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d,
+    ]);
     assert!(same.status.success(), "{}", text(&same.stderr));
-    let other = othello(&["solve", "--rows", "4", "--cols", "6", "--split", "6", "--work", d]);
+    let other = othello(&[
+        "solve", "--rows", "4", "--cols", "6", "--split", "6", "--work", d,
+    ]);
     assert_eq!(other.status.code(), Some(1));
     assert!(text(&other.stderr).contains("holds another solve"));
     // A folder with other files is not taken over.

@@ -125,9 +125,7 @@ impl Plan {
         };
         let moves = match fields.get("moves")? {
             "-" => MoveList::default(),
-            text => text
-                .parse()
-                .map_err(|e| anyhow::anyhow!("moves: {e}"))?,
+            text => text.parse().map_err(|e| anyhow::anyhow!("moves: {e}"))?,
         };
         let which = match fields.get("moves-proved")? {
             "ties" => RootMoves::Ties,
@@ -393,9 +391,9 @@ impl JobResult {
         };
         let line = match (task, fields.get("line")) {
             (Task::Line { .. }, Ok("-")) => MoveList::default(),
-            (Task::Line { .. }, Ok(text)) => text
-                .parse()
-                .map_err(|e| anyhow::anyhow!("line: {e}"))?,
+            (Task::Line { .. }, Ok(text)) => {
+                text.parse().map_err(|e| anyhow::anyhow!("line: {e}"))?
+            }
             (Task::Line { .. }, Err(e)) => return Err(e),
             (Task::Window { .. }, _) => MoveList::default(),
         };

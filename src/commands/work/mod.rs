@@ -131,15 +131,26 @@ pub fn split(
     };
     if folder.plan_path().exists() {
         let held = folder.plan()?;
-        if (Plan { depth: 0, ..held.clone() }) != plan {
+        if (Plan {
+            depth: 0,
+            ..held.clone()
+        }) != plan
+        {
             bail!(
                 "{} holds another solve (see its work.txt); give another --work folder",
                 dir.display()
             );
         }
         let rounds = folder.rounds()?;
-        let last = rounds.last().context("the work folder has no round of jobs")?;
-        writeln!(out, "# {}: already split, {} rounds written", dir.display(), rounds.len())?;
+        let last = rounds
+            .last()
+            .context("the work folder has no round of jobs")?;
+        writeln!(
+            out,
+            "# {}: already split, {} rounds written",
+            dir.display(),
+            rounds.len()
+        )?;
         writeln!(out, "round {}: {} jobs", last.number, last.jobs.len())?;
         return Ok(last.clone());
     }
@@ -272,11 +283,15 @@ pub fn run_job(
     let plan = folder.plan()?;
     let rounds = folder.rounds()?;
     let round = match round {
-        None => rounds.last().context("the work folder has no round of jobs")?,
-        Some(r) => rounds
-            .iter()
-            .find(|x| x.number == r)
-            .with_context(|| format!("--round {r}: the work folder has rounds 1 to {}", rounds.len()))?,
+        None => rounds
+            .last()
+            .context("the work folder has no round of jobs")?,
+        Some(r) => rounds.iter().find(|x| x.number == r).with_context(|| {
+            format!(
+                "--round {r}: the work folder has rounds 1 to {}",
+                rounds.len()
+            )
+        })?,
     };
     if index >= round.jobs.len() {
         bail!(
@@ -316,7 +331,11 @@ fn job_in<B: Bits>(
     let clock = Instant::now();
     let (rules, root) = plan_root::<B>(plan)?;
     if job.position.shape() != rules.shape() {
-        bail!("job {index}: a {} position on a {} board", job.position.shape(), rules.shape());
+        bail!(
+            "job {index}: a {} position on a {} board",
+            job.position.shape(),
+            rules.shape()
+        );
     }
     let pos = job.position.position::<B>();
     let journal_path = folder.journal_path(&job.journal);
@@ -339,35 +358,33 @@ fn job_in<B: Bits>(
     let g = &rules.geometry;
     let mut result = JobResult::new(round, index, job);
     let found = match job.task {
-        Task::Window { alpha, beta } => {
-            engine
-                .solve_window_within(&pos, alpha, beta, options.limit)
-                .map(|w| {
-                    result.score = w.score;
-                    result.best = match w.best {
-                        Some(m) => g.square(m).to_string().to_lowercase(),
-                        None if rules.is_over(&pos) => "-".to_string(),
-                        None => "pa".to_string(),
-                    };
-                })
-        }
+        Task::Window { alpha, beta } => engine
+            .solve_window_within(&pos, alpha, beta, options.limit)
+            .map(|w| {
+                result.score = w.score;
+                result.best = match w.best {
+                    Some(m) => g.square(m).to_string().to_lowercase(),
+                    None if rules.is_over(&pos) => "-".to_string(),
+                    None => "pa".to_string(),
+                };
+            }),
         Task::Line { value } => {
             // The line goes on as a direct solve of the root would play it.
             engine.prepare_for(&root);
             engine
                 .perfect_line_within(&pos, value, options.limit)
                 .map(|line| {
-                result.score = value;
-                result.line = MoveList(
-                    line.iter()
-                        .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
-                        .collect(),
-                );
-                result.best = match line.first() {
-                    Some(Some(m)) => g.square(*m).to_string().to_lowercase(),
-                    Some(None) => "pa".to_string(),
-                    None => "-".to_string(),
-                };
+                    result.score = value;
+                    result.line = MoveList(
+                        line.iter()
+                            .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
+                            .collect(),
+                    );
+                    result.best = match line.first() {
+                        Some(Some(m)) => g.square(*m).to_string().to_lowercase(),
+                        Some(None) => "pa".to_string(),
+                        None => "-".to_string(),
+                    };
                 })
         }
     };
@@ -393,7 +410,11 @@ fn job_in<B: Bits>(
 }
 
 /// The position at the end of `line` played from `pos`.
-fn play_out<B: Bits>(rules: &Rules<B>, pos: &Position<B>, line: &MoveList) -> anyhow::Result<Position<B>> {
+fn play_out<B: Bits>(
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    line: &MoveList,
+) -> anyhow::Result<Position<B>> {
     let mut game = Game::from_position(rules.clone(), *pos, Passes::Automatic);
     play_listed(&mut game, &line.0)?;
     Ok(*game.position())
@@ -406,7 +427,10 @@ pub fn merge(dir: &Path, out: &mut dyn Write) -> anyhow::Result<Merged> {
     let plan = folder.plan()?;
     let rounds = folder.rounds()?;
     if rounds.is_empty() {
-        bail!("{}: no round of jobs (the split did not finish?)", dir.display());
+        bail!(
+            "{}: no round of jobs (the split did not finish?)",
+            dir.display()
+        );
     }
     let mut results = Vec::new();
     let mut missing = Vec::new();
@@ -446,7 +470,11 @@ fn merge_in<B: Bits>(
     let g = &rules.geometry;
     for r in results {
         if r.position.shape() != rules.shape() {
-            bail!("round {} job {}: a position of another board", r.round, r.job);
+            bail!(
+                "round {} job {}: a position of another board",
+                r.round,
+                r.job
+            );
         }
         let pos = r.position.position::<B>();
         match r.task {
@@ -501,7 +529,10 @@ fn merge_in<B: Bits>(
         .collect();
     let end = play_out(&rules, &root, &MoveList(line.clone()))?;
     if !rules.is_over(&end) || rules.margin(&end, root.to_move) != outcome.value {
-        bail!("internal error: the merged line does not keep the value {:+}", outcome.value);
+        bail!(
+            "internal error: the merged line does not keep the value {:+}",
+            outcome.value
+        );
     }
     let (black, white) = end.score();
     let solved = PositionSolved {
@@ -534,7 +565,9 @@ pub fn run_local(
     let plan = folder.plan()?;
     loop {
         let rounds = folder.rounds()?;
-        let round = rounds.last().context("the work folder has no round of jobs")?;
+        let round = rounds
+            .last()
+            .context("the work folder has no round of jobs")?;
         let mut todo = Vec::new();
         for (i, job) in round.jobs.iter().enumerate() {
             if folder.result(round.number, i, job)?.is_none() {
@@ -580,7 +613,9 @@ pub fn run_local(
             Merged::NextRound { round, jobs } => {
                 writeln!(log, "round {round}: {jobs} jobs")?;
             }
-            Merged::Missing(m) => bail!("internal error: {} results missing after a round", m.len()),
+            Merged::Missing(m) => {
+                bail!("internal error: {} results missing after a round", m.len())
+            }
         }
     }
 }
@@ -642,7 +677,9 @@ pub fn estimate(
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
     let rounds = folder.rounds()?;
-    let round = rounds.first().context("the work folder has no round of jobs")?;
+    let round = rounds
+        .first()
+        .context("the work folder has no round of jobs")?;
     let m = round.jobs.len();
     // A fixed shuffle: the first `sample` of it are the sample.
     let mut order: Vec<usize> = (0..m).collect();

@@ -60,6 +60,14 @@ pub const LINE_HASH_MB: usize = 256;
 /// a better first guess saves rounds.
 const GUESS_DEPTH: u32 = 10;
 
+/// A window a job must search a position in.
+struct Asked<B> {
+    canonical: Position<B>,
+    /// The position as first reached.
+    position: Position<B>,
+    window: (i32, i32),
+}
+
 pub struct Tree<B: Bits> {
     pub rules: Rules<B>,
     maps: Vec<Vec<usize>>,
@@ -75,9 +83,8 @@ pub struct Tree<B: Bits> {
     liner: Engine<B>,
     estimates: HashMap<(Position<B>, u32), i32>,
     decided: HashMap<(Position<B>, Test), (i32, i32)>,
-    /// The windows waiting for a job, in the order met: `(canonical position, position,
-    /// window)`.
-    asked: Vec<(Position<B>, Position<B>, (i32, i32))>,
+    /// The windows waiting for a job, in the order met.
+    asked: Vec<Asked<B>>,
     /// Values settled in this pass, by canonical position.
     settled: HashMap<Position<B>, i32>,
     /// Lines asked for: the position as played and its value.
@@ -141,7 +148,12 @@ impl<B: Bits> Tree<B> {
 
     /// The image of `pos` that stands for all of them: the least by its discs, cell by cell.
     pub fn canonical(&self, pos: &Position<B>) -> Position<B> {
-        let key = |p: &Position<B>| (p.black.iter().collect::<Vec<_>>(), p.white.iter().collect::<Vec<_>>());
+        let key = |p: &Position<B>| {
+            (
+                p.black.iter().collect::<Vec<_>>(),
+                p.white.iter().collect::<Vec<_>>(),
+            )
+        };
         let mut best = *pos;
         let mut best_key = key(pos);
         for map in &self.maps {
@@ -155,7 +167,13 @@ impl<B: Bits> Tree<B> {
     }
 
     /// Adds what a result proves: a fail-soft `score` of a search in `(alpha, beta)`.
-    pub fn learn(&mut self, pos: &Position<B>, score: i32, alpha: i32, beta: i32) -> anyhow::Result<()> {
+    pub fn learn(
+        &mut self,
+        pos: &Position<B>,
+        score: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> anyhow::Result<()> {
         let (mut low, mut high) = (-self.most, self.most);
         if score > alpha {
             low = score;
@@ -164,7 +182,11 @@ impl<B: Bits> Tree<B> {
             high = score;
         }
         let c = self.canonical(pos);
-        let old = self.known.get(&c).copied().unwrap_or((-self.most, self.most));
+        let old = self
+            .known
+            .get(&c)
+            .copied()
+            .unwrap_or((-self.most, self.most));
         let new = (old.0.max(low), old.1.min(high));
         if new.0 > new.1 {
             anyhow::bail!(
@@ -260,12 +282,20 @@ impl<B: Bits> Tree<B> {
         if let Some(v) = self.over_value(pos) {
             return Some((v, v));
         }
-        let known = self.known.get(&c).copied().unwrap_or((-self.most, self.most));
+        let known = self
+            .known
+            .get(&c)
+            .copied()
+            .unwrap_or((-self.most, self.most));
         if test.decided(known) {
             return Some(known);
         }
         if !self.expanded(pos) {
-            self.asked.push((c, *pos, test.window()));
+            self.asked.push(Asked {
+                canonical: c,
+                position: *pos,
+                window: test.window(),
+            });
             return None;
         }
         let children = self.ordered_children(pos);
@@ -340,7 +370,11 @@ impl<B: Bits> Tree<B> {
         }
         if !self.expanded(pos) {
             let limit = self.most + 1;
-            self.asked.push((c, *pos, (-limit, limit)));
+            self.asked.push(Asked {
+                canonical: c,
+                position: *pos,
+                window: (-limit, limit),
+            });
             return Ok(None);
         }
         let children = self.ordered_children(pos);
@@ -378,7 +412,12 @@ impl<B: Bits> Tree<B> {
     pub fn wants(&mut self) -> Vec<Want<B>> {
         let mut order = Vec::new();
         let mut windows: HashMap<Position<B>, (Position<B>, i32, i32)> = HashMap::new();
-        for &(c, pos, (a, b)) in &self.asked {
+        for &Asked {
+            canonical: c,
+            position: pos,
+            window: (a, b),
+        } in &self.asked
+        {
             windows
                 .entry(c)
                 .and_modify(|w| (w.1, w.2) = (w.1.min(a), w.2.max(b)))
@@ -405,7 +444,11 @@ impl<B: Bits> Tree<B> {
     /// A line of perfect play from `pos`, whose value is `value`: each move the first in the
     /// line's order that keeps the value, as a direct solve chooses it, down to a job's
     /// line. `None` while jobs are needed.
-    pub fn line(&mut self, pos: &Position<B>, value: i32) -> anyhow::Result<Option<Vec<Option<usize>>>> {
+    pub fn line(
+        &mut self,
+        pos: &Position<B>,
+        value: i32,
+    ) -> anyhow::Result<Option<Vec<Option<usize>>>> {
         let (mut pos, mut score) = (*pos, value);
         let mut line = Vec::new();
         loop {

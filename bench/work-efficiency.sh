@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The cost of a split solve against the direct one, one thread each: the CPU seconds (user+sys)
+# of `othello solve` against those of `--split N --run-local --workers 1` (split, every job and
+# every merge), nodes, rounds, and how the jobs' times spread. The direct and split runs of a
+# board run one after the other, so compare ratios, not seconds across boards.
+#
+#   bench/work-efficiency.sh                      # the three boards below, 40 jobs asked
+#   SPLIT=100 bench/work-efficiency.sh "6 6" "--rules simple|4 7"
+#
+# A board is "ROWS COLS" with, before a `|`, the global options (`--rules simple`). Environment:
+# SPLIT (40), OTHELLO (the binary; default: `cargo build --release`'s).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+split=${SPLIT:-40}
+if [[ -z ${OTHELLO:-} ]]; then
+    cargo build --release --quiet
+    OTHELLO=${CARGO_TARGET_DIR:-target}/release/othello
+fi
+boards=("$@")
+((${#boards[@]})) || boards=("6 6" "5 7" "--rules simple|4 7")
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cpu() { awk '{printf "%.2f", $1 + $2}' "$1"; }
+printf '%-22s %10s %10s %6s %14s %14s %s\n' board direct_s split_s ratio direct_nodes split_nodes jobs
+for board in "${boards[@]}"; do
+    global=""
+    if [[ $board == *"|"* ]]; then
+        global=${board%%|*}
+        board=${board#*|}
+    fi
+    read -r rows cols <<<"$board"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%U %S' -o "$scratch/direct.time" "$OTHELLO" $global solve \
+        --rows "$rows" --cols "$cols" --threads 1 >"$scratch/direct.out" 2>/dev/null
+    rm -rf "$scratch/work"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%U %S' -o "$scratch/split.time" "$OTHELLO" $global solve \
+        --rows "$rows" --cols "$cols" --split "$split" --work "$scratch/work" --run-local \
+        --workers 1 >"$scratch/split.out" 2>"$scratch/split.err"
+    if ! diff <(grep -v '^Nodes:' "$scratch/direct.out") <(grep -v '^Nodes:' "$scratch/split.out") >/dev/null; then
+        echo "WARNING: $global ${rows}x$cols: the split solve's report differs from the direct one"
+    fi
+    d=$(cpu "$scratch/direct.time")
+    s=$(cpu "$scratch/split.time")
+    dn=$(awk '/^Nodes:/{print $2}' "$scratch/direct.out")
+    sn=$(awk '/^Nodes:/{print $2}' "$scratch/split.out")
+    jobs=$(grep -o '[0-9]* jobs in [0-9]* rounds.*' "$scratch/split.err" | tail -1)
+    printf '%-22s %10s %10s %6.2f %14s %14s %s\n' "${global:+$global }${rows}x$cols" "$d" "$s" \
+        "$(awk -v a="$s" -v b="$d" 'BEGIN{print a / b}')" "$dn" "$sn" "$jobs"
+done
