@@ -560,7 +560,7 @@ pub struct PerftArgs {
 #[derive(clap::Args)]
 pub struct SolveArgs {
     /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
-    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere", "journal", "limit"])]
+    #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere", "journal", "limit", "work"])]
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub start: StartArgs,
@@ -595,6 +595,40 @@ pub struct SolveArgs {
     /// with --journal, the next run goes on from there.
     #[arg(long, value_name = "DURATION", value_parser = players::parse_duration)]
     pub limit: Option<Duration>,
+    /// Split the solve into about N independent jobs, written to a new --work folder, for
+    /// many machines (see cluster/README.md): each is run with --work DIR --job I, and
+    /// --merge combines their results.
+    #[arg(long, value_name = "N", requires = "work", conflicts_with_all = ["journal", "limit"])]
+    pub split: Option<usize>,
+    /// The work folder of a split solve. With neither --split, --merge nor --run-local: solve
+    /// one job of it (--job, else the index in SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX);
+    /// exit status 3 when --limit stopped it (run it again to go on).
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    /// The job to solve, from 0.
+    #[arg(long, value_name = "I", requires = "work", conflicts_with_all = ["split", "merge", "run_local", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
+    pub job: Option<usize>,
+    /// The round the job is of [default: the latest].
+    #[arg(long, value_name = "R", requires = "work", conflicts_with_all = ["split", "merge", "run_local", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
+    pub round: Option<u32>,
+    /// Merge the results of the --work folder: print the report when they settle the value
+    /// (status 0), or write the next round's jobs (status 4; stdout's last line is `round R:
+    /// M jobs`); results missing are listed (status 5) and nothing is written.
+    #[arg(long, requires = "work", conflicts_with_all = ["split", "run_local", "limit", "journal", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
+    pub merge: bool,
+    /// Run every job of every round of the --work folder here (after --split, if given), and
+    /// print the report.
+    #[arg(long, requires = "work", conflicts_with_all = ["journal"])]
+    pub run_local: bool,
+    /// Jobs run at once by --run-local [default: every core].
+    #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
+    pub workers: Option<usize>,
+    /// With --split: solve a random sample of the jobs and project the CPU time of all.
+    #[arg(long, requires = "split", conflicts_with = "run_local")]
+    pub estimate: bool,
+    /// Jobs --estimate solves.
+    #[arg(long, value_name = "K", requires = "estimate", default_value_t = 20)]
+    pub sample: usize,
 }
 
 /// The options of `othello show`; its help is its [`Command`]'s doc comment.

@@ -32,6 +32,10 @@ pub enum AppError {
     ClosedOutput,
     /// A signal stopped a long solve, whose work is kept (see [`commands::Interrupt`]).
     Stopped { signal: i32, message: String },
+    /// A step of a split solve that left work to do: a job stopped by its limit, a merge
+    /// that wrote the next round or found results missing (see `commands::work`). The status
+    /// says which; the message, if any, goes to stderr.
+    Unfinished { status: u8, message: Option<String> },
     /// Anything else that stopped the command.
     Failed(String),
 }
@@ -44,6 +48,7 @@ impl AppError {
             AppError::ClosedOutput => 0,
             AppError::Clap(_) => 2,
             AppError::Failed(_) => 1,
+            AppError::Unfinished { status, .. } => *status,
             AppError::Usage(_) | AppError::Input(_) => 2,
             // As the shell reports a program the signal ended.
             AppError::Stopped { signal, .. } => (128 + signal).clamp(0, 255) as u8,
@@ -65,7 +70,11 @@ pub fn exit(result: Result<Outcome, AppError>) -> ExitCode {
                 AppError::Clap(clap) => {
                     let _ = clap.print();
                 }
-                AppError::ClosedOutput => {}
+                AppError::ClosedOutput | AppError::Unfinished { message: None, .. } => {}
+                AppError::Unfinished {
+                    message: Some(message),
+                    ..
+                } => say(message),
                 AppError::Usage(message)
                 | AppError::Input(message)
                 | AppError::Failed(message)

@@ -308,6 +308,9 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         }
         return Ok(());
     }
+    if let Some(dir) = args.work.clone() {
+        return solve_work(args, rules, &dir);
+    }
     let start = args.start.start(rules);
     let options = commands::SolveOptions {
         which: if args.all_moves {
@@ -345,6 +348,131 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// `othello solve --work DIR`: a split solve's split, one job, a merge, or all of it here.
+fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppError> {
+    use commands::work::{self, JobEnd, Merged};
+    let which = if args.all_moves {
+        RootMoves::All
+    } else {
+        RootMoves::Ties
+    };
+    let options = work::JobOptions {
+        threads: args.threads.unwrap_or(1),
+        hash_mb: args.hash_mb,
+        limit: args.limit,
+        interrupt: commands::Interrupt::on_signals()?,
+    };
+    let mut stdout = io::stdout().lock();
+    let bad_position = |e: anyhow::Error| match e.downcast_ref::<commands::BadPosition>() {
+        Some(_) => AppError::Usage(format!("{e:#}")),
+        None => e.into(),
+    };
+    if let Some(jobs) = args.split {
+        let start = args.start.start(rules);
+        // Before --run-local, what the split did goes to stderr: stdout is the report alone.
+        let mut stderr = io::stderr();
+        let said: &mut dyn Write = if args.run_local {
+            &mut stderr
+        } else {
+            &mut stdout
+        };
+        work::split(&start, &args.moves, which, jobs, dir, said).map_err(bad_position)?;
+        if args.estimate {
+            let report = work::estimate(dir, args.sample, &options, &mut stdout)?;
+            return report.map_err(stopped_job);
+        }
+        if !args.run_local {
+            return Ok(());
+        }
+    }
+    let stopped = |end: JobEnd| stopped_job(end);
+    if args.merge {
+        return match work::merge(dir, &mut stdout)? {
+            Merged::Settled(totals) => {
+                eprintln!("othello solve: {}", totals.summary());
+                Ok(())
+            }
+            Merged::NextRound { round, jobs } => {
+                writeln!(stdout, "round {round}: {jobs} jobs")?;
+                Err(AppError::Unfinished {
+                    status: work::STATUS_NEXT_ROUND,
+                    message: None,
+                })
+            }
+            Merged::Missing(missing) => Err(AppError::Unfinished {
+                status: work::STATUS_MISSING,
+                message: Some(format!(
+                    "results missing, nothing merged: {}",
+                    work::listed(&missing)
+                )),
+            }),
+        };
+    }
+    if args.run_local {
+        let workers = args.workers.unwrap_or_else(all_cores);
+        let mut log = io::stderr();
+        return match work::run_local(dir, workers, &options, &mut stdout, &mut log)? {
+            Ok(totals) => {
+                eprintln!("othello solve: {}", totals.summary());
+                Ok(())
+            }
+            Err(end) => Err(stopped(end)),
+        };
+    }
+    let index = match args.job {
+        Some(i) => i,
+        None => job_index_from_env()?,
+    };
+    match work::run_job(dir, args.round, index, &options)? {
+        JobEnd::Done(r) => {
+            writeln!(
+                stdout,
+                "round {} job {}: score {:+}, {} nodes in {:.3} s",
+                r.round, r.job, r.score, r.nodes, r.seconds
+            )?;
+            Ok(())
+        }
+        JobEnd::AlreadyDone => {
+            writeln!(stdout, "job {index}: its result is already there")?;
+            Ok(())
+        }
+        end => Err(stopped(end)),
+    }
+}
+
+/// A job stopped: by a signal (status 128 + its number) or by its limit (status 3).
+fn stopped_job(end: commands::work::JobEnd) -> AppError {
+    match end {
+        commands::work::JobEnd::Stopped {
+            signal: Some(signal),
+        } => anyhow::Error::from(commands::Stopped { signal }).into(),
+        _ => AppError::Unfinished {
+            status: commands::work::STATUS_JOB_STOPPED,
+            message: Some(
+                "not finished within --limit: its work is kept; run the same command again to \
+                 go on"
+                    .to_string(),
+            ),
+        },
+    }
+}
+
+/// The index of a job run as one of an array: Slurm's, else a Kubernetes Indexed Job's.
+fn job_index_from_env() -> Result<usize, AppError> {
+    for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+        if let Ok(text) = std::env::var(name) {
+            return text.trim().parse().map_err(|_| {
+                AppError::Usage(format!("{name}={text:?} is not a job index"))
+            });
+        }
+    }
+    Err(AppError::Usage(
+        "--work DIR alone solves one job: give --job I (or set SLURM_ARRAY_TASK_ID or \
+         JOB_COMPLETION_INDEX), or --split N, --merge or --run-local"
+            .to_string(),
+    ))
 }
 
 /// The bytes of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or

@@ -8,6 +8,7 @@ mod perfect_play;
 mod selfplay;
 mod show;
 mod solve;
+pub mod work;
 
 pub use bench::{bench, bench_positions, BenchLine};
 pub use interrupt::{signal_name, Interrupt, Stopped};

@@ -210,7 +210,7 @@ pub fn solve_position_within<B: Bits>(
 }
 
 /// `observer`, if any, and a stop once `interrupt` is raised.
-fn interruptible(interrupt: Interrupt, mut observer: Option<Observer>) -> Observer {
+pub(super) fn interruptible(interrupt: Interrupt, mut observer: Option<Observer>) -> Observer {
     Box::new(move |p: &Progress| {
         if interrupt.signal().is_some() {
             return ControlFlow::Break(());
@@ -253,14 +253,7 @@ pub fn solve_from(
         }
         let observer = progress.map(|w| progress_printer(w, terminal, rules.geometry.cols()));
         let solved = solve_position_within(&rules, &pos, options, observer)?;
-        let mut from = match start {
-            Start::Setup(_) => "the start position".to_string(),
-            Start::Position(p, _) => p.to_string(),
-        };
-        if !moves.is_empty() {
-            from = format!("{from}, after {}", line_text(&moves.0));
-        }
-        writeln!(out, "# {}, {from}", describe(start))?;
+        writeln!(out, "# {}", heading(start, moves))?;
         match &solved {
             Ok(solved) => write_solution(out, solved, options.which)?,
             Err(stopped) => write_stopped(out, stopped, options)?,
@@ -269,8 +262,20 @@ pub fn solve_from(
     })
 }
 
+/// What a report solves, in words: the board, the rules and the position.
+pub(super) fn heading(start: &Start, moves: &MoveList) -> String {
+    let mut from = match start {
+        Start::Setup(_) => "the start position".to_string(),
+        Start::Position(p, _) => p.to_string(),
+    };
+    if !moves.is_empty() {
+        from = format!("{from}, after {}", line_text(&moves.0));
+    }
+    format!("{}, {from}", describe(start))
+}
+
 /// Plays a move list on `game`. A `pa` is accepted where the game passed by itself.
-fn play_listed<B: Bits>(game: &mut Game<B>, list: &[Move]) -> Result<(), BadPosition> {
+pub(super) fn play_listed<B: Bits>(game: &mut Game<B>, list: &[Move]) -> Result<(), BadPosition> {
     for (n, &step) in list.iter().enumerate() {
         game.play_listed(step).map_err(|e| {
             BadPosition(match e {

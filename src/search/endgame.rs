@@ -339,6 +339,19 @@ pub struct Solved {
     pub elapsed: Duration,
 }
 
+/// What a search of one position within a window proved (see
+/// [`Engine::solve_window_within`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Windowed {
+    /// The fail-soft score: exact strictly inside the window, a bound on or outside it.
+    pub score: i32,
+    /// A move that reaches the score (when it is above the window's floor: below it, every
+    /// move was shown no better, and this is only the one that came nearest).
+    pub best: Option<usize>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
 /// Which root moves a solve proves exact values for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RootMoves {
@@ -439,6 +452,18 @@ impl<B: Bits> Engine<B> {
             return None;
         }
         // Every thread goes through the root moves in this order.
+        let (list, guess) = self.root_list(pos);
+        let mut solved = self.with_helpers(
+            |e| e.solve_root_inner(pos, which, clock, &list, guess),
+            |h| h.help_solve(pos, which, &list, guess),
+        );
+        solved.nodes = self.nodes;
+        (!self.stopped).then_some(solved)
+    }
+
+    /// The root moves of a solve of `pos` in the order it tries them, and, where it sorts them
+    /// by search, the estimate of the first in discs.
+    fn root_list(&mut self, pos: &Position<B>) -> (Vec<Candidate<B>>, Option<i32>) {
         let mut list = Vec::new();
         let key = self.zobrist.key(pos);
         let deepen = self.sorts_by_search(self.rules.empty(pos).count());
@@ -462,12 +487,94 @@ impl<B: Bits> Engine<B> {
             }
             guess = Some(in_discs(list[0].weight));
         }
-        let mut solved = self.with_helpers(
-            |e| e.solve_root_inner(pos, which, clock, &list, guess),
-            |h| h.help_solve(pos, which, &list, guess),
+        (list, guess)
+    }
+
+    /// The root moves in the order a solve of `pos` from an empty table tries them: among
+    /// moves of equal value, the order in which a solve lists them.
+    pub fn root_order(&mut self, pos: &Position<B>) -> Vec<usize> {
+        self.clear();
+        self.begin(Instant::now(), None);
+        self.root_list(pos).0.iter().map(|c| c.cell).collect()
+    }
+
+    /// The moves a line of perfect play tries at `pos`, in its order (see
+    /// [`Engine::perfect_line`]): the first that keeps the value is the line's.
+    pub fn line_order(&self, pos: &Position<B>) -> Vec<usize> {
+        let mut list = Vec::new();
+        self.line_candidates(pos, self.rules.moves(pos), &mut list);
+        list.iter().map(|c| c.cell).collect()
+    }
+
+    /// What `pos` is worth within the window `(alpha, beta)`: fail-soft, so a score at or
+    /// below `alpha` is an upper bound and one at or above `beta` a lower bound. Gives up
+    /// (`None`) once `limit` has passed or the observer stops it; with a journal, what the
+    /// search proved is kept there, the root's bound too, for the next run to go on from.
+    pub fn solve_window_within(
+        &mut self,
+        pos: &Position<B>,
+        alpha: i32,
+        beta: i32,
+        limit: Option<Duration>,
+    ) -> Option<Windowed> {
+        let clock = Instant::now();
+        self.begin(clock, limit);
+        self.prepare_subsets(pos);
+        if self.stopped {
+            return None;
+        }
+        let key = self.zobrist.key(pos);
+        let (list, _) = self.root_list(pos);
+        let (score, best) = self.with_helpers(
+            |e| e.solve_window_inner(pos, key, &list, alpha, beta),
+            |h| {
+                h.nodes = 0;
+                h.solve(pos, key, alpha, beta, 0);
+            },
         );
-        solved.nodes = self.nodes;
-        (!self.stopped).then_some(solved)
+        if self.stopped {
+            return None;
+        }
+        if let Some(journal) = &self.journal {
+            journal.record(pos, score, alpha, beta);
+        }
+        Some(Windowed {
+            score,
+            best,
+            nodes: self.nodes,
+            elapsed: clock.elapsed(),
+        })
+    }
+
+    /// The main thread's part of [`Engine::solve_window_within`]: the root moves in turn,
+    /// each kept in the journal, so that the best move comes back with the score.
+    fn solve_window_inner(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        list: &[Candidate<B>],
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<usize>) {
+        if list.is_empty() {
+            return (self.solve(pos, key, alpha, beta, 0), None);
+        }
+        let limit = self.rules.geometry.cell_count() as i32 + 1;
+        let (mut best, mut best_move) = (-limit, None);
+        for c in list {
+            let (child, child_key) = self.after(pos, key, c.cell, c.flips(&self.rules, pos));
+            let value = -self.solve_root_move(&child, child_key, -beta, -alpha.max(best));
+            if self.stopped {
+                break;
+            }
+            if value > best {
+                (best, best_move) = (value, Some(c.cell));
+                if best >= beta {
+                    break;
+                }
+            }
+        }
+        (best, best_move)
     }
 
     /// A helper's part of a solve. While the main thread solves the first root move, the
@@ -917,8 +1024,23 @@ impl<B: Bits> Engine<B> {
     /// even where the table has forgotten it.
     pub fn perfect_line(&mut self, pos: &Position<B>, score: i32) -> Vec<Option<usize>> {
         // A line is proved in full: the time limit of the solve before it no longer applies.
-        self.deadline = None;
+        // Only the observer stops it, and then the caller throws the line away.
+        self.perfect_line_within(pos, score, None)
+            .unwrap_or_default()
+    }
+
+    /// As [`Engine::perfect_line`], giving up (`None`) once `limit` has passed or the
+    /// observer stops it.
+    pub fn perfect_line_within(
+        &mut self,
+        pos: &Position<B>,
+        score: i32,
+        limit: Option<Duration>,
+    ) -> Option<Vec<Option<usize>>> {
+        self.deadline = limit.map(|t| Instant::now() + t.saturating_sub(super::time::margin(t)));
         self.stopped = false;
+        // A line may be searched by an engine that has not solved the position first.
+        self.prepare_subsets(pos);
         let mut line = Vec::new();
         let (mut pos, mut score) = (*pos, score);
         let mut key = self.zobrist.key(&pos);
@@ -941,7 +1063,11 @@ impl<B: Bits> Engine<B> {
                 let m = c.cell;
                 let (child, child_key) = self.after(&pos, key, m, c.flips(&self.rules, &pos));
                 // Within (-score - 1, -score + 1) only the exact value -score lies inside.
-                if self.solve(&child, child_key, -score - 1, -score + 1, 1) == -score {
+                let value = self.solve(&child, child_key, -score - 1, -score + 1, 1);
+                if self.stopped {
+                    return None;
+                }
+                if value == -score {
                     next = Some((m, child, child_key));
                     break;
                 }
@@ -953,7 +1079,7 @@ impl<B: Bits> Engine<B> {
             line.push(Some(m));
             (pos, key, score) = (child, child_key, -score);
         }
-        line
+        Some(line)
     }
 
     /// The `moves` a line of perfect play tries at `pos`, into `list`: in an order the table

@@ -17,7 +17,7 @@ mod threads;
 pub mod time;
 pub mod weights;
 
-pub use endgame::{Observer, Progress, RootMoves, RootValue, Solved};
+pub use endgame::{Observer, Progress, RootMoves, RootValue, Solved, Windowed};
 pub use eval::{EvalKind, Evaluator, DISC};
 pub use journal::{Bounds, Journal, Sink};
 use threads::{Shared, SEARCHED_BY_ALL};

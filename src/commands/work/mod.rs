@@ -1,0 +1,700 @@
+//! A solve cut into independent jobs for many machines: `othello solve --split N --work DIR`
+//! writes the jobs, `--job I` solves one, `--merge` combines the results into the value (or
+//! writes the next round's jobs), `--run-local` does it all here.
+
+mod folder;
+mod tree;
+
+pub use folder::{Folder, Job, JobResult, Plan, Round, Task};
+
+use super::solve::{heading, interruptible, play_listed, write_solution};
+use super::{Interrupt, JournalFile, PositionSolved, Start};
+use crate::notation::{MoveList, PositionString};
+use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
+use crate::search::{Config, Engine, RootMoves, Scoring};
+use anyhow::{bail, Context};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tree::{Test, Tree};
+
+/// The exit status of a job stopped by its `--limit`: its work is kept, run it again.
+pub const STATUS_JOB_STOPPED: u8 = 3;
+/// The exit status of a merge that wrote the next round's jobs.
+pub const STATUS_NEXT_ROUND: u8 = 4;
+/// The exit status of a merge that found results missing (and wrote nothing).
+pub const STATUS_MISSING: u8 = 5;
+
+/// The most jobs a split may ask for.
+pub const MAX_SPLIT: usize = 10_000_000;
+
+/// How a job is solved.
+#[derive(Clone, Debug)]
+pub struct JobOptions {
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub limit: Option<Duration>,
+    pub interrupt: Interrupt,
+}
+
+/// How a job ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobEnd {
+    /// Its result is written.
+    Done(JobResult),
+    /// Its result was already there: nothing was done.
+    AlreadyDone,
+    /// Its limit, or a signal, stopped it; the work is in its journal.
+    Stopped { signal: Option<i32> },
+}
+
+/// What a merge found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Merged {
+    /// The value is settled and the report printed.
+    Settled(Totals),
+    /// The next round's jobs are written.
+    NextRound { round: u32, jobs: usize },
+    /// These results (round, job) are missing; nothing was written.
+    Missing(Vec<(u32, usize)>),
+}
+
+/// The work of every job of a settled solve.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    pub rounds: u32,
+    pub jobs: usize,
+    pub nodes: u64,
+    /// Each job's seconds, in the order of the rounds.
+    pub seconds: Vec<f64>,
+}
+
+impl Totals {
+    /// One line: jobs, rounds, time in all, the median and the largest job.
+    pub fn summary(&self) -> String {
+        let mut sorted = self.seconds.clone();
+        sorted.sort_by(f64::total_cmp);
+        let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+        let largest = sorted.last().copied().unwrap_or(0.0);
+        let total: f64 = sorted.iter().sum();
+        format!(
+            "{} jobs in {} rounds, {} nodes, {total:.3} s in all, median job {median:.3} s, \
+             largest {largest:.3} s",
+            self.jobs, self.rounds, self.nodes
+        )
+    }
+}
+
+/// A name for the journal of `pos` and its images: a 64-bit FNV-1a hash of its text.
+fn journal_name(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// The rules and the position a plan solves.
+fn plan_root<B: Bits>(plan: &Plan) -> anyhow::Result<(Rules<B>, Position<B>)> {
+    let (rules, position) = plan.start.rules_and_position::<B>()?;
+    let mut game = Game::from_position(rules, position, Passes::Automatic);
+    play_listed(&mut game, &plan.moves.0)?;
+    Ok((game.rules().clone(), *game.position()))
+}
+
+/// Writes the work folder `dir` for the position reached from `start` by `moves`: about
+/// `jobs` jobs in round 1, at the shallowest depth that gives that many.
+pub fn split(
+    start: &Start,
+    moves: &MoveList,
+    which: RootMoves,
+    jobs: usize,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<Round> {
+    if !(1..=MAX_SPLIT).contains(&jobs) {
+        bail!("--split {jobs}: from 1 to {MAX_SPLIT} jobs");
+    }
+    let folder = Folder::new(dir);
+    let mut plan = Plan {
+        start: start.clone(),
+        moves: moves.clone(),
+        which: if which == RootMoves::All {
+            RootMoves::All
+        } else {
+            RootMoves::Ties
+        },
+        split: jobs,
+        depth: 0,
+    };
+    if folder.plan_path().exists() {
+        let held = folder.plan()?;
+        if (Plan { depth: 0, ..held.clone() }) != plan {
+            bail!(
+                "{} holds another solve (see its work.txt); give another --work folder",
+                dir.display()
+            );
+        }
+        let rounds = folder.rounds()?;
+        let last = rounds.last().context("the work folder has no round of jobs")?;
+        writeln!(out, "# {}: already split, {} rounds written", dir.display(), rounds.len())?;
+        writeln!(out, "round {}: {} jobs", last.number, last.jobs.len())?;
+        return Ok(last.clone());
+    }
+    if dir.exists() && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some()) {
+        bail!(
+            "{} exists and is not an empty folder: --work makes a new folder of its own",
+            dir.display()
+        );
+    }
+    let (round, depth, guess) = crate::with_bits!(start.shape(), |B| {
+        let (rules, root) = plan_root::<B>(&plan)?;
+        let empties = rules.empty(&root).count();
+        let mut tree = Tree::new(rules, empties);
+        let guess = tree.guess(&root);
+        let mut chosen = (0, Vec::new(), Vec::new());
+        for depth in 1..=empties.max(1) {
+            tree.set_frontier(empties.saturating_sub(depth));
+            let settled = pass(&mut tree, &root, plan.which)?;
+            let wants = tree.wants();
+            let lines = tree.lines_asked.clone();
+            let count = wants.len() + lines.len();
+            chosen = (depth, wants, lines);
+            if count >= jobs || settled.is_some() || depth >= empties {
+                break;
+            }
+        }
+        let (depth, wants, lines) = chosen;
+        plan.depth = depth;
+        let round = round_of(&tree, 1, &wants, &lines);
+        anyhow::Ok((round, depth, guess))
+    })?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    crate::files::write_atomic(&folder.plan_path(), plan.text().as_bytes())
+        .with_context(|| format!("cannot write {}", folder.plan_path().display()))?;
+    folder.write_round(&round)?;
+    writeln!(out, "# {}", heading(start, moves))?;
+    writeln!(
+        out,
+        "# split {depth} moves deep: {} jobs (about {jobs} asked), first guess {guess:+}",
+        round.jobs.len()
+    )?;
+    writeln!(out, "round 1: {} jobs", round.jobs.len())?;
+    Ok(round)
+}
+
+/// Round `number` of the jobs `wants` and `lines` ask for.
+fn round_of<B: Bits>(
+    tree: &Tree<B>,
+    number: u32,
+    wants: &[tree::Want<B>],
+    lines: &[(Position<B>, i32)],
+) -> Round {
+    let g = &tree.rules.geometry;
+    let name = |pos: &Position<B>| {
+        journal_name(&PositionString::from_position(g, &tree.canonical(pos)).to_string())
+    };
+    let mut jobs: Vec<Job> = wants
+        .iter()
+        .map(|w| Job {
+            task: Task::Window {
+                alpha: w.alpha,
+                beta: w.beta,
+            },
+            estimate: w.estimate,
+            journal: name(&w.position),
+            position: PositionString::from_position(g, &w.position),
+        })
+        .collect();
+    jobs.extend(lines.iter().map(|(pos, value)| Job {
+        task: Task::Line { value: *value },
+        estimate: *value,
+        journal: name(pos),
+        position: PositionString::from_position(g, pos),
+    }));
+    Round { number, jobs }
+}
+
+/// What one pass over the tree settles: the value, the moves proved and a line, or `None`
+/// while jobs are needed (the tree holds what they are).
+struct Outcome {
+    value: i32,
+    moves: Vec<(usize, i32)>,
+    line: Vec<Option<usize>>,
+}
+
+fn pass<B: Bits>(
+    tree: &mut Tree<B>,
+    root: &Position<B>,
+    which: RootMoves,
+) -> anyhow::Result<Option<Outcome>> {
+    tree.forget();
+    let Some(value) = tree.settle(root)? else {
+        return Ok(None);
+    };
+    let mut moves = Vec::new();
+    let mut waiting = false;
+    if !tree.rules.is_over(root) {
+        for m in tree.rules.moves(root).iter() {
+            let child = tree.rules.play_unchecked(root, m);
+            if which == RootMoves::All {
+                match tree.settle(&child)? {
+                    Some(v) => moves.push((m, -v)),
+                    None => waiting = true,
+                }
+                continue;
+            }
+            match tree.decide(&child, Test::AtMost(-value)) {
+                Some((_, high)) if high <= -value => moves.push((m, value)),
+                Some(_) => {}
+                None => waiting = true,
+            }
+        }
+    }
+    let line = tree.line(root, value)?;
+    match (waiting, line) {
+        (false, Some(line)) => Ok(Some(Outcome { value, moves, line })),
+        _ => Ok(None),
+    }
+}
+
+/// Solves job `index` of `round` (the latest when `None`) of the work folder `dir`.
+pub fn run_job(
+    dir: &Path,
+    round: Option<u32>,
+    index: usize,
+    options: &JobOptions,
+) -> anyhow::Result<JobEnd> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    let rounds = folder.rounds()?;
+    let round = match round {
+        None => rounds.last().context("the work folder has no round of jobs")?,
+        Some(r) => rounds
+            .iter()
+            .find(|x| x.number == r)
+            .with_context(|| format!("--round {r}: the work folder has rounds 1 to {}", rounds.len()))?,
+    };
+    if index >= round.jobs.len() {
+        bail!(
+            "job {index}: round {} has {} jobs (0 to {})",
+            round.number,
+            round.jobs.len(),
+            round.jobs.len() as i64 - 1
+        );
+    }
+    run_loaded_job(&folder, &plan, round, index, options)
+}
+
+fn run_loaded_job(
+    folder: &Folder,
+    plan: &Plan,
+    round: &Round,
+    index: usize,
+    options: &JobOptions,
+) -> anyhow::Result<JobEnd> {
+    let job = &round.jobs[index];
+    if folder.result(round.number, index, job)?.is_some() {
+        return Ok(JobEnd::AlreadyDone);
+    }
+    crate::with_bits!(plan.start.shape(), |B| {
+        job_in::<B>(folder, plan, round.number, index, job, options)
+    })
+}
+
+fn job_in<B: Bits>(
+    folder: &Folder,
+    plan: &Plan,
+    round: u32,
+    index: usize,
+    job: &Job,
+    options: &JobOptions,
+) -> anyhow::Result<JobEnd> {
+    let clock = Instant::now();
+    let (rules, _) = plan_root::<B>(plan)?;
+    if job.position.shape() != rules.shape() {
+        bail!("job {index}: a {} position on a {} board", job.position.shape(), rules.shape());
+    }
+    let pos = job.position.position::<B>();
+    let journal_path = folder.journal_path(&job.journal);
+    if let Some(parent) = journal_path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let mut journal = JournalFile::open(&journal_path, &rules)?;
+    let mut engine = Engine::new(
+        rules.clone(),
+        Config {
+            hash_mb: options.hash_mb,
+            scoring: Scoring::Plain,
+            threads: options.threads,
+            ..Config::default()
+        },
+    );
+    engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
+    engine.observe(Some(interruptible(options.interrupt.clone(), None)));
+    let g = &rules.geometry;
+    let mut result = JobResult::new(round, index, job);
+    let found = match job.task {
+        Task::Window { alpha, beta } => {
+            engine
+                .solve_window_within(&pos, alpha, beta, options.limit)
+                .map(|w| {
+                    result.score = w.score;
+                    result.best = match w.best {
+                        Some(m) => g.square(m).to_string().to_lowercase(),
+                        None if rules.is_over(&pos) => "-".to_string(),
+                        None => "pa".to_string(),
+                    };
+                })
+        }
+        Task::Line { value } => engine
+            .perfect_line_within(&pos, value, options.limit)
+            .map(|line| {
+                result.score = value;
+                result.line = MoveList(
+                    line.iter()
+                        .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
+                        .collect(),
+                );
+                result.best = match line.first() {
+                    Some(Some(m)) => g.square(*m).to_string().to_lowercase(),
+                    Some(None) => "pa".to_string(),
+                    None => "-".to_string(),
+                };
+            }),
+    };
+    engine.observe(None);
+    let nodes = engine.nodes();
+    let stopped = found.is_none() || options.interrupt.signal().is_some();
+    journal.finish(nodes, clock.elapsed(), !stopped);
+    if stopped {
+        return Ok(JobEnd::Stopped {
+            signal: options.interrupt.signal(),
+        });
+    }
+    if let Task::Line { value } = job.task {
+        let end = play_out(&rules, &pos, &result.line)?;
+        if !rules.is_over(&end) || rules.margin(&end, pos.to_move) != value {
+            bail!("internal error: job {index}'s line does not keep the value {value:+}");
+        }
+    }
+    result.nodes = nodes;
+    result.seconds = clock.elapsed().as_secs_f64();
+    folder.write_result(&result)?;
+    Ok(JobEnd::Done(result))
+}
+
+/// The position at the end of `line` played from `pos`.
+fn play_out<B: Bits>(rules: &Rules<B>, pos: &Position<B>, line: &MoveList) -> anyhow::Result<Position<B>> {
+    let mut game = Game::from_position(rules.clone(), *pos, Passes::Automatic);
+    play_listed(&mut game, &line.0)?;
+    Ok(*game.position())
+}
+
+/// Merges the results of `dir`: prints the report when they settle the value, otherwise
+/// writes the next round's jobs.
+pub fn merge(dir: &Path, out: &mut dyn Write) -> anyhow::Result<Merged> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    let rounds = folder.rounds()?;
+    if rounds.is_empty() {
+        bail!("{}: no round of jobs (the split did not finish?)", dir.display());
+    }
+    let mut results = Vec::new();
+    let mut missing = Vec::new();
+    for round in &rounds {
+        for (i, job) in round.jobs.iter().enumerate() {
+            match folder.result(round.number, i, job)? {
+                Some(r) => results.push(r),
+                None => missing.push((round.number, i)),
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Ok(Merged::Missing(missing));
+    }
+    let totals = Totals {
+        rounds: rounds.len() as u32,
+        jobs: results.len(),
+        nodes: results.iter().fold(0u64, |n, r| n.saturating_add(r.nodes)),
+        seconds: results.iter().map(|r| r.seconds).collect(),
+    };
+    crate::with_bits!(plan.start.shape(), |B| {
+        merge_in::<B>(&folder, &plan, &rounds, &results, totals, out)
+    })
+}
+
+fn merge_in<B: Bits>(
+    folder: &Folder,
+    plan: &Plan,
+    rounds: &[Round],
+    results: &[JobResult],
+    totals: Totals,
+    out: &mut dyn Write,
+) -> anyhow::Result<Merged> {
+    let (rules, root) = plan_root::<B>(plan)?;
+    let empties = rules.empty(&root).count();
+    let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth));
+    let g = &rules.geometry;
+    for r in results {
+        if r.position.shape() != rules.shape() {
+            bail!("round {} job {}: a position of another board", r.round, r.job);
+        }
+        let pos = r.position.position::<B>();
+        match r.task {
+            Task::Window { alpha, beta } => tree.learn(&pos, r.score, alpha, beta)?,
+            Task::Line { value } => {
+                let line = r
+                    .line
+                    .0
+                    .iter()
+                    .map(|m| match m {
+                        Move::Play(sq) => g.index(*sq).context("a line move off the board"),
+                        Move::Pass => Ok(usize::MAX),
+                    })
+                    .map(|m| m.map(|m| (m != usize::MAX).then_some(m)))
+                    .collect::<anyhow::Result<Vec<_>>>()?;
+                tree.learn_line(&pos, value, line);
+            }
+        }
+    }
+    let Some(outcome) = pass(&mut tree, &root, plan.which)? else {
+        let wants = tree.wants();
+        let lines = tree.lines_asked.clone();
+        if wants.is_empty() && lines.is_empty() {
+            bail!("internal error: the results settle nothing and ask for nothing");
+        }
+        let number = rounds.len() as u32 + 1;
+        let round = round_of(&tree, number, &wants, &lines);
+        folder.write_round(&round)?;
+        return Ok(Merged::NextRound {
+            round: number,
+            jobs: round.jobs.len(),
+        });
+    };
+    // Moves of equal value in the order a direct solve lists them.
+    let mut orderer = Engine::new(
+        rules.clone(),
+        Config {
+            hash_mb: 256,
+            scoring: Scoring::Plain,
+            threads: 1,
+            ..Config::default()
+        },
+    );
+    let order = orderer.root_order(&root);
+    let place = |m: usize| order.iter().position(|&o| o == m);
+    let mut moves = outcome.moves;
+    moves.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), place(m)));
+    let line: Vec<Move> = outcome
+        .line
+        .iter()
+        .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
+        .collect();
+    let end = play_out(&rules, &root, &MoveList(line.clone()))?;
+    if !rules.is_over(&end) || rules.margin(&end, root.to_move) != outcome.value {
+        bail!("internal error: the merged line does not keep the value {:+}", outcome.value);
+    }
+    let (black, white) = end.score();
+    let solved = PositionSolved {
+        to_move: root.to_move,
+        score: outcome.value,
+        moves: moves.iter().map(|&(m, v)| (g.square(m), v)).collect(),
+        line,
+        black,
+        white,
+        empty: rules.empty(&end).count(),
+        nodes: totals.nodes,
+        elapsed: Duration::from_secs_f64(totals.seconds.iter().sum::<f64>()),
+        earlier: Default::default(),
+    };
+    writeln!(out, "# {}", heading(&plan.start, &plan.moves))?;
+    write_solution(out, &solved, plan.which)?;
+    Ok(Merged::Settled(totals))
+}
+
+/// Runs every job of every round of `dir` here, `workers` at a time, merging after each
+/// round, and prints the report.
+pub fn run_local(
+    dir: &Path,
+    workers: usize,
+    options: &JobOptions,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> anyhow::Result<Result<Totals, JobEnd>> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    loop {
+        let rounds = folder.rounds()?;
+        let round = rounds.last().context("the work folder has no round of jobs")?;
+        let mut todo = Vec::new();
+        for (i, job) in round.jobs.iter().enumerate() {
+            if folder.result(round.number, i, job)?.is_none() {
+                todo.push(i);
+            }
+        }
+        if !todo.is_empty() {
+            writeln!(log, "round {}: {} jobs to run", round.number, todo.len())?;
+        }
+        let next = AtomicUsize::new(0);
+        let failure: Mutex<Option<anyhow::Result<JobEnd>>> = Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..workers.clamp(1, todo.len().max(1)) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Relaxed);
+                    if i >= todo.len() || options.interrupt.signal().is_some() {
+                        return;
+                    }
+                    match run_loaded_job(&folder, &plan, round, todo[i], options) {
+                        Ok(JobEnd::Done(_) | JobEnd::AlreadyDone) => {}
+                        other => {
+                            let mut slot = failure.lock().unwrap_or_else(|e| e.into_inner());
+                            slot.get_or_insert(other);
+                            next.store(usize::MAX / 2, Relaxed);
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(Err(e)) => return Err(e),
+            Some(Ok(end)) => return Ok(Err(end)),
+            None => {}
+        }
+        if let Some(signal) = options.interrupt.signal() {
+            return Ok(Err(JobEnd::Stopped {
+                signal: Some(signal),
+            }));
+        }
+        match merge(dir, out)? {
+            Merged::Settled(totals) => return Ok(Ok(totals)),
+            Merged::NextRound { round, jobs } => {
+                writeln!(log, "round {round}: {jobs} jobs")?;
+            }
+            Merged::Missing(m) => bail!("internal error: {} results missing after a round", m.len()),
+        }
+    }
+}
+
+/// Jobs `(round, index)` as ranges, round by round: `round 2 jobs 0-3, 7`.
+pub fn listed(jobs: &[(u32, usize)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < jobs.len() {
+        let round = jobs[i].0;
+        let mut ranges = Vec::new();
+        while i < jobs.len() && jobs[i].0 == round {
+            let first = jobs[i].1;
+            let mut last = first;
+            while i + 1 < jobs.len() && jobs[i + 1] == (round, last + 1) {
+                i += 1;
+                last += 1;
+            }
+            ranges.push(if first == last {
+                first.to_string()
+            } else {
+                format!("{first}-{last}")
+            });
+            i += 1;
+        }
+        parts.push(format!("round {round} jobs {}", ranges.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// What `--estimate` projects.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Projection {
+    pub jobs: usize,
+    pub sampled: usize,
+    /// Each sampled job's seconds; a job its limit stopped counts its limit.
+    pub seconds: Vec<f64>,
+    /// How many sampled jobs their limit stopped (their times are lower bounds).
+    pub stopped: usize,
+}
+
+impl Projection {
+    /// The CPU seconds of every job of round 1: the sample's mean times the jobs.
+    pub fn round_seconds(&self) -> f64 {
+        let n = self.seconds.len().max(1) as f64;
+        self.seconds.iter().sum::<f64>() / n * self.jobs as f64
+    }
+}
+
+/// Solves a random sample of `sample` jobs of round 1 of `dir` (the same sample each time:
+/// their results are kept, and count when the solve goes on) and prints the projected CPU
+/// time of the round. `None` in place of the projection when a signal stopped it.
+pub fn estimate(
+    dir: &Path,
+    sample: usize,
+    options: &JobOptions,
+    out: &mut dyn Write,
+) -> anyhow::Result<Result<(), JobEnd>> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    let rounds = folder.rounds()?;
+    let round = rounds.first().context("the work folder has no round of jobs")?;
+    let m = round.jobs.len();
+    // A fixed shuffle: the first `sample` of it are the sample.
+    let mut order: Vec<usize> = (0..m).collect();
+    let mut state = 0x5eed_u64;
+    for i in (1..m).rev() {
+        let j = (crate::search::splitmix(&mut state) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order.truncate(sample.min(m));
+    let mut projection = Projection {
+        jobs: m,
+        sampled: order.len(),
+        seconds: Vec::new(),
+        stopped: 0,
+    };
+    for &i in &order {
+        let job = &round.jobs[i];
+        let seconds = match folder.result(round.number, i, job)? {
+            Some(r) => r.seconds,
+            None => match run_loaded_job(&folder, &plan, round, i, options)? {
+                JobEnd::Done(r) => r.seconds,
+                JobEnd::AlreadyDone => folder
+                    .result(round.number, i, job)?
+                    .map_or(0.0, |r| r.seconds),
+                JobEnd::Stopped { signal: Some(s) } => {
+                    return Ok(Err(JobEnd::Stopped { signal: Some(s) }))
+                }
+                JobEnd::Stopped { signal: None } => {
+                    projection.stopped += 1;
+                    options.limit.map_or(0.0, |l| l.as_secs_f64())
+                }
+            },
+        };
+        projection.seconds.push(seconds);
+    }
+    let mut sorted = projection.seconds.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    let largest = sorted.last().copied().unwrap_or(0.0);
+    let total = projection.round_seconds();
+    let at_least = if projection.stopped > 0 {
+        format!(
+            "at least (the limit stopped {} of the sample) ",
+            projection.stopped
+        )
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "estimate: {} of {m} jobs solved: median {median:.3} s, largest {largest:.3} s",
+        projection.sampled
+    )?;
+    writeln!(
+        out,
+        "projection: round 1 takes {at_least}{total:.0} CPU seconds ({:.2} CPU hours) on one thread a job",
+        total / 3600.0
+    )?;
+    Ok(Ok(()))
+}
