@@ -82,6 +82,17 @@ todo_arrays() {
 # count_todo LINES: the sum of the N column of todo_arrays' lines.
 count_todo() { awk '{ n += $3 } END { print n + 0 }' <<<"$1"; }
 
+# last_log DIR: the end of the newest job log in DIR, on stderr, to say why jobs fail.
+last_log() {
+    local log
+    log=$(find "$1" -maxdepth 1 -name '*.log' -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -n 1) || true
+    log=${log#* }
+    if [[ -n $log ]]; then
+        say "the end of $log:"
+        tail -n 5 -- "$log" >&2
+    fi
+}
+
 sbatch_pid=
 array_id=
 
