@@ -16,7 +16,10 @@ use std::time::{Duration, Instant};
 
 const OTHELLO: &str = env!("CARGO_BIN_EXE_othello");
 const SOLVE_DRIVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/cluster/slurm/othello-solve");
-const TRAIN_DRIVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/cluster/slurm/othello-train-gen");
+const TRAIN_DRIVER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/cluster/slurm/othello-train-gen"
+);
 
 /// One cluster at a time: each test's daemons are stopped before the next test starts its own.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -43,7 +46,14 @@ impl Cluster {
     /// Starts a cluster and waits until its node is idle; None (with the reason printed) where
     /// this machine cannot.
     fn start() -> Option<Cluster> {
-        let slurm = ["slurmctld", "slurmd", "sbatch", "sinfo", "scontrol", "scancel"];
+        let slurm = [
+            "slurmctld",
+            "slurmd",
+            "sbatch",
+            "sinfo",
+            "scontrol",
+            "scancel",
+        ];
         if slurm.iter().any(|p| program(p).is_none()) {
             println!("skipped: slurm-wlm not installed");
             return None;
@@ -128,7 +138,11 @@ impl Cluster {
         );
         let conf = cluster.conf.display().to_string();
         cluster.daemon("slurmctld", &["-f".into(), conf.clone()], "slurmctld.pid");
-        cluster.daemon("slurmd", &["-f".into(), conf, "-N".into(), host.clone()], "slurmd.pid");
+        cluster.daemon(
+            "slurmd",
+            &["-f".into(), conf, "-N".into(), host.clone()],
+            "slurmd.pid",
+        );
         let start = Instant::now();
         loop {
             let state = cluster.command("sinfo").args(["-h", "-o", "%T"]).output();
@@ -153,7 +167,10 @@ impl Cluster {
         assert!(out.status.success(), "{name} did not start: {out:?}");
         let start = Instant::now();
         while !self.dir.join(pid_file).exists() {
-            assert!(start.elapsed() < Duration::from_secs(20), "{name} wrote no pid file");
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{name} wrote no pid file"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -355,12 +372,18 @@ fn simple_misere_4x5_goes_on_from_a_split_made_by_hand() {
         stderr.contains(&format!("round 1: {} of its {jobs} jobs to run", jobs - 1)),
         "{stderr}"
     );
-    let direct = direct_solve(&["--rules", "simple", "solve", "--rows", "4", "--cols", "5", "--misere"]);
+    let direct = direct_solve(&[
+        "--rules", "simple", "solve", "--rows", "4", "--cols", "5", "--misere",
+    ]);
     assert_eq!(report(&out.stdout), direct);
     // Run again, it submits nothing and prints the report.
     let again = run();
     succeeded(&again);
-    assert!(!text(&again.stderr).contains("to run"), "{}", text(&again.stderr));
+    assert!(
+        !text(&again.stderr).contains("to run"),
+        "{}",
+        text(&again.stderr)
+    );
     assert_eq!(report(&again.stdout), direct);
 }
 
@@ -445,13 +468,27 @@ fn training_shards_made_as_an_array_fit_as_one_run() {
     let one = cluster.folder("one.dat");
     let whole = cluster.folder("one.weights");
     let made = Command::new(OTHELLO)
-        .args(["train", "gen", "--games", "15", "--out", one.to_str().unwrap()])
+        .args([
+            "train",
+            "gen",
+            "--games",
+            "15",
+            "--out",
+            one.to_str().unwrap(),
+        ])
         .args(gen)
         .output()
         .unwrap();
     succeeded(&made);
     let fit = Command::new(OTHELLO)
-        .args(["train", "fit", "--phases", "2", "--out", whole.to_str().unwrap()])
+        .args([
+            "train",
+            "fit",
+            "--phases",
+            "2",
+            "--out",
+            whole.to_str().unwrap(),
+        ])
         .arg(&one)
         .output()
         .unwrap();
