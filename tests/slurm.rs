@@ -43,9 +43,9 @@ struct Cluster {
 }
 
 impl Cluster {
-    /// Starts a cluster and waits until its node is idle; None (with the reason printed) where
-    /// this machine cannot.
-    fn start() -> Option<Cluster> {
+    /// Starts a cluster, `extra` added to its slurm.conf, and waits until its node is idle;
+    /// None (with the reason printed) where this machine cannot.
+    fn start(extra: &str) -> Option<Cluster> {
         let slurm = [
             "slurmctld",
             "slurmd",
@@ -109,7 +109,8 @@ impl Cluster {
              ReturnToService=2\n\
              MinJobAge=4\n\
              NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory=500\n\
-             PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP\n",
+             PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP\n\
+             {extra}",
             port + 1
         );
         fs::write(&cluster.conf, conf).unwrap();
@@ -285,7 +286,9 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 #[ignore = "needs Debian's slurm-wlm and munge, and root: cargo test --release --test slurm -- --ignored"]
 fn full_normal_4x5_with_a_job_killed_on_the_way() {
     let _serial = serial();
-    let Some(cluster) = Cluster::start() else {
+    // Array indices up to 2 only: a round of more jobs goes as several arrays, the job being
+    // the array's offset plus the index.
+    let Some(cluster) = Cluster::start("MaxArraySize=3\n") else {
         return;
     };
     // Job 1 of round 1 is killed the first time it runs, before it writes anything: the
@@ -319,16 +322,40 @@ fn full_normal_4x5_with_a_job_killed_on_the_way() {
         report(&out.stdout),
         direct_solve(&["solve", "--rows", "4", "--cols", "5"])
     );
-    // Each job's log is under the work folder.
-    let logs = fs::read_dir(work.join("slurm/round-1")).unwrap().count();
-    assert!(logs >= 2, "{logs} logs in round 1");
+    // Every job of round 1 ran, each under its own index, its log under the work folder.
+    let jobs = fs::read_to_string(work.join("round-1.jobs")).unwrap();
+    let jobs: usize = jobs
+        .lines()
+        .find_map(|l| l.strip_prefix("jobs: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(jobs > 3, "round 1 has {jobs} jobs: one array would do");
+    let mut ran: Vec<usize> = fs::read_dir(work.join("slurm/round-1"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|log| {
+            let first = log.lines().next().unwrap_or_default().to_string();
+            let job = first
+                .strip_prefix("round 1 job ")
+                .and_then(|s| s.split(' ').next());
+            job.unwrap_or_else(|| panic!("log begins {first:?}"))
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    ran.sort_unstable();
+    let mut expected: Vec<usize> = (0..jobs).collect();
+    expected.push(1);
+    expected.sort_unstable();
+    assert_eq!(ran, expected, "job 1 twice, every other job once");
 }
 
 #[test]
 #[ignore = "needs Debian's slurm-wlm and munge, and root: cargo test --release --test slurm -- --ignored"]
 fn simple_misere_4x5_goes_on_from_a_split_made_by_hand() {
     let _serial = serial();
-    let Some(cluster) = Cluster::start() else {
+    let Some(cluster) = Cluster::start("") else {
         return;
     };
     let work = cluster.folder("4x5-simple-misere");
@@ -391,7 +418,7 @@ fn simple_misere_4x5_goes_on_from_a_split_made_by_hand() {
 #[ignore = "needs Debian's slurm-wlm and munge, and root: cargo test --release --test slurm -- --ignored"]
 fn a_round_whose_jobs_keep_failing_is_given_up_after_the_attempts() {
     let _serial = serial();
-    let Some(cluster) = Cluster::start() else {
+    let Some(cluster) = Cluster::start("") else {
         return;
     };
     let wrapper = cluster.folder("othello-failing-jobs");
@@ -433,7 +460,7 @@ fn a_round_whose_jobs_keep_failing_is_given_up_after_the_attempts() {
 #[ignore = "needs Debian's slurm-wlm and munge, and root: cargo test --release --test slurm -- --ignored"]
 fn training_shards_made_as_an_array_fit_as_one_run() {
     let _serial = serial();
-    let Some(cluster) = Cluster::start() else {
+    let Some(cluster) = Cluster::start("") else {
         return;
     };
     let gen = [
