@@ -455,12 +455,16 @@ pub enum TrainStep {
     /// --exact-empties empty cells on. Positions from then on are labelled exactly; earlier
     /// ones with the game's value at its first solved position. Games are numbered from 0 and
     /// depend only on their number and the options: running the same command again skips the
-    /// games already in the file, so a stopped run resumes.
+    /// games already in the file, so a stopped run resumes. With --shard-size S, --out is
+    /// shard I (--shard, or the job array's index): games I*S to (I+1)*S-1, the same on any
+    /// machine, and `train fit` of shards 0 to K-1 is the fit of one run of K*S games.
     Gen(TrainGenArgs),
     /// Fit pattern weights to training files and print the error per phase.
     ///
     /// Every --held-out-th game is kept out of the fit and measures it, next to the classic
-    /// evaluation's error on the same exactly labelled positions.
+    /// evaluation's error on the same exactly labelled positions. The files are read in the
+    /// order of their games (a game in two files is refused), so shards fit the same weights
+    /// in any order.
     Fit(TrainFitArgs),
     /// Measure the learned evaluation on training files and print the error per phase.
     ///
@@ -474,12 +478,22 @@ pub enum TrainStep {
 /// The options of `othello train gen`.
 #[derive(clap::Args)]
 pub struct TrainGenArgs {
-    /// The training file to add to (created if missing).
+    /// The training file to add to (created if missing). With --shard-size, the shard's file:
+    /// its games go to a hidden .NAME.partial beside it, renamed onto it once all are played.
     #[arg(long)]
     pub out: std::path::PathBuf,
-    /// Games 0 to N-1 (those already in the file are skipped).
-    #[arg(long, default_value_t = 1000)]
+    /// Games 0 to N-1 (those already in the file are skipped). Not with --shard-size.
+    #[arg(long, default_value_t = 1000, conflicts_with = "shard_size")]
     pub games: u32,
+    /// Make shard I, games I*S to (I+1)*S-1 of the seed's games, S from --shard-size. Left
+    /// out, I is read from SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX (Slurm job arrays,
+    /// Kubernetes Indexed Jobs).
+    #[arg(long, value_name = "I", requires = "shard_size")]
+    pub shard: Option<u64>,
+    /// Games in each shard: makes --out a shard, written whole or not at all (a stopped run
+    /// goes on when run again; a finished one is left as it is).
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shard_size: Option<u32>,
     #[command(flatten)]
     pub board: BoardArgs,
     /// The player with fewer discs wins.

@@ -512,9 +512,18 @@ pub fn train(
     use othello::train::{fit, generate};
     match args.step {
         TrainStep::Gen(a) => {
+            let shard = match a.shard_size {
+                Some(size) => {
+                    let index = shard_index(a.shard, |name| std::env::var_os(name))?;
+                    Some((index, shard_games(index, size)?))
+                }
+                None => None,
+            };
+            let (first, games) = shard.map_or((0, a.games), |(_, games)| games);
             let options = generate::GenOptions {
                 setup: a.board.setup(rules.variant(a.misere)),
-                games: a.games,
+                first,
+                games,
                 seed: a.seed,
                 random_moves: a.random_moves,
                 random_rate: a.random_rate,
@@ -524,11 +533,22 @@ pub fn train(
                 hash_mb: a.hash_mb,
             };
             let progress = io::stderr().is_terminal();
-            let report = generate::generate(&options, &a.out, progress).map_err(AppError::Input)?;
+            let report = match shard {
+                Some(_) => generate::generate_shard(&options, &a.out, progress),
+                None => generate::generate(&options, &a.out, progress),
+            }
+            .map_err(AppError::Input)?;
             println!(
                 "{} games added ({} already there), {} positions, {:.1} s",
                 report.games, report.skipped, report.positions, report.seconds
             );
+            if let Some((index, (first, games))) = shard {
+                println!(
+                    "shard {index}: games {first} to {} in {}",
+                    first as u64 + games as u64 - 1,
+                    a.out.display()
+                );
+            }
         }
         TrainStep::Fit(a) => {
             // Everything that would stop the writing is settled before the fit.
@@ -574,6 +594,56 @@ pub fn train(
         }
     }
     Ok(())
+}
+
+/// The job array variables that number a shard, in the order they are asked: Slurm's, then
+/// that of a Kubernetes Indexed Job.
+const SHARD_INDEX_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
+
+/// The shard a `train gen --shard-size` makes: `--shard`, else the first of
+/// [`SHARD_INDEX_VARIABLES`] set in the environment `var` reads; one that is set must be a
+/// number (spaces around it aside), never passed over for the next.
+fn shard_index(
+    given: Option<u64>,
+    var: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<u64, AppError> {
+    if let Some(index) = given {
+        return Ok(index);
+    }
+    for name in SHARD_INDEX_VARIABLES {
+        let Some(value) = var(name) else {
+            continue;
+        };
+        return value
+            .to_str()
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| {
+                AppError::Usage(format!(
+                    "{name}={}: a shard index is a number from 0",
+                    value.to_string_lossy()
+                ))
+            });
+    }
+    Err(AppError::Usage(format!(
+        "--shard-size needs the shard's index: give --shard I, or run it as a job array \
+         (which sets {} or {})",
+        SHARD_INDEX_VARIABLES[0], SHARD_INDEX_VARIABLES[1]
+    )))
+}
+
+/// The first game and the number of games of shard `index` of `size` games, refused where
+/// its last game number does not fit a training file's 32 bits.
+fn shard_games(index: u64, size: u32) -> Result<(u32, u32), AppError> {
+    let first = index
+        .checked_mul(size as u64)
+        .filter(|&first| first <= (u32::MAX - size.saturating_sub(1)) as u64)
+        .ok_or_else(|| {
+            AppError::Usage(format!(
+                "shard {index} of {size} games: its games would pass the last game number, {}",
+                u32::MAX
+            ))
+        })?;
+    Ok((first as u32, size))
 }
 
 /// Refuses `train fit --out PATH` where PATH holds something other than weights: only a weights

@@ -370,3 +370,284 @@ fn gen_adds_only_to_a_training_file() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `othello train gen` of 4x4 games, quick to play, with `args` after them; no job array
+/// variable is passed on unless `env` sets it.
+fn gen_4x4(args: &[&str], out: &std::path::Path, env: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = othello();
+    cmd.args(["train", "gen", "--rows", "4", "--cols", "4", "--depth", "1"])
+        .args([
+            "--random-moves",
+            "2",
+            "--exact-empties",
+            "8",
+            "--threads",
+            "2",
+        ])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .envs(env.iter().copied())
+        .timeout(std::time::Duration::from_secs(60));
+    cmd.output().unwrap()
+}
+
+/// The records of 4x4 training files (12 bytes each past the header), ordered by game, each
+/// game's in the order of its file.
+fn records_4x4(paths: &[&std::path::Path]) -> Vec<Vec<u8>> {
+    let mut records: Vec<Vec<u8>> = paths
+        .iter()
+        .flat_map(|p| {
+            let bytes = fs::read(p).unwrap();
+            assert_eq!(
+                &bytes[..17],
+                b"OTHELLOD\x01\x00\x00\x00\x04\x04\x00\x00\x00"
+            );
+            assert_eq!((bytes.len() - 17) % 12, 0);
+            bytes[17..]
+                .chunks(12)
+                .map(<[u8]>::to_vec)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    records.sort_by_key(|r| u32::from_le_bytes([r[0], r[1], r[2], r[3]]));
+    records
+}
+
+#[test]
+fn shards_of_a_run_hold_its_games_and_fit_its_weights() {
+    let dir = scratch("shards");
+    let one = dir.join("one.dat");
+    let out = gen_4x4(&["--games", "16"], &one, &[]);
+    assert!(out.status.success(), "{out:?}");
+    let shards: Vec<_> = (0..4).map(|i| dir.join(format!("shard{i}.dat"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let i = i.to_string();
+        let out = gen_4x4(&["--shard", &i, "--shard-size", "4"], shard, &[]);
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with("4 games added (0 already there)"),
+            "{stdout}"
+        );
+        let first = 4 * i.parse::<u32>().unwrap();
+        assert!(
+            stdout.contains(&format!("shard {i}: games {first} to {}", first + 3)),
+            "{stdout}"
+        );
+    }
+    let paths: Vec<&std::path::Path> = shards.iter().map(|p| p.as_path()).collect();
+    assert_eq!(records_4x4(&paths), records_4x4(&[&one]));
+    // Fitted in another order, the shards give the one run's weights, byte for byte.
+    let fit = |data: &[&std::path::Path], out: &std::path::Path| {
+        let fit = othello()
+            .args([
+                "train",
+                "fit",
+                "--phases",
+                "3",
+                "--epochs",
+                "10",
+                "--held-out",
+                "3",
+            ])
+            .arg("--out")
+            .arg(out)
+            .args(data)
+            .output()
+            .unwrap();
+        assert!(fit.status.success(), "{fit:?}");
+        fit.stdout
+    };
+    let (a, b) = (dir.join("one.weights"), dir.join("shards.weights"));
+    let table = fit(&[&one], &a);
+    let shuffled = [paths[2], paths[0], paths[3], paths[1]];
+    let shard_table = fit(&shuffled, &b);
+    assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
+    let rows = |t: &[u8]| {
+        String::from_utf8_lossy(t)
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&table), rows(&shard_table));
+    // `train test` too measures the shards as the one run.
+    let test = |data: &[&std::path::Path]| {
+        let out = othello()
+            .arg("--weights")
+            .arg(&a)
+            .args(["train", "test", "--held-out", "3"])
+            .args(data)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        out.stdout
+    };
+    assert_eq!(test(&shuffled), test(&[&one]));
+    // A finished shard run again is left as it is, the very file.
+    let inode =
+        |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let (kept, before) = (fs::read(&shards[1]).unwrap(), inode(&shards[1]));
+    let again = gen_4x4(&["--shard", "1", "--shard-size", "4"], &shards[1], &[]);
+    assert!(again.status.success(), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stdout).starts_with("0 games added (4 already there)"));
+    assert_eq!(
+        (fs::read(&shards[1]).unwrap(), inode(&shards[1])),
+        (kept, before)
+    );
+    // A game given twice, in a shard and the run, is refused naming both files.
+    let twice = othello()
+        .args(["train", "fit", "--out"])
+        .arg(dir.join("twice.weights"))
+        .arg(&shards[1])
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert_eq!(twice.status.code(), Some(2), "{twice:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&twice.stderr),
+        format!(
+            "othello: game 4 is in both {} and {}: each game may be given once (shards of one \
+             run do not overlap)\n",
+            shards[1].display(),
+            one.display()
+        )
+    );
+    assert!(!dir.join("twice.weights").exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_shard_index_comes_from_the_job_array() {
+    let dir = scratch("shard-index");
+    let made = |name: &str, args: &[&str], env: &[(&str, &str)]| {
+        let path = dir.join(name);
+        let out = gen_4x4(args, &path, env);
+        assert!(out.status.success(), "{name}: {out:?}");
+        fs::read(path).unwrap()
+    };
+    let size = ["--shard-size", "4"];
+    let two = made("given.dat", &["--shard", "2", "--shard-size", "4"], &[]);
+    let one = made("given1.dat", &["--shard", "1", "--shard-size", "4"], &[]);
+    assert_ne!(one, two);
+    assert_eq!(
+        made("slurm.dat", &size, &[("SLURM_ARRAY_TASK_ID", "2")]),
+        two
+    );
+    assert_eq!(
+        made("k8s.dat", &size, &[("JOB_COMPLETION_INDEX", "2")]),
+        two
+    );
+    // Slurm's is asked first; --shard wins over both.
+    let both = [("SLURM_ARRAY_TASK_ID", "1"), ("JOB_COMPLETION_INDEX", "2")];
+    assert_eq!(made("both.dat", &size, &both), one);
+    let given = ["--shard", "2", "--shard-size", "4"];
+    assert_eq!(
+        made("over.dat", &given, &[("SLURM_ARRAY_TASK_ID", "1")]),
+        two
+    );
+    // No index anywhere, or one that is no number: a usage error, and no file.
+    let refused = |env: &[(&str, &str)], why: &str| {
+        let path = dir.join("refused.dat");
+        let out = gen_4x4(&size, &path, env);
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("othello: {why}\n")
+        );
+        assert!(!path.exists());
+        assert!(!dir.join(".refused.dat.partial").exists());
+    };
+    refused(
+        &[],
+        "--shard-size needs the shard's index: give --shard I, or run it as a job array \
+         (which sets SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX)",
+    );
+    refused(
+        &[("SLURM_ARRAY_TASK_ID", "x"), ("JOB_COMPLETION_INDEX", "2")],
+        "SLURM_ARRAY_TASK_ID=x: a shard index is a number from 0",
+    );
+    assert_eq!(
+        made("spaced.dat", &size, &[("JOB_COMPLETION_INDEX", " 2\n")]),
+        two
+    );
+    refused(
+        &[("SLURM_ARRAY_TASK_ID", ""), ("JOB_COMPLETION_INDEX", "2")],
+        "SLURM_ARRAY_TASK_ID=: a shard index is a number from 0",
+    );
+    refused(
+        &[("JOB_COMPLETION_INDEX", "-1")],
+        "JOB_COMPLETION_INDEX=-1: a shard index is a number from 0",
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_shards_are_refused_and_files_left_as_they_were() {
+    let dir = scratch("bad-shards");
+    let out = dir.join("s.dat");
+    let usage = |args: &[&str], why: &str| {
+        let run = gen_4x4(args, &out, &[]);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {run:?}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+        assert!(!out.exists());
+    };
+    // Past the last game number a training file holds, the index or the size.
+    let last = "its games would pass the last game number, 4294967295";
+    usage(&["--shard", "1", "--shard-size", "4294967295"], last);
+    usage(&["--shard", "1073741824", "--shard-size", "4"], last);
+    usage(
+        &["--shard", "18446744073709551615", "--shard-size", "2"],
+        last,
+    );
+    usage(
+        &["--shard", "18446744073709551616", "--shard-size", "2"],
+        "invalid value",
+    );
+    usage(&["--shard", "0", "--shard-size", "0"], "invalid value '0'");
+    usage(&["--shard", "0"], "--shard-size <S>");
+    usage(
+        &["--games", "8", "--shard-size", "4"],
+        "cannot be used with",
+    );
+    // The last shard that fits is made.
+    let run = gen_4x4(&["--shard", "1073741823", "--shard-size", "4"], &out, &[]);
+    assert!(run.status.success(), "{run:?}");
+    assert!(String::from_utf8_lossy(&run.stdout).contains("games 4294967292 to 4294967295"));
+    // Over another shard, another board, or a file of notes, nothing is written.
+    let other = fs::read(&out).unwrap();
+    let six = dir.join("six.dat");
+    let made = othello()
+        .args([
+            "train", "gen", "--rows", "6", "--cols", "6", "--games", "0", "--out",
+        ])
+        .arg(&six)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let cases: [(Vec<u8>, &str); 3] = [
+        (
+            other,
+            "holds game 4294967292, not one of this shard's games 0 to 3",
+        ),
+        (
+            fs::read(&six).unwrap(),
+            "holds positions of another board or rule set",
+        ),
+        (b"my notes\n".to_vec(), "not a training file"),
+    ];
+    for (bytes, why) in cases {
+        fs::write(&out, &bytes).unwrap();
+        let run = gen_4x4(&["--shard", "0", "--shard-size", "4"], &out, &[]);
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(why), "{stderr}");
+        assert_eq!(fs::read(&out).unwrap(), bytes);
+        assert!(!dir.join(".s.dat.partial").exists());
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,7 +12,8 @@
 use crate::rules::{Bits, Color, Position, RuleSet, Shape, Variant};
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
-use std::path::Path;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"OTHELLOD";
 const VERSION: u32 = 1;
@@ -302,6 +303,9 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
 
 /// Reads training files of one board into one [`Records`], refused when they hold more than
 /// `max_records(board)` positions in all; `torn` hears of each file's torn last record.
+/// The records come ordered by game number (a game's own in the order of its file), and a
+/// game found in two files is refused, so shards of one run, given in any order, read as the
+/// records of that run and fit to the same weights.
 ///
 /// The files' lengths are weighed before anything is read or kept, so a file too large is
 /// refused at once; one whose length says nothing (a pipe) is refused once past the cap.
@@ -329,7 +333,8 @@ pub fn read_all(
     let Some(&(board, _, _)) = opened.first() else {
         return Err("no training file".into());
     };
-    let cap = max_records(board);
+    // Records are numbered in 32 bits where their games are sorted.
+    let cap = max_records(board).min(u32::MAX as usize);
     let too_many = |path: &Path, held: String| {
         format!(
             "{}: {held}; a fit or a test takes at most {cap} on {}x{} (see README, \
@@ -351,11 +356,23 @@ pub fn read_all(
         .bytes
         .reserve_exact(promised as usize * board.record_len());
     let mut count = 0u64;
-    for (_, path, input) in opened {
+    let mut runs: Vec<Run> = Vec::new();
+    for (file, (_, path, input)) in opened.iter_mut().enumerate() {
+        let path: &Path = path;
         let cut = each_record(path, board, input, |record| {
             count += 1;
             if count > cap as u64 {
                 return Err(too_many(path, "too many positions".to_string()));
+            }
+            let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
+            match runs.last_mut() {
+                Some(run) if run.game == game && run.file == file as u32 => run.len += 1,
+                _ => runs.push(Run {
+                    game,
+                    start: (count - 1) as u32,
+                    len: 1,
+                    file: file as u32,
+                }),
             }
             records.bytes.extend_from_slice(record);
             Ok(())
@@ -364,7 +381,43 @@ pub fn read_all(
             torn(path, cut);
         }
     }
+    let in_order = runs.windows(2).all(|w| w[0].game <= w[1].game);
+    if !in_order {
+        // Stable: a game's records keep their order, and a game is in one file only.
+        runs.sort_by_key(|run| run.game);
+    }
+    if let Some(w) = runs
+        .windows(2)
+        .find(|w| w[0].game == w[1].game && w[0].file != w[1].file)
+    {
+        let (a, b) = (w[0].file.min(w[1].file), w[0].file.max(w[1].file));
+        return Err(format!(
+            "game {} is in both {} and {}: each game may be given once (shards of one run \
+             do not overlap)",
+            w[0].game,
+            opened[a as usize].1.display(),
+            opened[b as usize].1.display()
+        ));
+    }
+    if !in_order {
+        let len = board.record_len();
+        let mut sorted = Vec::with_capacity(records.bytes.len());
+        for run in &runs {
+            let at = run.start as usize * len;
+            sorted.extend_from_slice(&records.bytes[at..at + run.len as usize * len]);
+        }
+        records.bytes = sorted;
+    }
     Ok(records)
+}
+
+/// Records of one game, one after another in one file: the `len` records from number `start`
+/// (counted over all the files read) of file number `file`.
+struct Run {
+    game: u32,
+    start: u32,
+    len: u32,
+    file: u32,
 }
 
 /// Opens a training file and reads its header: the board, the file at its first record, and
@@ -420,11 +473,77 @@ fn each_record(
     unreachable!("records are counted in 64 bits")
 }
 
+/// What a training file holds, read record by record with little memory.
+struct Scan {
+    /// The games in the range asked for, in order, each once.
+    games: Vec<u32>,
+    /// A game outside that range, if the file holds one.
+    outside: Option<u32>,
+    /// The length of the header and the whole records.
+    whole: u64,
+    /// The file's length: `whole` and a torn last record.
+    len: u64,
+    /// Where the records of the file's last game begin (its last run of records), so that a
+    /// game cut short by a stop can be cut whole.
+    last_game_at: u64,
+}
+
+/// Reads the training file at `path`, which must be of `board`, checking every record.
+fn scan(path: &Path, board: Board, range: Range<u64>) -> Result<Scan, String> {
+    let (found, input, _) = open(path)?;
+    if found != board {
+        return Err(format!(
+            "{} holds positions of another board or rule set",
+            path.display()
+        ));
+    }
+    let len = board.record_len() as u64;
+    let mut games: Vec<u32> = Vec::new();
+    let mut outside = None;
+    let mut records = 0u64;
+    let mut last: Option<u32> = None;
+    let mut last_game_at = HEADER as u64;
+    let cap = 2 * (range.end - range.start).min(1 << 31);
+    let torn = each_record(path, board, input, |record| {
+        let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
+        if last != Some(game) {
+            last = Some(game);
+            last_game_at = HEADER as u64 + records * len;
+            if !range.contains(&(game as u64)) {
+                outside.get_or_insert(game);
+            } else if games.last() != Some(&game) {
+                games.push(game);
+                // Games that come back time and again stay at most twice the games asked for.
+                if games.len() as u64 > cap {
+                    games.sort_unstable();
+                    games.dedup();
+                }
+            }
+        }
+        records += 1;
+        Ok(())
+    })?;
+    games.sort_unstable();
+    games.dedup();
+    let whole = HEADER as u64 + records * len;
+    Ok(Scan {
+        games,
+        outside,
+        whole,
+        len: whole + torn as u64,
+        last_game_at,
+    })
+}
+
 /// Opens `path` for adding records: a new (or empty) file gets the header; an existing one
 /// must be a training file for `board`, whose records are all checked, and loses a torn last
 /// record. Anything else (another file, a folder, a pipe) is refused and left as it was.
-/// Returns the file and which of games 0 to `games - 1` it already holds, in order.
-pub fn open_for_append(path: &Path, board: Board, games: u32) -> Result<(File, Vec<u32>), String> {
+/// Returns the file and which of the games `range` it already holds, in order.
+pub fn open_for_append(
+    path: &Path,
+    board: Board,
+    range: Range<u64>,
+) -> Result<(File, Vec<u32>), String> {
     let name = || path.display();
     let len = match std::fs::metadata(path) {
         Ok(m) if !m.is_file() => {
@@ -453,40 +572,199 @@ pub fn open_for_append(path: &Path, board: Board, games: u32) -> Result<(File, V
         return start(path, file, board);
     }
     // Only the games asked for are kept, so a large file is scanned in little memory.
-    let mut done: Vec<u32> = Vec::new();
-    let mut records = 0u64;
-    let (found, input, _) = open(path)?;
-    if found != board {
-        return Err(format!(
-            "{} holds positions of another board or rule set",
-            name()
-        ));
-    }
-    each_record(path, board, input, |record| {
-        let game = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
-        if game < games && done.last() != Some(&game) {
-            done.push(game);
-            // Games that come back time and again stay at most twice the games asked for.
-            if done.len() > 2 * games as usize {
-                done.sort_unstable();
-                done.dedup();
-            }
-        }
-        records += 1;
-        Ok(())
-    })?;
+    let held = scan(path, board, range)?;
     // A torn last record is cut through a copy renamed over the file, never in place.
-    let whole = HEADER as u64 + records * board.record_len() as u64;
-    if whole < len {
-        crate::files::cut_to(path, whole).map_err(|e| format!("{}: {e}", name()))?;
+    if held.whole < held.len {
+        crate::files::cut_to(path, held.whole).map_err(|e| format!("{}: {e}", name()))?;
     }
-    done.sort_unstable();
-    done.dedup();
     let file = std::fs::OpenOptions::new()
         .append(true)
         .open(path)
         .map_err(|e| format!("{}: {e}", name()))?;
-    Ok((file, done))
+    Ok((file, held.games))
+}
+
+/// The hidden file beside a shard's `out` that its games are added to until they are all
+/// played: `.NAME.partial`.
+pub fn partial_path(out: &Path) -> Result<PathBuf, String> {
+    let name = out
+        .file_name()
+        .ok_or_else(|| format!("{}: names no file", out.display()))?;
+    let mut hidden = std::ffi::OsString::from(".");
+    hidden.push(name);
+    hidden.push(".partial");
+    Ok(out.with_file_name(hidden))
+}
+
+/// How a shard's file stands when a run starts.
+pub enum Shard {
+    /// `out` holds every game of the range that gave positions: nothing to play.
+    Finished { games: usize },
+    /// Games are added to `file`, the partial file, already holding `done`.
+    Writing {
+        file: File,
+        done: Vec<u32>,
+        end: ShardEnd,
+    },
+}
+
+/// What makes a partial file the shard's file once its games are played.
+pub struct ShardEnd {
+    partial: PathBuf,
+    out: PathBuf,
+    /// The partial file began as a copy of `out`, which therefore stands unchanged when no
+    /// game adds a position.
+    copied: bool,
+}
+
+/// Opens the shard of games `range` written to `out`: a shard's file is only ever renamed
+/// into place whole, its games gathered meanwhile in [`partial_path`], so a stopped run leaves
+/// `out` as it was and the partial file to go on with. An existing `out` must be a finished
+/// shard of `board` within `range` (a file of other games, another board, or no training file
+/// is refused and left alone); one lacking games (a smaller shard of the same numbers) has
+/// them added. A partial file is locked while it is written, so two runs of one shard do not
+/// both add to it; taken up again, it loses its last game, which a stop may have cut short.
+pub fn open_shard(out: &Path, board: Board, range: Range<u64>) -> Result<Shard, String> {
+    let name = out.display();
+    let existing = match std::fs::metadata(out) {
+        Ok(m) if !m.is_file() => {
+            return Err(format!(
+                "{name}: not a regular file, so no shard is written there"
+            ))
+        }
+        Ok(m) if m.len() == 0 => None,
+        Ok(_) => {
+            let held = scan(out, board, range.clone())?;
+            if let Some(game) = held.outside {
+                return Err(format!(
+                    "{name} holds game {game}, not one of this shard's games {} to {}, so it is \
+                     not replaced",
+                    range.start,
+                    range.end - 1
+                ));
+            }
+            if held.whole < held.len {
+                return Err(format!(
+                    "{name} ends in a torn record, so it is no finished shard and is not replaced"
+                ));
+            }
+            Some(held)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("{name}: {e}")),
+    };
+    let partial = partial_path(out)?;
+    let pname = partial.display();
+    let lock = |file: &File| match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(format!("{pname}: another run is writing this shard"))
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("{pname}: {e}")),
+    };
+    let end = |copied| ShardEnd {
+        partial: partial.clone(),
+        out: out.to_path_buf(),
+        copied,
+    };
+    match std::fs::symlink_metadata(&partial) {
+        Ok(m) if !m.is_file() => Err(format!(
+            "{pname}: not a regular file, so no shard is written there"
+        )),
+        Ok(_) => {
+            let mut file = std::fs::OpenOptions::new()
+                .read(true)
+                .append(true)
+                .open(&partial)
+                .map_err(|e| format!("{pname}: {e}"))?;
+            lock(&file)?;
+            // The partial file is no file a user keeps: it is cut in place, under its lock.
+            let cut = |file: &File, len: u64| {
+                file.set_len(len)
+                    .and_then(|()| file.sync_all())
+                    .map_err(|e| format!("{pname}: {e}"))
+            };
+            let mut head = Vec::new();
+            (&file)
+                .take(HEADER as u64)
+                .read_to_end(&mut head)
+                .map_err(|e| format!("{pname}: {e}"))?;
+            if head.len() < HEADER && board.header().starts_with(&head) {
+                // Stopped while its header was written.
+                cut(&file, 0)?;
+                file.write_all(&board.header())
+                    .map_err(|e| format!("{pname}: {e}"))?;
+                return Ok(Shard::Writing {
+                    file,
+                    done: Vec::new(),
+                    end: end(false),
+                });
+            }
+            let refused = |e: String| format!("{e} (remove it to start this shard again)");
+            let held = scan(&partial, board, range.clone()).map_err(refused)?;
+            if let Some(game) = held.outside {
+                return Err(refused(format!(
+                    "{pname} holds game {game}, not one of this shard's games {} to {}",
+                    range.start,
+                    range.end - 1
+                )));
+            }
+            if held.last_game_at < held.len {
+                cut(&file, held.last_game_at)?;
+            }
+            let done = scan(&partial, board, range)?.games;
+            Ok(Shard::Writing {
+                file,
+                done,
+                end: end(false),
+            })
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let done = existing.map(|held| held.games);
+            if done.as_ref().map(Vec::len) == Some((range.end - range.start) as usize) {
+                return Ok(Shard::Finished {
+                    games: done.map_or(0, |d| d.len()),
+                });
+            }
+            let mut file = std::fs::OpenOptions::new()
+                .read(true)
+                .append(true)
+                .create_new(true)
+                .open(&partial)
+                .map_err(|e| format!("{pname}: {e}"))?;
+            lock(&file)?;
+            let written = match &done {
+                Some(_) => File::open(out).and_then(|mut f| io::copy(&mut f, &mut file).map(drop)),
+                None => file.write_all(&board.header()),
+            };
+            written.map_err(|e| format!("{pname}: {e}"))?;
+            Ok(Shard::Writing {
+                file,
+                end: end(done.is_some()),
+                done: done.unwrap_or_default(),
+            })
+        }
+        Err(e) => Err(format!("{pname}: {e}")),
+    }
+}
+
+impl ShardEnd {
+    /// Makes the partial file, `file`, the shard's file: synced, then renamed over `out`.
+    /// Where it began as a copy of `out` and `added` nothing, it is removed instead, and `out`
+    /// stands as it was.
+    pub fn finish(self, file: File, added: bool) -> Result<(), String> {
+        let pname = self.partial.display();
+        file.sync_all().map_err(|e| format!("{pname}: {e}"))?;
+        // Renamed or removed while still locked, so no other run takes it up meanwhile.
+        let done = if self.copied && !added {
+            std::fs::remove_file(&self.partial).map_err(|e| format!("{pname}: {e}"))
+        } else {
+            std::fs::rename(&self.partial, &self.out)
+                .map_err(|e| format!("{}: {e}", self.out.display()))
+        };
+        drop(file);
+        done
+    }
 }
 
 /// Writes the header of a new training file, still empty, opened for appending.

@@ -10,12 +10,14 @@
 //! choose; positions before a random move are not kept (their game's result is not theirs), nor
 //! are those of the random opening. A game depends only on its number and the options, so games are shared out
 //! over threads in any order, and a run that stops is resumed by running it again: the games
-//! already in the file are skipped.
+//! already in the file are skipped. So too a shard, games `I*S` to `(I+1)*S-1`, is the same on
+//! any machine, and shards fit as the one run would.
 
 use super::data::{self, Board, Sample};
 use crate::rules::{Bits, Color, Position, Rules, Setup};
 use crate::search::{splitmix, Config, Engine, RootMoves};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -26,7 +28,8 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct GenOptions {
     pub setup: Setup,
-    /// Games numbered 0 to `games - 1`.
+    /// Games numbered `first` to `first + games - 1`.
+    pub first: u32,
     pub games: u32,
     pub seed: u64,
     pub random_moves: u32,
@@ -52,7 +55,20 @@ pub struct GenReport {
 /// Plays the games missing from `path` and adds their positions to it.
 pub fn generate(options: &GenOptions, path: &Path, progress: bool) -> Result<GenReport, String> {
     crate::with_bits!(options.setup.shape, |B| generate_in::<B>(
-        options, path, progress
+        options, path, progress, false
+    ))
+}
+
+/// Makes `path` the shard of the games of `options`: played into a partial file beside it
+/// (see [`data::open_shard`]), renamed onto `path` once they are all there. Run again, it
+/// goes on from where a stopped run was, or finds the shard done and changes nothing.
+pub fn generate_shard(
+    options: &GenOptions,
+    path: &Path,
+    progress: bool,
+) -> Result<GenReport, String> {
+    crate::with_bits!(options.setup.shape, |B| generate_in::<B>(
+        options, path, progress, true
     ))
 }
 
@@ -60,6 +76,7 @@ fn generate_in<B: Bits>(
     options: &GenOptions,
     path: &Path,
     progress: bool,
+    shard: bool,
 ) -> Result<GenReport, String> {
     let setup = &options.setup;
     let board = Board {
@@ -67,8 +84,31 @@ fn generate_in<B: Bits>(
         variant: setup.variant,
     };
     let rules: Rules<B> = Rules::new(setup.shape, setup.variant).map_err(|e| e.to_string())?;
-    let (file, done) = data::open_for_append(path, board, options.games)?;
-    let todo: Vec<u32> = (0..options.games)
+    let range = options.first as u64..options.first as u64 + options.games as u64;
+    if range.end > 1 << 32 {
+        return Err(format!(
+            "games {} to {} pass the last game number, {}",
+            range.start,
+            range.end - 1,
+            u32::MAX
+        ));
+    }
+    let (file, done, end) = if shard {
+        match data::open_shard(path, board, range.clone())? {
+            data::Shard::Finished { games } => {
+                return Ok(GenReport {
+                    skipped: games,
+                    ..GenReport::default()
+                })
+            }
+            data::Shard::Writing { file, done, end } => (file, done, Some(end)),
+        }
+    } else {
+        let (file, done) = data::open_for_append(path, board, range.clone())?;
+        (file, done, None)
+    };
+    let todo: Vec<u32> = range
+        .map(|g| g as u32)
         .filter(|g| done.binary_search(g).is_err())
         .collect();
     let bar = if progress {
@@ -81,7 +121,12 @@ fn generate_in<B: Bits>(
     {
         bar.set_style(style);
     }
-    let out = Mutex::new(file);
+    let out = Mutex::new(Writer {
+        file,
+        in_order: end.is_some(),
+        waiting: BTreeMap::new(),
+        next: 0,
+    });
     let next = AtomicUsize::new(0);
     let positions = AtomicU64::new(0);
     let failed: Mutex<Option<String>> = Mutex::new(None);
@@ -105,6 +150,8 @@ fn generate_in<B: Bits>(
                     if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
                         break;
                     }
+                    // A game owes nothing to the games this thread played before it.
+                    solver.clear();
                     let samples = play_game(&rules, board, options, game, &mut solver);
                     let mut bytes = Vec::with_capacity(samples.len() * board.record_len());
                     for s in &samples {
@@ -114,7 +161,7 @@ fn generate_in<B: Bits>(
                     let written = out
                         .lock()
                         .map_err(|_| "a writer thread failed".to_string())
-                        .and_then(|mut f| f.write_all(&bytes).map_err(|e| e.to_string()));
+                        .and_then(|mut w| w.put(i, bytes).map_err(|e| e.to_string()));
                     if let Err(e) = written {
                         if let Ok(mut f) = failed.lock() {
                             *f = Some(format!("{}: {e}", path.display()));
@@ -132,12 +179,43 @@ fn generate_in<B: Bits>(
     if let Some(e) = failed.into_inner().ok().flatten() {
         return Err(e);
     }
+    let positions = positions.into_inner();
+    if let Some(end) = end {
+        let file = out.into_inner().map_err(|_| "a writer thread failed")?.file;
+        end.finish(file, positions > 0)?;
+    }
     Ok(GenReport {
         skipped: done.len(),
         games: todo.len(),
-        positions: positions.into_inner(),
+        positions,
         seconds: clock.elapsed().as_secs_f64(),
     })
+}
+
+/// Where the games' records go: at once, or for a shard in the order of the games (held until
+/// those before them are written), so that a shard's file is the same bytes on any machine
+/// and any number of threads.
+struct Writer {
+    file: std::fs::File,
+    in_order: bool,
+    /// Games played before the next one to write, by their place in the list to play.
+    waiting: BTreeMap<usize, Vec<u8>>,
+    next: usize,
+}
+
+impl Writer {
+    /// Writes the records `bytes` of the `i`-th game to play, each game in one write.
+    fn put(&mut self, i: usize, bytes: Vec<u8>) -> std::io::Result<()> {
+        if !self.in_order {
+            return self.file.write_all(&bytes);
+        }
+        self.waiting.insert(i, bytes);
+        while let Some(bytes) = self.waiting.remove(&self.next) {
+            self.file.write_all(&bytes)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
 }
 
 /// Plays game number `game` and labels its positions.

@@ -1,6 +1,6 @@
 use super::data::{self, Board, Sample};
 use super::fit::{fit, measure, FitOptions};
-use super::generate::{generate, GenOptions};
+use super::generate::{generate, generate_shard, GenOptions};
 use crate::rules::{Bits, Setup, Shape, Variant};
 use std::path::PathBuf;
 
@@ -13,6 +13,7 @@ fn scratch(name: &str) -> PathBuf {
 fn options(rows: usize, cols: usize, games: u32, threads: usize) -> GenOptions {
     GenOptions {
         setup: Setup::standard(Shape::new(rows, cols).unwrap(), Variant::default()),
+        first: 0,
         games,
         seed: 7,
         random_moves: 2,
@@ -204,7 +205,7 @@ fn records_that_hold_no_position_are_refused_naming_them() {
         let e = data::read(&path).err();
         // Adding games to such a file is refused as well, and the file is left as it was.
         let before = std::fs::read(&path).unwrap();
-        let append = data::open_for_append(&path, six, 10).err();
+        let append = data::open_for_append(&path, six, 0..10).err();
         assert_eq!(std::fs::read(&path).unwrap(), before);
         std::fs::remove_file(&path).unwrap();
         assert_eq!(e, Some(format!("{}: {why}", path.display())));
@@ -284,7 +285,7 @@ fn only_a_training_file_or_none_is_added_to() {
     // Another file, and a training file of another board, are refused and left whole.
     let other = scratch("not-training");
     std::fs::write(&other, "my notes, kept as they are\n").unwrap();
-    let e = data::open_for_append(&other, four, 10).unwrap_err();
+    let e = data::open_for_append(&other, four, 0..10).unwrap_err();
     assert!(
         e.ends_with("not a training file (no OTHELLOD header)"),
         "{e}"
@@ -294,7 +295,7 @@ fn only_a_training_file_or_none_is_added_to() {
         "my notes, kept as they are\n"
     );
     let five = file_of("five", board(5, 5), &[]);
-    let e = data::open_for_append(&five, four, 10).unwrap_err();
+    let e = data::open_for_append(&five, four, 0..10).unwrap_err();
     assert!(
         e.ends_with("holds positions of another board or rule set"),
         "{e}"
@@ -302,14 +303,206 @@ fn only_a_training_file_or_none_is_added_to() {
     assert_eq!(std::fs::read(&five).unwrap(), board(5, 5).header());
     // An empty file is taken as a new one.
     std::fs::write(&other, "").unwrap();
-    drop(data::open_for_append(&other, four, 10).unwrap());
+    drop(data::open_for_append(&other, four, 0..10).unwrap());
     assert_eq!(std::fs::read(&other).unwrap(), four.header());
     // Only the games asked for are counted as there.
     let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
     let three = file_of("three-games", four, &vec![record; 3]);
-    let (_, done) = data::open_for_append(&three, four, 2).unwrap();
+    let (_, done) = data::open_for_append(&three, four, 0..2).unwrap();
     assert_eq!(done, [0, 1]);
     for p in [other, five, three] {
         std::fs::remove_file(p).unwrap();
     }
+}
+
+/// The samples of training files read together, in the order a fit reads them.
+fn read_together(paths: &[&PathBuf]) -> Result<Vec<Sample>, String> {
+    let records = data::read_all(paths, |_| 1 << 20, |_, _| {})?;
+    Ok(records.iter().map(|r| r.to_sample()).collect())
+}
+
+/// Shard `index` of `size` games of the games of `options`.
+fn shard_of(options: &GenOptions, index: u32, size: u32) -> GenOptions {
+    GenOptions {
+        first: index * size,
+        games: size,
+        ..options.clone()
+    }
+}
+
+#[test]
+fn shards_in_any_order_read_and_fit_as_the_one_run() {
+    let base = options(4, 5, 16, 2);
+    let one = scratch("shards-one");
+    generate(&base, &one, false).unwrap();
+    let shards: Vec<PathBuf> = (0..4).map(|i| scratch(&format!("shard-{i}"))).collect();
+    for (i, path) in shards.iter().enumerate() {
+        let report = generate_shard(&shard_of(&base, i as u32, 4), path, false).unwrap();
+        assert_eq!((report.games, report.skipped), (4, 0));
+        assert!(!data::partial_path(path).unwrap().exists());
+    }
+    // A shard is the same bytes on any number of threads: its games are written in order.
+    let single = scratch("shard-single");
+    generate_shard(&shard_of(&options(4, 5, 16, 1), 1, 4), &single, false).unwrap();
+    assert_eq!(
+        std::fs::read(&single).unwrap(),
+        std::fs::read(&shards[1]).unwrap()
+    );
+    std::fs::remove_file(&single).unwrap();
+    let whole = read_together(&[&one]).unwrap();
+    let shuffled = read_together(&[&shards[2], &shards[0], &shards[3], &shards[1]]).unwrap();
+    assert_eq!(shuffled, whole);
+    assert!(whole.windows(2).all(|w| w[0].game <= w[1].game));
+    assert_eq!(whole.last().map(|s| s.game), Some(15));
+    // The same weights, to the bit.
+    let o = FitOptions {
+        phases: 3,
+        epochs: 10,
+        held_out: 3,
+        regularize: 1.0,
+        threads: 2,
+    };
+    let records = |paths: &[&PathBuf]| data::read_all(paths, |_| 1 << 20, |_, _| {}).unwrap();
+    let (a, _) = fit(&records(&[&one]), &o).unwrap();
+    let (b, _) = fit(
+        &records(&[&shards[3], &shards[1], &shards[0], &shards[2]]),
+        &o,
+    )
+    .unwrap();
+    assert_eq!(a.to_bytes(), b.to_bytes());
+    // A game given twice is refused, naming both files.
+    let e = read_together(&[&shards[1], &one]).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "game 4 is in both {} and {}: each game may be given once (shards of one run do \
+             not overlap)",
+            shards[1].display(),
+            one.display()
+        )
+    );
+    for p in shards.iter().chain([&one]) {
+        std::fs::remove_file(p).unwrap();
+    }
+}
+
+#[test]
+fn a_stopped_shard_goes_on_from_its_partial_file_and_never_damages_its_own() {
+    let base = options(4, 5, 16, 1);
+    let shard = shard_of(&base, 1, 4);
+    let reference = scratch("partial-reference");
+    generate_shard(&shard, &reference, false).unwrap();
+    let finished = std::fs::read(&reference).unwrap();
+    let record = board(4, 5).record_len();
+    let header = board(4, 5).header().len();
+    // Where the second game's records begin.
+    let second = header
+        + record
+            * data::read(&reference)
+                .unwrap()
+                .records
+                .iter()
+                .take_while(|r| r.game() == 4)
+                .count();
+    let out = scratch("partial-out");
+    let partial = data::partial_path(&out).unwrap();
+    // Stopped in the header, inside a record, and between two records of one game (whose
+    // other records must be played again, not taken as the whole game).
+    for cut in [5, finished.len() - 3, second + record] {
+        let _ = std::fs::remove_file(&out);
+        std::fs::write(&partial, &finished[..cut]).unwrap();
+        let report = generate_shard(&shard, &out, false).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), finished, "cut at {cut}");
+        assert!(report.games >= 1, "cut at {cut}: {report:?}");
+        assert!(!partial.exists());
+    }
+    // Run again, a finished shard is left as it is, the very file.
+    let inode = |p: &PathBuf| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let before = inode(&out);
+    let report = generate_shard(&shard, &out, false).unwrap();
+    assert_eq!((report.games, report.skipped), (0, 4));
+    assert_eq!(
+        (inode(&out), std::fs::read(&out).unwrap()),
+        (before, finished.clone())
+    );
+    assert!(!partial.exists());
+    // A file of the first two of these games (a smaller shard) has the others added.
+    std::fs::write(&out, &finished[..second]).unwrap();
+    let report = generate_shard(&shard, &out, false).unwrap();
+    assert_eq!((report.games, report.skipped), (3, 1));
+    assert_eq!(std::fs::read(&out).unwrap(), finished);
+    // While a run writes the partial file (it holds a lock on it), another is refused.
+    std::fs::write(&out, &finished[..second]).unwrap();
+    std::fs::write(&partial, &finished[..second]).unwrap();
+    let held = std::fs::File::open(&partial).unwrap();
+    held.lock().unwrap();
+    let e = generate_shard(&shard, &out, false).unwrap_err();
+    assert_eq!(
+        e,
+        format!("{}: another run is writing this shard", partial.display())
+    );
+    drop(held);
+    // A partial file of other games is refused and left for the user to remove.
+    let other = scratch("partial-other");
+    generate_shard(&shard_of(&base, 2, 4), &other, false).unwrap();
+    std::fs::rename(&other, &partial).unwrap();
+    let e = generate_shard(&shard, &out, false).unwrap_err();
+    assert!(
+        e.starts_with(&format!(
+            "{} holds game 8, not one of this shard's games 4 to 7",
+            partial.display()
+        )),
+        "{e}"
+    );
+    assert!(e.ends_with("(remove it to start this shard again)"), "{e}");
+    assert_eq!(std::fs::read(&out).unwrap(), &finished[..second]);
+    for p in [reference, out, partial] {
+        std::fs::remove_file(p).unwrap();
+    }
+}
+
+#[test]
+fn a_shard_is_written_only_over_a_shard_of_its_games() {
+    let base = options(4, 5, 16, 1);
+    let shard = shard_of(&base, 0, 4);
+    let out = scratch("foreign-out");
+    let partial = data::partial_path(&out).unwrap();
+    // Another shard's file, another board's, a torn one, and no training file at all.
+    generate_shard(&shard_of(&base, 3, 4), &out, false).unwrap();
+    let other_shard = std::fs::read(&out).unwrap();
+    let e = generate_shard(&shard, &out, false).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "{} holds game 12, not one of this shard's games 0 to 3, so it is not replaced",
+            out.display()
+        )
+    );
+    let own = scratch("foreign-own");
+    generate_shard(&shard, &own, false).unwrap();
+    let mut torn = std::fs::read(&own).unwrap();
+    torn.truncate(torn.len() - 1);
+    std::fs::remove_file(&own).unwrap();
+    let cases: [(&[u8], &str); 4] = [
+        (&other_shard, "not one of this shard's games"),
+        (
+            &board(6, 6).header(),
+            "holds positions of another board or rule set",
+        ),
+        (&torn, "ends in a torn record, so it is no finished shard"),
+        (b"my notes\n", "not a training file"),
+    ];
+    for (bytes, why) in cases {
+        std::fs::write(&out, bytes).unwrap();
+        let e = generate_shard(&shard, &out, false).unwrap_err();
+        assert!(e.contains(why), "{e}");
+        assert_eq!(std::fs::read(&out).unwrap(), bytes);
+        assert!(!partial.exists());
+    }
+    // An empty file is no shard yet: it is made one.
+    std::fs::write(&out, b"").unwrap();
+    let report = generate_shard(&shard, &out, false).unwrap();
+    assert_eq!(report.games, 4);
+    assert_eq!(data::read(&out).unwrap().records.get(0).game(), 0);
+    std::fs::remove_file(&out).unwrap();
 }
