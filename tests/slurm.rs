@@ -3,7 +3,7 @@
 //! folder (munged, slurmctld and slurmd, as root), stopped when the test ends, failed or not.
 //!
 //! Setup, once, as root (Debian 12): `apt-get update && apt-get install -y slurm-wlm munge`
-//! Run: `cargo test --release --test slurm -- --ignored` (about two minutes; `.ci/run` does both).
+//! Run: `cargo test --release --test slurm -- --ignored` (about three minutes; `.ci/run` does both).
 //! Without the packages each test prints "skipped: slurm-wlm not installed" and passes; when not
 //! run as root, "skipped: starting a cluster needs root".
 
