@@ -1,0 +1,293 @@
+//! `othello solve --split N --work DIR`: a solve cut into jobs, each run on its own, merged in
+//! rounds, on small boards of every variant, each compared with the direct solve.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A new folder for one test (the work folder goes inside it).
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-work-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn othello(args: &[&str]) -> Output {
+    Command::cargo_bin("othello")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A report without its `Nodes:` line, whose counts differ from run to run.
+fn report(out: &Output) -> String {
+    text(&out.stdout)
+        .lines()
+        .filter(|l| !l.starts_with("Nodes:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `global` before `solve`, `solve` options after: the direct solve's report.
+fn direct(global: &[&str], solve: &[&str]) -> String {
+    let mut args: Vec<&str> = global.to_vec();
+    args.push("solve");
+    args.extend(solve);
+    args.extend(["--threads", "1"]);
+    let out = othello(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    report(&out)
+}
+
+fn with_work<'a>(global: &[&'a str], solve: &[&'a str], rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args: Vec<&str> = global.to_vec();
+    args.push("solve");
+    args.extend(solve);
+    args.extend(rest);
+    args
+}
+
+#[test]
+fn the_local_runner_gives_the_direct_solve_on_every_variant() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&[], &["--rows", "4", "--cols", "4"]),
+        (&[], &["--rows", "4", "--cols", "5", "--first", "W"]),
+        (&[], &["--rows", "4", "--cols", "5", "--misere"]),
+        (&["--rules", "simple"], &["--rows", "4", "--cols", "5"]),
+        (&["--rules", "simple"], &["--rows", "4", "--cols", "4", "--misere"]),
+        (&["--rules", "simple", "--place-anywhere"], &["--rows", "3", "--cols", "4"]),
+        (&["--place-anywhere"], &["--rows", "3", "--cols", "4", "--misere"]),
+        (&[], &["--position", "(w ---- -wb- -bb- -b--)"]),
+        (&[], &["--rows", "5", "--cols", "5", "--moves", "d3d2"]),
+        (&[], &["--rows", "4", "--cols", "6", "--all-moves"]),
+    ];
+    let root = scratch("variants");
+    for (n, (global, solve)) in cases.iter().enumerate() {
+        let dir = root.join(format!("case-{n}"));
+        let dir_text = dir.to_str().unwrap();
+        let args = with_work(
+            global,
+            solve,
+            &["--split", "12", "--work", dir_text, "--run-local", "--workers", "2"],
+        );
+        let out = othello(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(report(&out), direct(global, solve), "{args:?}");
+    }
+}
+
+/// Runs every job of the latest round as a job array would: each with its index in the
+/// environment or on the command line.
+fn run_round(dir: &str, ways: &mut usize) {
+    let jobs = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            name.strip_prefix("round-")?
+                .strip_suffix(".jobs")?
+                .parse::<u32>()
+                .ok()
+        })
+        .max()
+        .unwrap();
+    let listing = std::fs::read_to_string(Path::new(dir).join(format!("round-{jobs}.jobs")))
+        .unwrap();
+    let count = listing
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    for i in 0..count {
+        let mut cmd = Command::cargo_bin("othello").unwrap();
+        cmd.args(["solve", "--work", dir]);
+        let index = i.to_string();
+        match *ways % 3 {
+            0 => cmd.args(["--job", &index]),
+            1 => cmd.env("SLURM_ARRAY_TASK_ID", &index),
+            _ => cmd.env("JOB_COMPLETION_INDEX", &index),
+        };
+        *ways += 1;
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "job {i}: {}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn jobs_run_one_by_one_and_merged_in_rounds_give_the_direct_solve() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&[], &["--rows", "4", "--cols", "5"]),
+        (&["--rules", "simple"], &["--rows", "4", "--cols", "5", "--misere"]),
+    ];
+    let root = scratch("rounds");
+    let mut ways = 0;
+    for (n, (global, solve)) in cases.iter().enumerate() {
+        let dir = root.join(format!("case-{n}"));
+        let dir_text = dir.to_str().unwrap();
+        let out = othello(&with_work(global, solve, &["--split", "8", "--work", dir_text]));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).lines().last().unwrap().starts_with("round 1: "));
+        let mut rounds = 1;
+        let merged = loop {
+            run_round(dir_text, &mut ways);
+            let out = othello(&["solve", "--work", dir_text, "--merge"]);
+            match out.status.code() {
+                Some(0) => break out,
+                Some(4) => {
+                    rounds += 1;
+                    let last = text(&out.stdout).lines().last().unwrap().to_string();
+                    assert!(last.starts_with(&format!("round {rounds}: ")), "{last}");
+                }
+                _ => panic!("merge: {:?} {}", out.status, text(&out.stderr)),
+            }
+            assert!(rounds < 200, "no end to the rounds");
+        };
+        assert_eq!(report(&merged), direct(global, solve));
+        // A settled folder merges to the same report again.
+        let again = othello(&["solve", "--work", dir_text, "--merge"]);
+        assert_eq!(report(&again), report(&merged));
+    }
+}
+
+#[test]
+fn a_job_run_twice_changes_nothing_and_missing_results_are_listed() {
+    let root = scratch("twice");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    let out = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    assert!(out.status.success());
+    let merge = othello(&["solve", "--work", d, "--merge"]);
+    assert_eq!(merge.status.code(), Some(5));
+    let err = text(&merge.stderr);
+    assert!(err.contains("results missing") && err.contains("round 1 jobs 0-"), "{err}");
+    assert!(!dir.join("round-2.jobs").exists());
+    let first = othello(&["solve", "--work", d, "--job", "0"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let result = dir.join("round-1").join("job-0.result");
+    let bytes = std::fs::read(&result).unwrap();
+    let second = othello(&["solve", "--work", d, "--job", "0"]);
+    assert!(second.status.success());
+    assert!(text(&second.stdout).contains("already there"));
+    assert_eq!(std::fs::read(&result).unwrap(), bytes);
+    let merge = othello(&["solve", "--work", d, "--merge"]);
+    assert_eq!(merge.status.code(), Some(5));
+    assert!(!text(&merge.stderr).contains("jobs 0-"), "{}", text(&merge.stderr));
+    // Job numbers past the round's are refused.
+    let past = othello(&["solve", "--work", d, "--job", "100000"]);
+    assert_eq!(past.status.code(), Some(1));
+    assert!(text(&past.stderr).contains("round 1 has"), "{}", text(&past.stderr));
+}
+
+#[test]
+fn a_job_stopped_by_its_limit_keeps_its_work_and_goes_on() {
+    let root = scratch("limit");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    // One job a move deep on 5x6: some 25 empty cells, far beyond a millisecond.
+    let out = othello(&["solve", "--rows", "5", "--cols", "6", "--split", "1", "--work", d]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stopped = othello(&["solve", "--work", d, "--job", "0", "--limit", "1ms"]);
+    assert_eq!(stopped.status.code(), Some(3), "{}", text(&stopped.stderr));
+    assert!(text(&stopped.stderr).contains("run the same command again"));
+    assert!(!dir.join("round-1").join("job-0.result").exists());
+    let journals: Vec<_> = std::fs::read_dir(dir.join("journals")).unwrap().collect();
+    assert_eq!(journals.len(), 1, "the job's journal is kept");
+    let again = othello(&["solve", "--work", d, "--job", "0"]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(dir.join("round-1").join("job-0.result").exists());
+}
+
+#[test]
+fn a_job_killed_mid_way_leaves_no_result_and_runs_again() {
+    let root = scratch("killed");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    let out = othello(&["solve", "--rows", "6", "--cols", "6", "--split", "1", "--work", d]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bin = assert_cmd::cargo::cargo_bin("othello");
+    let mut child = std::process::Command::new(&bin)
+        .args(["solve", "--work", d, "--job", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // A job of 31 empty cells on 6x6 takes minutes: it is still running.
+    assert!(child.try_wait().unwrap().is_none());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let results = dir.join("round-1");
+    let left: Vec<_> = std::fs::read_dir(&results).unwrap().collect();
+    assert!(left.is_empty(), "a killed job leaves nothing in {results:?}");
+    let stopped = othello(&["solve", "--work", d, "--job", "0", "--limit", "50ms"]);
+    assert_eq!(stopped.status.code(), Some(3), "{}", text(&stopped.stderr));
+}
+
+#[test]
+fn a_damaged_or_foreign_result_is_refused() {
+    let root = scratch("foreign");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    let out = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    assert!(out.status.success());
+    for i in 0..2 {
+        let out = othello(&["solve", "--work", d, "--job", &i.to_string()]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let results = dir.join("round-1");
+    let job0 = results.join("job-0.result");
+    let job1 = std::fs::read(results.join("job-1.result")).unwrap();
+    std::fs::write(&job0, &job1).unwrap();
+    let merge = othello(&["solve", "--work", d, "--merge"]);
+    assert_eq!(merge.status.code(), Some(1));
+    let err = text(&merge.stderr);
+    assert!(err.contains("the result of another job"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::write(&job0, b"format: othello-solve-result 1\nscore: lots\n").unwrap();
+    let merge = othello(&["solve", "--work", d, "--merge"]);
+    assert_eq!(merge.status.code(), Some(1));
+    assert!(text(&merge.stderr).contains("damaged or foreign"), "{}", text(&merge.stderr));
+    std::fs::write(&job0, b"\x00\x01 not text").unwrap();
+    let merge = othello(&["solve", "--work", d, "--merge"]);
+    assert_eq!(merge.status.code(), Some(1));
+}
+
+#[test]
+fn a_work_folder_holds_one_solve() {
+    let root = scratch("one");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    let out = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    assert!(out.status.success());
+    // The same split again says what is there; another is refused.
+    let same = othello(&["solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d]);
+    assert!(same.status.success(), "{}", text(&same.stderr));
+    let other = othello(&["solve", "--rows", "4", "--cols", "6", "--split", "6", "--work", d]);
+    assert_eq!(other.status.code(), Some(1));
+    assert!(text(&other.stderr).contains("holds another solve"));
+    // A folder with other files is not taken over.
+    let busy = root.join("busy");
+    std::fs::create_dir_all(&busy).unwrap();
+    std::fs::write(busy.join("notes.txt"), b"mine").unwrap();
+    let out = othello(&["solve", "--split", "6", "--work", busy.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(busy.join("notes.txt")).unwrap(), b"mine");
+    // A folder that is no work folder.
+    let none = othello(&["solve", "--work", busy.to_str().unwrap(), "--merge"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(text(&none.stderr).contains("not a work folder"));
+    // --work alone with no index anywhere is a bad command line.
+    let out = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["solve", "--work", d])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
