@@ -651,17 +651,21 @@ pub fn listed(jobs: &[(u32, usize)]) -> String {
 pub struct Projection {
     pub jobs: usize,
     pub sampled: usize,
-    /// Each sampled job's seconds; a job its limit stopped counts its limit.
+    /// Each sampled job's seconds, job 0's first; a job its limit stopped counts its limit.
     pub seconds: Vec<f64>,
     /// How many sampled jobs their limit stopped (their times are lower bounds).
     pub stopped: usize,
 }
 
 impl Projection {
-    /// The CPU seconds of every job of round 1: the sample's mean times the jobs.
+    /// The CPU seconds of every job of round 1: job 0's, and the mean of the others sampled
+    /// times their number.
     pub fn round_seconds(&self) -> f64 {
-        let n = self.seconds.len().max(1) as f64;
-        self.seconds.iter().sum::<f64>() / n * self.jobs as f64
+        let Some((first, others)) = self.seconds.split_first() else {
+            return 0.0;
+        };
+        let mean = others.iter().sum::<f64>() / others.len().max(1) as f64;
+        first + mean * self.jobs.saturating_sub(1) as f64
     }
 }
 
@@ -681,14 +685,15 @@ pub fn estimate(
         .first()
         .context("the work folder has no round of jobs")?;
     let m = round.jobs.len();
-    // A fixed shuffle: the first `sample` of it are the sample.
+    // Job 0 is the first line's exact leaf, the largest of the round by far: it is always
+    // solved, and the rest of the sample is the start of a fixed shuffle of the others.
     let mut order: Vec<usize> = (0..m).collect();
     let mut state = 0x5eed_u64;
-    for i in (1..m).rev() {
-        let j = (crate::search::splitmix(&mut state) % (i as u64 + 1)) as usize;
+    for i in (2..m).rev() {
+        let j = 1 + (crate::search::splitmix(&mut state) % i as u64) as usize;
         order.swap(i, j);
     }
-    order.truncate(sample.min(m));
+    order.truncate(sample.clamp(1, m.max(1)).min(m));
     let mut projection = Projection {
         jobs: m,
         sampled: order.len(),
