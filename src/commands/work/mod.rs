@@ -423,6 +423,18 @@ fn play_out<B: Bits>(
 /// Merges the results of `dir`: prints the report when they settle the value, otherwise
 /// writes the next round's jobs.
 pub fn merge(dir: &Path, out: &mut dyn Write) -> anyhow::Result<Merged> {
+    merge_keeping(dir, out, &mut Kept::default())
+}
+
+/// What one merge leaves for the next in the same process: the estimates that order moves,
+/// which are most of a merge's own work.
+#[derive(Default)]
+pub struct Kept {
+    estimates: Option<Box<dyn std::any::Any + Send>>,
+}
+
+/// As [`merge`], reusing and adding to what earlier merges of the same folder kept.
+fn merge_keeping(dir: &Path, out: &mut dyn Write, kept: &mut Kept) -> anyhow::Result<Merged> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
     let rounds = folder.rounds()?;
@@ -452,7 +464,7 @@ pub fn merge(dir: &Path, out: &mut dyn Write) -> anyhow::Result<Merged> {
         seconds: results.iter().map(|r| r.seconds).collect(),
     };
     crate::with_bits!(plan.start.shape(), |B| {
-        merge_in::<B>(&folder, &plan, &rounds, &results, totals, out)
+        merge_in::<B>(&folder, &plan, &rounds, &results, totals, out, kept)
     })
 }
 
@@ -463,10 +475,16 @@ fn merge_in<B: Bits>(
     results: &[JobResult],
     totals: Totals,
     out: &mut dyn Write,
+    kept: &mut Kept,
 ) -> anyhow::Result<Merged> {
     let (rules, root) = plan_root::<B>(plan)?;
     let empties = rules.empty(&root).count();
     let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth));
+    if let Some(estimates) = kept.estimates.take() {
+        if let Ok(estimates) = estimates.downcast::<tree::Estimates<B>>() {
+            tree.keep_estimates(*estimates);
+        }
+    }
     let g = &rules.geometry;
     for r in results {
         if r.position.shape() != rules.shape() {
@@ -494,7 +512,9 @@ fn merge_in<B: Bits>(
             }
         }
     }
-    let Some(outcome) = pass(&mut tree, &root, plan.which)? else {
+    let outcome = pass(&mut tree, &root, plan.which);
+    kept.estimates = Some(Box::new(tree.take_estimates()));
+    let Some(outcome) = outcome? else {
         let wants = tree.wants();
         let lines = tree.lines_asked.clone();
         if wants.is_empty() && lines.is_empty() {
@@ -563,6 +583,7 @@ pub fn run_local(
 ) -> anyhow::Result<Result<Totals, JobEnd>> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
+    let mut kept = Kept::default();
     loop {
         let rounds = folder.rounds()?;
         let round = rounds
@@ -608,7 +629,7 @@ pub fn run_local(
                 signal: Some(signal),
             }));
         }
-        match merge(dir, out)? {
+        match merge_keeping(dir, out, &mut kept)? {
             Merged::Settled(totals) => return Ok(Ok(totals)),
             Merged::NextRound { round, jobs } => {
                 writeln!(log, "round {round}: {jobs} jobs")?;

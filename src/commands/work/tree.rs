@@ -37,6 +37,10 @@ impl Test {
     }
 }
 
+/// Estimates by canonical position and depth: kept from one merge to the next by a caller
+/// that merges many times ([`Tree::take_estimates`]).
+pub type Estimates<B> = HashMap<(Position<B>, u32), i32>;
+
 /// A job the tests ask for: a position's value within a window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Want<B> {
@@ -81,7 +85,7 @@ pub struct Tree<B: Bits> {
     estimator: Engine<B>,
     /// An engine as a direct solve of the root sets one up, for the order of lines.
     liner: Engine<B>,
-    estimates: HashMap<(Position<B>, u32), i32>,
+    estimates: Estimates<B>,
     decided: HashMap<(Position<B>, Test), (i32, i32)>,
     /// The windows waiting for a job, in the order met.
     asked: Vec<Asked<B>>,
@@ -130,6 +134,16 @@ impl<B: Bits> Tree<B> {
             settled: HashMap::new(),
             lines_asked: Vec::new(),
         }
+    }
+
+    /// Takes estimates made before (by a tree of the same rules).
+    pub fn keep_estimates(&mut self, estimates: Estimates<B>) {
+        self.estimates = estimates;
+    }
+
+    /// The estimates made so far, for the next tree.
+    pub fn take_estimates(&mut self) -> Estimates<B> {
+        std::mem::take(&mut self.estimates)
     }
 
     /// Positions with at most `frontier` empty cells become jobs; forgets what was decided.
