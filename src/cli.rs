@@ -615,8 +615,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", requires = "work", conflicts_with = "journal")]
     pub split: Option<usize>,
     /// The work folder of a split solve. With neither --split, --merge nor --run-local: solve
-    /// one job of it (--job, else the index in SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX);
-    /// exit status 3 when --limit stopped it (run it again to go on).
+    /// one job of it (--job, else the index in SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX)
+    /// on one thread unless --threads says more; exit status 3 when --limit stopped it (run
+    /// it again to go on).
     #[arg(long, value_name = "DIR")]
     pub work: Option<PathBuf>,
     /// The job to solve, from 0.
@@ -637,7 +638,9 @@ pub struct SolveArgs {
     /// Jobs run at once by --run-local [default: every core].
     #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
     pub workers: Option<usize>,
-    /// With --split: solve a random sample of the jobs and project the CPU time of all.
+    /// With --split: solve job 0 (the first line's exact leaf) and a fixed random sample of
+    /// the other jobs of round 1, and project the CPU time of the round (later rounds add to
+    /// it).
     #[arg(long, requires = "split", conflicts_with = "run_local")]
     pub estimate: bool,
     /// Jobs --estimate solves.
