@@ -387,7 +387,6 @@ fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppEr
             return Ok(());
         }
     }
-    let stopped = |end: JobEnd| stopped_job(end);
     if args.merge {
         return match work::merge(dir, &mut stdout)? {
             Merged::Settled(totals) => {
@@ -418,12 +417,20 @@ fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppEr
                 eprintln!("othello solve: {}", totals.summary());
                 Ok(())
             }
-            Err(end) => Err(stopped(end)),
+            Err(end) => Err(stopped_job(end)),
         };
     }
     let index = match args.job {
         Some(i) => i,
-        None => job_index_from_env()?,
+        None => {
+            let index = array_index(None, "a job index", || {
+                "--work DIR alone solves one job: give --job I (or set SLURM_ARRAY_TASK_ID or \
+                 JOB_COMPLETION_INDEX), or --split N, --merge or --run-local"
+                    .to_string()
+            })?;
+            usize::try_from(index)
+                .map_err(|_| AppError::Usage(format!("job {index}: no such job")))?
+        }
     };
     match work::run_job(dir, args.round, index, &options)? {
         JobEnd::Done(r) => {
@@ -438,7 +445,7 @@ fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppEr
             writeln!(stdout, "job {index}: its result is already there")?;
             Ok(())
         }
-        end => Err(stopped(end)),
+        end => Err(stopped_job(end)),
     }
 }
 
@@ -457,23 +464,6 @@ fn stopped_job(end: commands::work::JobEnd) -> AppError {
             ),
         },
     }
-}
-
-/// The index of a job run as one of an array: Slurm's, else a Kubernetes Indexed Job's.
-fn job_index_from_env() -> Result<usize, AppError> {
-    for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
-        if let Ok(text) = std::env::var(name) {
-            return text
-                .trim()
-                .parse()
-                .map_err(|_| AppError::Usage(format!("{name}={text:?} is not a job index")));
-        }
-    }
-    Err(AppError::Usage(
-        "--work DIR alone solves one job: give --job I (or set SLURM_ARRAY_TASK_ID or \
-         JOB_COMPLETION_INDEX), or --split N, --merge or --run-local"
-            .to_string(),
-    ))
 }
 
 /// The bytes of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or
@@ -515,7 +505,13 @@ pub fn train(
         TrainStep::Gen(a) => {
             let shard = match a.shard_size {
                 Some(size) => {
-                    let index = shard_index(a.shard, |name| std::env::var_os(name))?;
+                    let index = array_index(a.shard, "a shard index", || {
+                        format!(
+                            "--shard-size needs the shard's index: give --shard I, or run it as \
+                             a job array (which sets {} or {})",
+                            ARRAY_INDEX_VARIABLES[0], ARRAY_INDEX_VARIABLES[1]
+                        )
+                    })?;
                     Some((index, shard_games(index, size)?))
                 }
                 None => None,
@@ -597,22 +593,24 @@ pub fn train(
     Ok(())
 }
 
-/// The job array variables that number a shard, in the order they are asked: Slurm's, then
-/// that of a Kubernetes Indexed Job.
-const SHARD_INDEX_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
+/// The job array variables that number a job or a shard, in the order they are asked:
+/// Slurm's, then that of a Kubernetes Indexed Job.
+const ARRAY_INDEX_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
 
-/// The shard a `train gen --shard-size` makes: `--shard`, else the first of
-/// [`SHARD_INDEX_VARIABLES`] set in the environment `var` reads; one that is set must be a
-/// number (spaces around it aside), never passed over for the next.
-fn shard_index(
+/// The index of one of a job array's runs: `given` on the command line, else the first of
+/// [`ARRAY_INDEX_VARIABLES`] set in the environment; one that is set must be a number (spaces
+/// around it aside), never passed over for the next. `what` names it in the error of one
+/// that is not; `missing` is the error when none is set.
+fn array_index(
     given: Option<u64>,
-    var: impl Fn(&str) -> Option<std::ffi::OsString>,
+    what: &str,
+    missing: impl FnOnce() -> String,
 ) -> Result<u64, AppError> {
     if let Some(index) = given {
         return Ok(index);
     }
-    for name in SHARD_INDEX_VARIABLES {
-        let Some(value) = var(name) else {
+    for name in ARRAY_INDEX_VARIABLES {
+        let Some(value) = std::env::var_os(name) else {
             continue;
         };
         return value
@@ -620,16 +618,12 @@ fn shard_index(
             .and_then(|v| v.trim().parse().ok())
             .ok_or_else(|| {
                 AppError::Usage(format!(
-                    "{name}={}: a shard index is a number from 0",
+                    "{name}={}: {what} is a number from 0",
                     value.to_string_lossy()
                 ))
             });
     }
-    Err(AppError::Usage(format!(
-        "--shard-size needs the shard's index: give --shard I, or run it as a job array \
-         (which sets {} or {})",
-        SHARD_INDEX_VARIABLES[0], SHARD_INDEX_VARIABLES[1]
-    )))
+    Err(AppError::Usage(missing()))
 }
 
 /// The first game and the number of games of shard `index` of `size` games, refused where

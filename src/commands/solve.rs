@@ -108,15 +108,7 @@ pub fn solve_position_within<B: Bits>(
     observer: Option<Observer>,
 ) -> anyhow::Result<Result<PositionSolved, OutOfTime>> {
     let clock = Instant::now();
-    let mut engine = Engine::new(
-        rules.clone(),
-        Config {
-            hash_mb: options.hash_mb,
-            scoring: Scoring::Plain,
-            threads: options.threads,
-            ..Config::default()
-        },
-    );
+    let mut engine = solver(rules, options.hash_mb, options.threads);
     let mut journal = match &options.journal {
         Some(path) => Some(JournalFile::open(path, rules)?),
         None => None,
@@ -233,11 +225,7 @@ pub fn solve_from(
     out: &mut dyn Write,
 ) -> anyhow::Result<Result<PositionSolved, OutOfTime>> {
     crate::with_bits!(start.shape(), |B| {
-        let (rules, position) = start.rules_and_position::<B>()?;
-        let mut game = Game::from_position(rules, position, Passes::Automatic);
-        play_listed(&mut game, &moves.0)?;
-        let rules = game.rules().clone();
-        let pos = *game.position();
+        let (rules, pos) = position_after::<B>(start, moves)?;
         let empties = rules.empty(&pos).count() as usize;
         if let Some(max) = options.max_empties.filter(|&max| empties > max) {
             anyhow::bail!(
@@ -260,6 +248,32 @@ pub fn solve_from(
         }
         Ok(solved)
     })
+}
+
+/// An engine set up as `othello solve` sets one up: plain disc counts, `hash_mb` of table,
+/// `threads` solving together.
+pub(super) fn solver<B: Bits>(rules: &Rules<B>, hash_mb: usize, threads: usize) -> Engine<B> {
+    Engine::new(
+        rules.clone(),
+        Config {
+            hash_mb,
+            scoring: Scoring::Plain,
+            threads,
+            ..Config::default()
+        },
+    )
+}
+
+/// The rules, and the position reached from `start` by `moves` (a `pa` accepted where the
+/// game passed by itself).
+pub(super) fn position_after<B: Bits>(
+    start: &Start,
+    moves: &MoveList,
+) -> anyhow::Result<(Rules<B>, Position<B>)> {
+    let (rules, position) = start.rules_and_position::<B>()?;
+    let mut game = Game::from_position(rules, position, Passes::Automatic);
+    play_listed(&mut game, &moves.0)?;
+    Ok((game.rules().clone(), *game.position()))
 }
 
 /// What a report solves, in words: the board, the rules and the position.

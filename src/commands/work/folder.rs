@@ -167,6 +167,24 @@ impl<'a> Fields<'a> {
         Self::read_lines(&text.lines().collect::<Vec<_>>(), format)
     }
 
+    fn read_lines(lines: &[&'a str], format: &str) -> anyhow::Result<Fields<'a>> {
+        let mut kept = Vec::new();
+        for line in lines {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let Some((key, value)) = line.split_once(':') else {
+                bail!("{line:?} is not a `key: value` line");
+            };
+            kept.push((key.trim(), value.trim()));
+        }
+        match kept.first() {
+            Some(&("format", f)) if f == format => Ok(Fields { lines: kept }),
+            Some(&("format", f)) => bail!("format {f:?}, not {format:?}"),
+            _ => bail!("no `format: {format}` line: not a file of this kind"),
+        }
+    }
+
     fn get(&self, key: &str) -> anyhow::Result<&'a str> {
         let mut found = self.lines.iter().filter(|(k, _)| *k == key);
         match (found.next(), found.next()) {
@@ -253,26 +271,6 @@ impl Round {
             jobs.push(job.1);
         }
         Ok(Round { number, jobs })
-    }
-}
-
-impl<'a> Fields<'a> {
-    fn read_lines(lines: &[&'a str], format: &str) -> anyhow::Result<Fields<'a>> {
-        let mut kept = Vec::new();
-        for line in lines {
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            let Some((key, value)) = line.split_once(':') else {
-                bail!("{line:?} is not a `key: value` line");
-            };
-            kept.push((key.trim(), value.trim()));
-        }
-        match kept.first() {
-            Some(&("format", f)) if f == format => Ok(Fields { lines: kept }),
-            Some(&("format", f)) => bail!("format {f:?}, not {format:?}"),
-            _ => bail!("no `format: {format}` line: not a file of this kind"),
-        }
     }
 }
 

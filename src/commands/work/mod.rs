@@ -7,11 +7,11 @@ mod tree;
 
 pub use folder::{Folder, Job, JobResult, Plan, Round, Task};
 
-use super::solve::{heading, interruptible, play_listed, write_solution};
+use super::solve::{heading, interruptible, play_listed, position_after, solver, write_solution};
 use super::{Interrupt, JournalFile, PositionSolved, Start};
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine, RootMoves, Scoring};
+use crate::search::RootMoves;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;
@@ -74,17 +74,22 @@ pub struct Totals {
 impl Totals {
     /// One line: jobs, rounds, time in all, the median and the largest job.
     pub fn summary(&self) -> String {
-        let mut sorted = self.seconds.clone();
-        sorted.sort_by(f64::total_cmp);
-        let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
-        let largest = sorted.last().copied().unwrap_or(0.0);
-        let total: f64 = sorted.iter().sum();
+        let (median, largest) = spread(&self.seconds);
+        let total: f64 = self.seconds.iter().sum();
         format!(
             "{} jobs in {} rounds, {} nodes, {total:.3} s in all, median job {median:.3} s, \
              largest {largest:.3} s",
             self.jobs, self.rounds, self.nodes
         )
     }
+}
+
+/// The median and the largest of job times (zero for none).
+fn spread(seconds: &[f64]) -> (f64, f64) {
+    let mut sorted = seconds.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    (median, sorted.last().copied().unwrap_or(0.0))
 }
 
 /// A name for the journal of `pos` and its images: a 64-bit FNV-1a hash of its text.
@@ -98,10 +103,7 @@ fn journal_name(text: &str) -> String {
 
 /// The rules and the position a plan solves.
 fn plan_root<B: Bits>(plan: &Plan) -> anyhow::Result<(Rules<B>, Position<B>)> {
-    let (rules, position) = plan.start.rules_and_position::<B>()?;
-    let mut game = Game::from_position(rules, position, Passes::Automatic);
-    play_listed(&mut game, &plan.moves.0)?;
-    Ok((game.rules().clone(), *game.position()))
+    position_after(&plan.start, &plan.moves)
 }
 
 /// Writes the work folder `dir` for the position reached from `start` by `moves`: about
@@ -344,15 +346,7 @@ fn job_in<B: Bits>(
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     let mut journal = JournalFile::open(&journal_path, &rules)?;
-    let mut engine = Engine::new(
-        rules.clone(),
-        Config {
-            hash_mb: options.hash_mb,
-            scoring: Scoring::Plain,
-            threads: options.threads,
-            ..Config::default()
-        },
-    );
+    let mut engine = solver(&rules, options.hash_mb, options.threads);
     engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
     engine.observe(Some(interruptible(options.interrupt.clone(), None)));
     let g = &rules.geometry;
@@ -503,10 +497,11 @@ fn merge_in<B: Bits>(
                     .0
                     .iter()
                     .map(|m| match m {
-                        Move::Play(sq) => g.index(*sq).context("a line move off the board"),
-                        Move::Pass => Ok(usize::MAX),
+                        Move::Play(sq) => {
+                            g.index(*sq).map(Some).context("a line move off the board")
+                        }
+                        Move::Pass => Ok(None),
                     })
-                    .map(|m| m.map(|m| (m != usize::MAX).then_some(m)))
                     .collect::<anyhow::Result<Vec<_>>>()?;
                 tree.learn_line(&pos, value, line);
             }
@@ -529,16 +524,7 @@ fn merge_in<B: Bits>(
         });
     };
     // Moves of equal value in the order a direct solve lists them.
-    let mut orderer = Engine::new(
-        rules.clone(),
-        Config {
-            hash_mb: 256,
-            scoring: Scoring::Plain,
-            threads: 1,
-            ..Config::default()
-        },
-    );
-    let order = orderer.root_order(&root);
+    let order = tree.root_order(&root);
     let place = |m: usize| order.iter().position(|&o| o == m);
     let mut moves = outcome.moves;
     moves.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), place(m)));
@@ -741,10 +727,7 @@ pub fn estimate(
         };
         projection.seconds.push(seconds);
     }
-    let mut sorted = projection.seconds.clone();
-    sorted.sort_by(f64::total_cmp);
-    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
-    let largest = sorted.last().copied().unwrap_or(0.0);
+    let (median, largest) = spread(&projection.seconds);
     let total = projection.round_seconds();
     let at_least = if projection.stopped > 0 {
         format!(

@@ -56,8 +56,9 @@ pub struct Want<B> {
 /// and 717 M; 2 deep, 78 rounds and 2.6 G.)
 const ESTIMATE_DEPTH: u32 = 8;
 
-/// The table of the solve whose lines a merge gives: `othello solve`'s default, whose size
-/// decides whether a SIMPLE solve orders moves by the values of sets of empty cells.
+/// The table of the solve whose lines and order of best moves a merge gives: `othello
+/// solve`'s default, whose size decides whether a SIMPLE solve orders moves by the values of
+/// sets of empty cells.
 pub const LINE_HASH_MB: usize = 256;
 
 /// How deep the estimate of a position whose value is settled by a sequence of tests looks:
@@ -110,15 +111,7 @@ impl<B: Bits> Tree<B> {
                 ..Config::default()
             },
         );
-        let liner = Engine::new(
-            rules.clone(),
-            Config {
-                hash_mb: LINE_HASH_MB,
-                scoring: Scoring::Plain,
-                threads: 1,
-                ..Config::default()
-            },
-        );
+        let liner = crate::commands::solve::solver(&rules, LINE_HASH_MB, 1);
         Tree {
             liner,
             rules,
@@ -273,6 +266,11 @@ impl<B: Bits> Tree<B> {
     /// Lines are ordered as a solve of `root` orders them.
     pub fn prepare_lines(&mut self, root: &Position<B>) {
         self.liner.prepare_for(root);
+    }
+
+    /// The root's moves in the order a direct solve of it lists moves of equal value.
+    pub fn root_order(&mut self, root: &Position<B>) -> Vec<usize> {
+        self.liner.root_order(root)
     }
 
     /// The order in which a line of perfect play tries the moves of `pos`.
