@@ -638,12 +638,12 @@ pub struct SolveArgs {
     /// Jobs run at once by --run-local [default: every core].
     #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
     pub workers: Option<usize>,
-    /// With --split: solve job 0 (the first line's exact leaf) and a fixed random sample of
-    /// the other jobs of round 1, and project the CPU time of the round (later rounds add to
-    /// it).
+    /// With --split: project the CPU time of every round: the rounds run with estimates for
+    /// the jobs' values, a sample of their jobs solved (round 1's into the folder), a job
+    /// stopped by --limit projected from a split of its own.
     #[arg(long, requires = "split", conflicts_with = "run_local")]
     pub estimate: bool,
-    /// Jobs --estimate solves.
+    /// About how many jobs --estimate solves.
     #[arg(long, value_name = "K", requires = "estimate", default_value_t = 20)]
     pub sample: usize,
 }

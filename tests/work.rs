@@ -353,3 +353,69 @@ fn a_work_folder_holds_one_solve() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The number of CPU seconds on `out`'s projection line.
+fn projected_seconds(out: &Output) -> f64 {
+    let stdout = text(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("projection: every round takes"))
+        .unwrap_or_else(|| panic!("no projection in:\n{stdout}"));
+    line.split_whitespace()
+        .find_map(|w| w.parse::<f64>().ok())
+        .unwrap()
+}
+
+#[test]
+fn an_estimate_projects_every_round_and_keeps_its_round_one_jobs() {
+    let root = scratch("estimate");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    let board = ["--rows", "4", "--cols", "6"];
+    let out = othello(&with_work(
+        &[],
+        &board,
+        &["--split", "12", "--work", d, "--estimate", "--sample", "5"],
+    ));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("estimate: simulated with 10-move estimates"));
+    assert!(projected_seconds(&out) >= 0.0);
+    // Job 0 of round 1, the first line's exact leaf, is always in the sample, and kept.
+    assert!(dir.join("round-1").join("job-0.result").exists());
+    let local = othello(&["solve", "--work", d, "--run-local", "--workers", "2"]);
+    assert!(local.status.success(), "{}", text(&local.stderr));
+    assert_eq!(report(&local), direct(&[], &board));
+}
+
+#[test]
+fn an_estimate_splits_the_jobs_its_limit_stops() {
+    let root = scratch("nested");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    // 4x6 split into 2 jobs of some 19 empty cells: a millisecond stops each one, so each
+    // sampled job is projected from a split of its own.
+    let out = othello(&[
+        "solve",
+        "--rows",
+        "4",
+        "--cols",
+        "6",
+        "--split",
+        "2",
+        "--work",
+        d,
+        "--estimate",
+        "--sample",
+        "2",
+        "--limit",
+        "1ms",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("projected from a split of their own"),
+        "{stdout}"
+    );
+    assert!(projected_seconds(&out) >= 0.0);
+}

@@ -3,9 +3,11 @@
 //! writes the next round's jobs), `--run-local` does it all here.
 
 mod folder;
+mod projection;
 mod tree;
 
 pub use folder::{Folder, Job, JobResult, Plan, Round, Task};
+pub use projection::estimate;
 
 use super::solve::{heading, interruptible, play_listed, position_after, solver, write_solution};
 use super::{Interrupt, JournalFile, PositionSolved, Start};
@@ -167,19 +169,8 @@ pub fn split(
         let empties = rules.empty(&root).count();
         let mut tree = Tree::new(rules, empties);
         let guess = tree.guess(&root);
-        let mut chosen = (0, Vec::new(), Vec::new());
-        for depth in 1..=empties.max(1) {
-            tree.set_frontier(empties.saturating_sub(depth));
-            let settled = pass(&mut tree, &root, plan.which)?;
-            let wants = tree.wants();
-            let lines = tree.lines_asked.clone();
-            let count = wants.len() + lines.len();
-            chosen = (depth, wants, lines);
-            if count >= jobs || settled.is_some() || depth >= empties {
-                break;
-            }
-        }
-        let (depth, wants, lines) = chosen;
+        let depth = projection::first_round(&mut tree, &root, plan.which, jobs)?;
+        let (wants, lines) = (tree.wants(), tree.lines_asked.clone());
         plan.depth = depth;
         let round = round_of(&tree, 1, &wants, &lines);
         anyhow::Ok((round, depth, guess))
@@ -651,101 +642,4 @@ pub fn listed(jobs: &[(u32, usize)]) -> String {
         parts.push(format!("round {round} jobs {}", ranges.join(", ")));
     }
     parts.join("; ")
-}
-
-/// What `--estimate` projects.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Projection {
-    pub jobs: usize,
-    pub sampled: usize,
-    /// Each sampled job's seconds, job 0's first; a job its limit stopped counts its limit.
-    pub seconds: Vec<f64>,
-    /// How many sampled jobs their limit stopped (their times are lower bounds).
-    pub stopped: usize,
-}
-
-impl Projection {
-    /// The CPU seconds of every job of round 1: job 0's, and the mean of the others sampled
-    /// times their number.
-    pub fn round_seconds(&self) -> f64 {
-        let Some((first, others)) = self.seconds.split_first() else {
-            return 0.0;
-        };
-        let mean = others.iter().sum::<f64>() / others.len().max(1) as f64;
-        first + mean * self.jobs.saturating_sub(1) as f64
-    }
-}
-
-/// Solves a random sample of `sample` jobs of round 1 of `dir` (the same sample each time:
-/// their results are kept, and count when the solve goes on) and prints the projected CPU
-/// time of the round. `None` in place of the projection when a signal stopped it.
-pub fn estimate(
-    dir: &Path,
-    sample: usize,
-    options: &JobOptions,
-    out: &mut dyn Write,
-) -> anyhow::Result<Result<(), JobEnd>> {
-    let folder = Folder::new(dir);
-    let plan = folder.plan()?;
-    let rounds = folder.rounds()?;
-    let round = rounds
-        .first()
-        .context("the work folder has no round of jobs")?;
-    let m = round.jobs.len();
-    // Job 0 is the first line's exact leaf, the largest of the round by far: it is always
-    // solved, and the rest of the sample is the start of a fixed shuffle of the others.
-    let mut order: Vec<usize> = (0..m).collect();
-    let mut state = 0x5eed_u64;
-    for i in (2..m).rev() {
-        let j = 1 + (crate::search::splitmix(&mut state) % i as u64) as usize;
-        order.swap(i, j);
-    }
-    order.truncate(sample.clamp(1, m.max(1)).min(m));
-    let mut projection = Projection {
-        jobs: m,
-        sampled: order.len(),
-        seconds: Vec::new(),
-        stopped: 0,
-    };
-    for &i in &order {
-        let job = &round.jobs[i];
-        let seconds = match folder.result(round.number, i, job)? {
-            Some(r) => r.seconds,
-            None => match run_loaded_job(&folder, &plan, round, i, options)? {
-                JobEnd::Done(r) => r.seconds,
-                JobEnd::AlreadyDone => folder
-                    .result(round.number, i, job)?
-                    .map_or(0.0, |r| r.seconds),
-                JobEnd::Stopped { signal: Some(s) } => {
-                    return Ok(Err(JobEnd::Stopped { signal: Some(s) }))
-                }
-                JobEnd::Stopped { signal: None } => {
-                    projection.stopped += 1;
-                    options.limit.map_or(0.0, |l| l.as_secs_f64())
-                }
-            },
-        };
-        projection.seconds.push(seconds);
-    }
-    let (median, largest) = spread(&projection.seconds);
-    let total = projection.round_seconds();
-    let at_least = if projection.stopped > 0 {
-        format!(
-            "at least (the limit stopped {} of the sample) ",
-            projection.stopped
-        )
-    } else {
-        String::new()
-    };
-    writeln!(
-        out,
-        "estimate: {} of {m} jobs solved: median {median:.3} s, largest {largest:.3} s",
-        projection.sampled
-    )?;
-    writeln!(
-        out,
-        "projection: round 1 takes {at_least}{total:.0} CPU seconds ({:.2} CPU hours) on one thread a job",
-        total / 3600.0
-    )?;
-    Ok(Ok(()))
 }

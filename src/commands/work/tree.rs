@@ -63,7 +63,7 @@ pub const LINE_HASH_MB: usize = 256;
 
 /// How deep the estimate of a position whose value is settled by a sequence of tests looks:
 /// a better first guess saves rounds.
-const GUESS_DEPTH: u32 = 10;
+pub const GUESS_DEPTH: u32 = 10;
 
 /// A window a job must search a position in.
 struct Asked<B> {

@@ -1,0 +1,423 @@
+//! What a split solve will cost, before it runs: `--split N --estimate`.
+//!
+//! Every round is simulated with a deeper estimate standing in for each job's value, so the
+//! merges ask for what they would ask for if the estimates were right; then a sample of the
+//! simulated jobs is solved for real, each kind of job (exact, test, line) sampled on its
+//! own, and each kind's mean time stands for all of its jobs. A sampled job its `--limit`
+//! stops is projected the same way from a split of its own, down to jobs the limit allows.
+//! The estimates are less often wrong than the real values are, so the rounds and the
+//! tests at wrong values that the real solve meets are under-counted: the projection is an
+//! order of magnitude, measured against finished solves in docs/performance.md.
+
+use super::tree::{Test, Tree};
+use super::{pass, plan_root, run_loaded_job, solver, Folder, JobEnd, JobOptions, Task};
+use crate::commands::solve::interruptible;
+use crate::rules::{Bits, Position, Rules};
+use crate::search::RootMoves;
+use anyhow::{bail, Context};
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// The most rounds a simulation runs before it says the estimates do not settle.
+const MAX_ROUNDS: u32 = 100_000;
+/// How many jobs the split of a job that its limit stopped asks for, and how many of them
+/// are solved.
+const NESTED_SPLIT: usize = 100;
+const NESTED_SAMPLE: usize = 4;
+/// How many splits deep a projection goes before it counts a stopped job as its limit.
+const NESTED_LEVELS: u32 = 3;
+
+/// What a simulated solve must find of its root.
+#[derive(Clone, Copy, Debug)]
+enum Goal {
+    /// The value, the best moves and a line, as `othello solve` reports them.
+    Report(RootMoves),
+    /// The value alone.
+    Value,
+    /// A test of the value.
+    Test(Test),
+}
+
+/// The kinds of job sampled apart: their times differ by orders of magnitude.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// A window wider than a test's: the value itself is asked for.
+    Exact,
+    /// A window of one or two discs: a test.
+    Test,
+    /// A line of perfect play at a known value.
+    Line,
+}
+
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Exact, Kind::Test, Kind::Line];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Exact => "exact",
+            Kind::Test => "tests",
+            Kind::Line => "lines",
+        }
+    }
+}
+
+/// A job a simulated round asks for.
+struct Simulated<B> {
+    round: u32,
+    position: Position<B>,
+    window: (i32, i32),
+    kind: Kind,
+}
+
+/// The rounds of a simulated solve.
+struct Simulation<B> {
+    rounds: u32,
+    jobs: Vec<Simulated<B>>,
+    /// The simulation's own time, about what the merges of the real solve take.
+    seconds: f64,
+}
+
+/// Runs the rounds of a split solve of `root` for `goal`, with `tree`'s frontier, each job's
+/// result taken from the estimate that [`Tree::guess`] makes of its position.
+fn simulate<B: Bits>(
+    tree: &mut Tree<B>,
+    root: &Position<B>,
+    goal: Goal,
+) -> anyhow::Result<Simulation<B>> {
+    let clock = Instant::now();
+    let most = tree.rules.geometry.cell_count() as i32;
+    let mut jobs = Vec::new();
+    for round in 1..=MAX_ROUNDS {
+        if ask(tree, root, goal)? {
+            return Ok(Simulation {
+                rounds: round - 1,
+                jobs,
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+        }
+        let wants = tree.wants();
+        let lines = tree.lines_asked.clone();
+        if wants.is_empty() && lines.is_empty() {
+            bail!("internal error: a simulated round settles nothing and asks for nothing");
+        }
+        for w in wants {
+            // An evaluation may overshoot the board: no result can.
+            let value = tree.guess(&w.position).clamp(-most, most);
+            tree.learn(&w.position, value, w.alpha, w.beta)?;
+            jobs.push(Simulated {
+                round,
+                position: w.position,
+                window: (w.alpha, w.beta),
+                kind: if w.beta - w.alpha > 3 {
+                    Kind::Exact
+                } else {
+                    Kind::Test
+                },
+            });
+        }
+        for (position, value) in lines {
+            tree.learn_line(&position, value, Vec::new());
+            jobs.push(Simulated {
+                round,
+                position,
+                window: (-most - 1, most + 1),
+                kind: Kind::Line,
+            });
+        }
+    }
+    bail!("the estimates did not settle the value in {MAX_ROUNDS} simulated rounds")
+}
+
+/// One pass over the tree for `goal`: whether it is reached (else the tree holds the jobs
+/// it asks for).
+fn ask<B: Bits>(tree: &mut Tree<B>, root: &Position<B>, goal: Goal) -> anyhow::Result<bool> {
+    Ok(match goal {
+        Goal::Report(which) => pass(tree, root, which)?.is_some(),
+        Goal::Value => {
+            tree.forget();
+            tree.settle(root)?.is_some()
+        }
+        Goal::Test(test) => {
+            tree.forget();
+            tree.decide(root, test).is_some()
+        }
+    })
+}
+
+/// The tree of a split of `root` for `goal` into about `jobs` jobs: at the shallowest
+/// frontier whose first round asks for that many. Returns the depth of the split and the
+/// first round's jobs and lines, asked for in the tree.
+pub(super) fn first_round<B: Bits>(
+    tree: &mut Tree<B>,
+    root: &Position<B>,
+    which: RootMoves,
+    jobs: usize,
+) -> anyhow::Result<u32> {
+    frontier_for(tree, root, Goal::Report(which), jobs)
+}
+
+fn frontier_for<B: Bits>(
+    tree: &mut Tree<B>,
+    root: &Position<B>,
+    goal: Goal,
+    jobs: usize,
+) -> anyhow::Result<u32> {
+    let empties = tree.rules.empty(root).count();
+    for depth in 1..=empties.max(1) {
+        tree.set_frontier(empties.saturating_sub(depth));
+        let settled = ask(tree, root, goal)?;
+        let count = tree.wants().len() + tree.lines_asked.len();
+        if count >= jobs || settled || depth >= empties {
+            return Ok(depth);
+        }
+    }
+    Ok(empties.max(1))
+}
+
+/// What the jobs of a simulated solve are projected to take.
+struct Projected {
+    seconds: f64,
+    /// Whether a sampled job was stopped by its limit too deep to split again: `seconds` is
+    /// then a floor.
+    at_least: bool,
+    /// Each sampled job's seconds, as solved or projected.
+    sampled: Vec<f64>,
+    /// How many sampled jobs were projected from a split of their own.
+    nested: usize,
+}
+
+/// A sample of `jobs` by kind, `sample` in all: each kind's first job (by round) and then a
+/// fixed shuffle of the rest, at least one of each kind present. Job indices by kind.
+fn sampled_by_kind<B>(jobs: &[Simulated<B>], sample: usize) -> Vec<(Kind, usize, Vec<usize>)> {
+    let mut state = 0x5eed_u64;
+    let mut groups = Vec::new();
+    for kind in Kind::ALL {
+        let mut of_kind: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].kind == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        let n = of_kind.len();
+        for i in (2..n).rev() {
+            let j = 1 + (crate::search::splitmix(&mut state) % i as u64) as usize;
+            of_kind.swap(i, j);
+        }
+        let share = match kind {
+            Kind::Line => 1,
+            Kind::Exact => sample.div_ceil(3),
+            Kind::Test => sample,
+        };
+        of_kind.truncate(share.clamp(1, n));
+        groups.push((kind, n, of_kind));
+    }
+    groups
+}
+
+/// How a projection runs: the job options, the real folder whose round 1 it may solve into.
+struct Projector<'a> {
+    options: &'a JobOptions,
+    folder: &'a Folder,
+    plan: &'a super::Plan,
+    round_one: &'a super::Round,
+}
+
+impl Projector<'_> {
+    /// Solves the sample of `sim`'s jobs and projects them all. `top` is whether the jobs
+    /// are those of the folder's own solve, whose round-1 jobs are solved into it.
+    fn project<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        sim: &Simulation<B>,
+        sample: usize,
+        top: bool,
+        levels: u32,
+    ) -> anyhow::Result<Result<Projected, JobEnd>> {
+        let mut projected = Projected {
+            seconds: 0.0,
+            at_least: false,
+            sampled: Vec::new(),
+            nested: 0,
+        };
+        for (_, n, chosen) in sampled_by_kind(&sim.jobs, sample) {
+            let mut times = Vec::new();
+            for &i in &chosen {
+                let job = &sim.jobs[i];
+                let seconds = match self.solve(rules, job, top)? {
+                    Err(end) => return Ok(Err(end)),
+                    Ok(Some(s)) => s,
+                    Ok(None) if levels == 0 => {
+                        projected.at_least = true;
+                        self.options.limit.map_or(0.0, |l| l.as_secs_f64())
+                    }
+                    Ok(None) => {
+                        let inner = match self.nested(rules, job, levels - 1)? {
+                            Ok(p) => p,
+                            Err(end) => return Ok(Err(end)),
+                        };
+                        projected.nested += 1;
+                        projected.at_least |= inner.at_least;
+                        inner.seconds
+                    }
+                };
+                times.push(seconds);
+            }
+            let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+            projected.seconds += mean * n as f64;
+            projected.sampled.extend(times);
+        }
+        Ok(Ok(projected))
+    }
+
+    /// The seconds `job` took, `None` when its limit stopped it.
+    fn solve<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        job: &Simulated<B>,
+        top: bool,
+    ) -> anyhow::Result<Result<Option<f64>, JobEnd>> {
+        // A job of the real round 1 is solved into the folder: it counts when the solve
+        // goes on.
+        if top && job.round == 1 && job.kind != Kind::Line {
+            let g = &rules.geometry;
+            let text = crate::notation::PositionString::from_position(g, &job.position);
+            let real = self.round_one.jobs.iter().position(|j| {
+                j.position == text
+                    && j.task
+                        == Task::Window {
+                            alpha: job.window.0,
+                            beta: job.window.1,
+                        }
+            });
+            if let Some(i) = real {
+                let r1 = self.round_one;
+                return Ok(
+                    match run_loaded_job(self.folder, self.plan, r1, i, self.options)? {
+                        JobEnd::Done(r) => Ok(Some(r.seconds)),
+                        JobEnd::AlreadyDone => Ok(self
+                            .folder
+                            .result(r1.number, i, &r1.jobs[i])?
+                            .map(|r| r.seconds)),
+                        JobEnd::Stopped { signal: None } => Ok(None),
+                        end @ JobEnd::Stopped { .. } => Err(end),
+                    },
+                );
+            }
+        }
+        let clock = Instant::now();
+        let mut engine = solver(rules, self.options.hash_mb, self.options.threads);
+        engine.observe(Some(interruptible(self.options.interrupt.clone(), None)));
+        let found = engine.solve_window_within(
+            &job.position,
+            job.window.0,
+            job.window.1,
+            self.options.limit,
+        );
+        engine.observe(None);
+        if let Some(signal) = self.options.interrupt.signal() {
+            return Ok(Err(JobEnd::Stopped {
+                signal: Some(signal),
+            }));
+        }
+        Ok(Ok(found.map(|_| clock.elapsed().as_secs_f64())))
+    }
+
+    /// The projected seconds of `job` from a split of its own.
+    fn nested<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        job: &Simulated<B>,
+        levels: u32,
+    ) -> anyhow::Result<Result<Projected, JobEnd>> {
+        let goal = match job.window {
+            (a, b) if b == a + 1 => Goal::Test(Test::AtLeast(b)),
+            _ => Goal::Value,
+        };
+        let mut tree = Tree::new(rules.clone(), 0);
+        frontier_for(&mut tree, &job.position, goal, NESTED_SPLIT)?;
+        tree.forget();
+        let sim = simulate(&mut tree, &job.position, goal)?;
+        let inner = match self.project(rules, &sim, NESTED_SAMPLE, false, levels)? {
+            Ok(p) => p,
+            Err(end) => return Ok(Err(end)),
+        };
+        Ok(Ok(Projected {
+            seconds: inner.seconds + sim.seconds,
+            ..inner
+        }))
+    }
+}
+
+/// Simulates every round of the split solve of `dir`, solves a sample of about `sample`
+/// of the simulated jobs (round-1 jobs into the folder, so that they count when the solve
+/// goes on) and prints the projected CPU time. `Err` with how a job ended when a signal
+/// stopped it.
+pub fn estimate(
+    dir: &Path,
+    sample: usize,
+    options: &JobOptions,
+    out: &mut dyn Write,
+) -> anyhow::Result<Result<(), JobEnd>> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    let rounds = folder.rounds()?;
+    let round_one = rounds
+        .first()
+        .context("the work folder has no round of jobs")?;
+    crate::with_bits!(plan.start.shape(), |B| {
+        let (rules, root) = plan_root::<B>(&plan)?;
+        let empties = rules.empty(&root).count();
+        let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth));
+        let sim = simulate(&mut tree, &root, Goal::Report(plan.which))?;
+        let count = |kind| sim.jobs.iter().filter(|j| j.kind == kind).count();
+        let kinds: Vec<String> = Kind::ALL
+            .iter()
+            .map(|&k| format!("{} {}", count(k), k.name()))
+            .collect();
+        writeln!(
+            out,
+            "estimate: simulated with {}-move estimates as the jobs' values: {} rounds, {} jobs ({}), merges about {:.0} s",
+            super::tree::GUESS_DEPTH,
+            sim.rounds,
+            sim.jobs.len(),
+            kinds.join(", "),
+            sim.seconds
+        )?;
+        let projector = Projector {
+            options,
+            folder: &folder,
+            plan: &plan,
+            round_one,
+        };
+        let projected = match projector.project(&rules, &sim, sample, true, NESTED_LEVELS)? {
+            Ok(p) => p,
+            Err(end) => return Ok(Err(end)),
+        };
+        let (median, largest) = super::spread(&projected.sampled);
+        let nested = if projected.nested > 0 {
+            format!(
+                ", {} projected from a split of their own (their --limit stopped them)",
+                projected.nested
+            )
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "estimate: {} of {} jobs solved{nested}: median {median:.3} s, largest {largest:.3} s",
+            projected.sampled.len(),
+            sim.jobs.len(),
+        )?;
+        let total = projected.seconds + sim.seconds;
+        let at_least = if projected.at_least {
+            "at least (jobs stopped by --limit count as the limit) "
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "projection: every round takes {at_least}{total:.0} CPU seconds ({:.2} CPU hours) on one thread a job",
+            total / 3600.0
+        )?;
+        anyhow::Ok(Ok(()))
+    })
+}
