@@ -8,6 +8,7 @@ pub mod play;
 pub mod players;
 pub mod progress;
 pub mod protocols;
+pub mod random;
 pub mod referee;
 pub mod rules;
 pub mod search;

@@ -3,8 +3,8 @@
 
 use crate::players::PlayerSpec;
 use crate::progress::Progress;
+use crate::random::splitmix;
 use crate::rules::{Bits, Color, Game, Move, Passes, Setup, Shape, Winner};
-use crate::search::splitmix;
 use std::io::Write;
 use std::time::{Duration, Instant};
 

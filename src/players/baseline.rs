@@ -2,8 +2,8 @@
 //! random from its seed, so a series of games is not one game repeated.
 
 use super::Player;
+use crate::random::splitmix;
 use crate::rules::{Bits, Game, Move, Position, Rules};
-use crate::search::splitmix;
 
 /// What a yardstick prefers; ties are broken at random.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The checked layer: a game that only legal moves change, with its history for undo.
 
 use super::bits::Bits;
-use super::geometry::Square;
+use super::shape::Square;
 use super::shape::{Shape, ShapeError};
 use super::{ByColor, Color, Move, Position, RuleSet, Rules, Variant, Winner};
 

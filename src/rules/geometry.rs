@@ -1,29 +1,10 @@
 //! Board shape: rows, columns, and the masks that let a bit set move one step in each direction.
 
 use super::bits::Bits;
-use super::shape::{Shape, ShapeError};
+use super::shape::{Shape, ShapeError, Square, MAX_SIDE};
 use super::simd::{pair_steps, Lanes, PairLanes};
 use std::fmt;
 use std::sync::Arc;
-
-/// The smallest number of rows or columns.
-pub const MIN_SIDE: usize = 3;
-/// The largest number of rows or columns (columns are lettered `A`..`Z`).
-pub const MAX_SIDE: usize = 26;
-
-/// A cell by 0-based row (from the top) and column (from the left). It is read and printed in
-/// standard notation (`f5`) by `crate::notation`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square {
-    pub row: u8,
-    pub col: u8,
-}
-
-impl Square {
-    pub const fn new(row: u8, col: u8) -> Self {
-        Square { row, col }
-    }
-}
 
 /// The eight directions as pairs of opposites, in the numbering [`Geometry::shift`] uses:
 /// east-west, south-north, south-east-north-west, south-west-north-east.
@@ -367,8 +348,8 @@ impl<B: Bits> Geometry<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Words;
-    use crate::search::splitmix;
+    use crate::random::splitmix;
+    use crate::rules::{Words, MIN_SIDE};
 
     /// The eight directions in the numbering of [`Geometry::shift`], by row and column.
     const STEP: [(i32, i32); 8] = [

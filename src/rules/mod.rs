@@ -14,10 +14,10 @@ mod simd;
 
 pub use bits::{BitIter, Bits, Words};
 pub use game::{Game, IllegalMove, Passes, Played, Setup};
-pub use geometry::{Geometry, Square, AXES, MAX_SIDE, MIN_SIDE};
+pub use geometry::{Geometry, AXES};
 pub use kernel::{Flips, KernelWork, WithFlips, Work};
 pub use perft::perft;
-pub use shape::{Erased, Family, Shape, ShapeError, Width};
+pub use shape::{Erased, Family, Shape, ShapeError, Square, Width, MAX_SIDE, MIN_SIDE};
 
 use std::fmt;
 

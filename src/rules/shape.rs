@@ -6,9 +6,27 @@
 //! [`on_erased!`](crate::on_erased) opens it again.
 
 use super::bits::{Bits, Words};
-use super::geometry::{Square, MAX_SIDE, MIN_SIDE};
 use std::fmt;
 use std::str::FromStr;
+
+/// The smallest number of rows or columns.
+pub const MIN_SIDE: usize = 3;
+/// The largest number of rows or columns (columns are lettered `A`..`Z`).
+pub const MAX_SIDE: usize = 26;
+
+/// A cell by 0-based row (from the top) and column (from the left). It is read and printed in
+/// standard notation (`f5`) by `crate::notation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square {
+    pub row: u8,
+    pub col: u8,
+}
+
+impl Square {
+    pub const fn new(row: u8, col: u8) -> Self {
+        Square { row, col }
+    }
+}
 
 /// A board size from 3x3 to 26x26. Holding one means the size was checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

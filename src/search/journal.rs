@@ -292,3 +292,226 @@ impl<B: Bits> Proof<'_, B> {
         bounds
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::test_support::*;
+
+    /// A solve stopped part way leaves bounds in its journal that hold (each is checked by a solve
+    /// of its own position), and a later solve that reads them finds the value and best moves of a
+    /// plain solve with less work.
+    #[test]
+    fn a_journal_carries_a_stopped_solve_on() {
+        use std::ops::ControlFlow;
+        use std::sync::Mutex;
+        let simple_anywhere = Variant {
+            place_anywhere: true,
+            ..SIMPLE
+        };
+        for (rows, cols, variant) in [
+            (3, 8, SIMPLE),
+            (4, 5, SIMPLE_MISERE),
+            (5, 5, MISERE),
+            (4, 6, simple_anywhere),
+        ] {
+            let (rules, start, config, plain) = solved_start(rows, cols, variant);
+            // The stop below comes at the first look at the progress after half the nodes.
+            let half = plain.nodes / 2;
+            assert!(half > 2 * PROGRESS_EVERY, "{rows}x{cols}: {plain:?}");
+            let kept = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&kept);
+            let journal = Journal::new(&rules.geometry, 200_000)
+                .with_sink(Box::new(move |pos, b| sink.lock().unwrap().push((*pos, b))));
+            let journal = Arc::new(journal);
+            let mut first = Engine::new(rules.clone(), config);
+            first.keep_journal(Some(Arc::clone(&journal)));
+            first.observe(Some(Box::new(move |p: &Progress| {
+                if p.nodes >= half {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })));
+            assert_eq!(first.solve_root_within(&start, RootMoves::Ties, None), None);
+            let proved = kept.lock().unwrap().clone();
+            assert!(!proved.is_empty(), "{rows}x{cols}");
+            let at_start = journal.proved(&rules, &start, 3);
+            assert!(
+                at_start.low <= plain.score && plain.score <= at_start.high,
+                "{rows}x{cols}: {at_start:?}, not {}",
+                plain.score
+            );
+            for (pos, b) in &proved {
+                let value = Engine::new(rules.clone(), config)
+                    .solve_exact(pos, false)
+                    .score;
+                assert!(
+                    b.low <= value && value <= b.high,
+                    "{pos:?}: {b:?}, not {value}"
+                );
+            }
+            // A later solve reading `journal` finds what the plain solve found, with less work.
+            let resumes = |journal: Arc<Journal<u64>>, from: &str| {
+                let mut engine = Engine::new(rules.clone(), config);
+                engine.keep_journal(Some(journal));
+                let resumed = engine.solve_root(&start, RootMoves::Ties);
+                assert_eq!(
+                    (resumed.score, &resumed.moves),
+                    (plain.score, &plain.moves),
+                    "{rows}x{cols}, {from}"
+                );
+                assert!(
+                    resumed.nodes < plain.nodes,
+                    "{rows}x{cols}: {} nodes {from}, {} in one go",
+                    resumed.nodes,
+                    plain.nodes
+                );
+            };
+            resumes(journal, "after the stop");
+            // The same bounds kept for the images of their positions under the half turn serve
+            // as well: the solve looks a position up as its images too.
+            let half_turn = &rules.geometry.symmetries()[2];
+            let turned = Journal::new(&rules.geometry, 200_000);
+            for (pos, b) in &proved {
+                turned.insert(&pos.mapped(half_turn), *b).unwrap();
+            }
+            resumes(Arc::new(turned), "from the images' bounds");
+        }
+    }
+
+    /// A position one of whose moves leads to a position the journal settles is cut off at once,
+    /// whatever the order would have tried first: with a null window at its value, a search of
+    /// the position after the best first move visits that one node when the journal holds the
+    /// value of the position after the best reply, and many without it.
+    #[test]
+    fn a_journal_cuts_off_through_a_move() {
+        for variant in [FULL, SIMPLE, SIMPLE_MISERE] {
+            let rules =
+                Rules::<u64>::new(crate::rules::Shape::new(4, 5).unwrap(), variant).unwrap();
+            let start = rules.start(Color::Black, Color::White);
+            let config = Config {
+                threads: 1,
+                hash_mb: 16,
+                ..Config::default()
+            };
+            let exact = |pos: &Position<u64>| {
+                Engine::new(rules.clone(), config)
+                    .solve_exact(pos, false)
+                    .score
+            };
+            let play = |pos: &Position<u64>, m| rules.play_flips(pos, m, rules.flips(pos, m));
+            let after_first = play(&start, rules.moves(&start).lowest().unwrap());
+            let value = exact(&after_first);
+            let replies = rules.moves(&after_first);
+            assert!(replies.count() > 1, "{variant:?}");
+            let (best, after_best) = replies
+                .iter()
+                .map(|m| (m, play(&after_first, m)))
+                .find(|(_, pos)| -exact(pos) == value)
+                .unwrap();
+            for known in [false, true] {
+                let journal = Journal::new(&rules.geometry, u64::MAX);
+                if known {
+                    let v = -value;
+                    journal
+                        .insert(&after_best, Bounds { low: v, high: v })
+                        .unwrap();
+                }
+                let mut engine = Engine::new(rules.clone(), config);
+                engine.keep_journal(Some(Arc::new(journal)));
+                let key = engine.zobrist.key(&after_first);
+                let score = engine.solve(&after_first, key, value - 1, value, 0);
+                assert!(
+                    score >= value,
+                    "{variant:?}, {known}: {score} below {value}"
+                );
+                let nodes = engine.ctx.nodes;
+                if known {
+                    assert_eq!(nodes, 1, "{variant:?}: the cut through {best}");
+                } else {
+                    assert!(nodes > 1, "{variant:?}: {nodes}");
+                }
+            }
+        }
+    }
+
+    /// What a journal proves of a position: the minimax of its bounds over the moves after it,
+    /// with positions looked up under the board's symmetries, and the game's end scored as the
+    /// solver scores it (misère too).
+    #[test]
+    fn a_journal_proves_what_its_bounds_imply() {
+        let config = Config {
+            threads: 1,
+            hash_mb: 16,
+            ..Config::default()
+        };
+        for (rows, cols, variant) in [
+            (4, 4, FULL),
+            (4, 4, MISERE),
+            (4, 4, SIMPLE),
+            (4, 4, SIMPLE_MISERE),
+            (4, 4, PLACE_ANYWHERE),
+            (4, 6, FULL),
+        ] {
+            let rules =
+                Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+            let start = rules.start(Color::Black, Color::White);
+            let exact = |pos: &Position<u64>| {
+                Engine::new(rules.clone(), config)
+                    .solve_exact(pos, false)
+                    .score
+            };
+            let value = exact(&start);
+            let cells = (rows * cols) as i32;
+            let journal = Journal::new(&rules.geometry, 1);
+            let unknown = Bounds {
+                low: -cells,
+                high: cells,
+            };
+            assert_eq!(journal.proved(&rules, &start, 1), unknown);
+            // Each first move's exact value, one move of each kind: its twins are found as images.
+            let maps = rules.geometry.symmetries();
+            let mut known: Vec<Position<u64>> = Vec::new();
+            for m in rules.moves(&start).iter() {
+                let child = rules.play_flips(&start, m, rules.flips(&start, m));
+                if known
+                    .iter()
+                    .any(|k| maps.iter().any(|map| child.mapped(map) == *k))
+                {
+                    // A twin's bounds are found as its image's.
+                    let empties = rules.empty(&child).count();
+                    let twin = journal.bounds(&child, empties);
+                    assert!(twin.and_then(Bounds::exact).is_some(), "{twin:?}");
+                    continue;
+                }
+                let v = exact(&child);
+                journal.insert(&child, Bounds { low: v, high: v }).unwrap();
+                known.push(child);
+            }
+            let name = format!("{rows}x{cols} {variant:?}");
+            assert!(
+                known.len() < rules.moves(&start).count() as usize,
+                "{name}: no twins"
+            );
+            let both = Bounds {
+                low: value,
+                high: value,
+            };
+            assert_eq!(journal.proved(&rules, &start, 1), both, "{name}");
+            // The start's own bounds alone, with no moves looked through.
+            assert_eq!(journal.proved(&rules, &start, 0), unknown, "{name}");
+        }
+        // Looking through every move to the end of a 3x3 game is a plain minimax.
+        for variant in [FULL, MISERE, SIMPLE, SIMPLE_MISERE, PLACE_ANYWHERE] {
+            let rules =
+                Rules::<u64>::new(crate::rules::Shape::new(3, 3).unwrap(), variant).unwrap();
+            let start = rules.start(Color::Black, Color::White);
+            let value = Engine::new(rules.clone(), config)
+                .solve_exact(&start, false)
+                .score;
+            let proved = Journal::new(&rules.geometry, 1).proved(&rules, &start, 9);
+            assert_eq!((proved.low, proved.high), (value, value), "{variant:?}");
+        }
+    }
+}

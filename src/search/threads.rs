@@ -1,83 +1,13 @@
-//! Threads: what the threads of one search share besides the table, and the helpers that run
-//! beside the main thread. How they split the work is in the searches themselves: lazy SMP in
-//! the midgame ([`Engine::help_search`]), shared root moves and shared nodes in the solver.
+//! The helper threads that run beside the main thread. How they split the work is in the
+//! searches themselves: lazy SMP in the midgame ([`Engine::help_search`]), shared root moves and
+//! shared nodes in the solver.
 
-use super::{Engine, Progress};
+use super::context::Context;
+use super::engine::Engine;
+use super::shared::Shared;
 use crate::rules::Bits;
-use std::sync::atomic::{
-    AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
-};
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
-
-/// What the threads of one search share besides the table.
-#[derive(Debug, Default)]
-pub(super) struct Shared {
-    /// Set when the main thread has its answer: the helpers stop.
-    pub(super) stop: AtomicBool,
-    /// A lower bound on the root's value: the best that any thread has proved so far, for the
-    /// other threads' windows.
-    pub(super) alpha: AtomicI32,
-    /// Whether the main thread has solved the first root move.
-    pub(super) first_done: AtomicBool,
-    /// The next root move (by its place in the main thread's list) no thread has taken.
-    pub(super) next: AtomicUsize,
-    /// Root moves (by their place in the list, the first 64) whose values are known.
-    pub(super) finished: AtomicU64,
-    /// Set when the main thread begins a solve's round of ties, with `ties` holding the root
-    /// moves it tests (by place, the first 64) and `alpha` the root's value.
-    pub(super) tie_round: AtomicBool,
-    pub(super) ties: AtomicU64,
-    /// The root move (its place in the list, plus one; 0 for none) that a thread is searching
-    /// again for its value, having found it better than the best so far: helpers join it.
-    pub(super) resolving: AtomicUsize,
-    /// How many threads are searching each position, by a hash of its key (collisions only
-    /// cost a deferral): the solver's threads leave a position another is in for later.
-    pub(super) busy: Box<[AtomicU8]>,
-    /// Each helper's node count (by id; the main thread's slot stays 0), published every
-    /// [`PROGRESS_EVERY`](super::endgame::PROGRESS_EVERY) nodes so that the main thread's
-    /// progress counts them.
-    pub(super) helper_nodes: Box<[AtomicU64]>,
-}
-
-impl Shared {
-    pub(super) fn new(threads: usize) -> Shared {
-        let slots = if threads > 1 { BUSY_SLOTS } else { 0 };
-        Shared {
-            busy: (0..slots).map(|_| AtomicU8::new(0)).collect(),
-            helper_nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
-            ..Shared::default()
-        }
-    }
-
-    /// Marks the root move at place `i` of the list as having its value known.
-    pub(super) fn finish(&self, i: usize) {
-        if i < 64 {
-            self.finished.fetch_or(1 << i, Relaxed);
-        }
-    }
-
-    /// The nodes the helpers have published so far.
-    pub(super) fn helper_nodes(&self) -> u64 {
-        self.helper_nodes.iter().map(|n| n.load(Relaxed)).sum()
-    }
-
-    pub(super) fn busy_slot(&self, key: u64) -> &AtomicU8 {
-        &self.busy[(key >> 40) as usize & (BUSY_SLOTS - 1)]
-    }
-}
-
-/// Slots of [`Shared::busy`]: many more than positions searched at once, so few collide.
-const BUSY_SLOTS: usize = 1 << 16;
-
-/// At a node whose moves the threads share (see [`Engine::best_of`]), every thread there
-/// searches this many moves in turn before it puts off one that another thread is in: a cut-off
-/// comes most often from the first moves, and a thread that went on to a later one meanwhile
-/// would mostly search it in vain (young brothers wait, as in YBWC). On 16 real cores (session
-/// 48, FFO #40-#47, #51, #52 and #56, 16 threads, 8 GB, two rounds in turn): 2.94-2.96 G nodes
-/// in 16.5-19.1 s with 2, 2.97-2.98 G in 18.3-19.1 s with 1, 4.22-4.25 G in 23.9-26.0 s with 3.
-/// Sixteen threads time-sliced on two cores (session 43) had favoured 3, and misled: there
-/// the threads seldom search the first moves at once, so sharing them costs little.
-pub(super) const SEARCHED_BY_ALL: usize = 2;
 
 impl<B: Bits> Engine<B> {
     /// A helper thread's engine: the same rules and table, its own counters.
@@ -94,20 +24,13 @@ impl<B: Bits> Engine<B> {
             square_order: Arc::clone(&self.square_order),
             quarter_of: self.quarter_of.clone(),
             quarter_cells: self.quarter_cells,
-            lists: Vec::new(),
-            nodes: 0,
-            deadline: None,
-            stopped: false,
-            watch: None,
-            outdated: false,
-            started: self.started,
             observer: None,
-            progress: Progress::default(),
             journal: self.journal.clone(),
             images: Arc::clone(&self.images),
             subsets: self.subsets.clone(),
             subsets_from: self.subsets_from,
             order_from: self.order_from,
+            ctx: Context::new(self.ctx.started),
         }
     }
 
@@ -131,21 +54,107 @@ impl<B: Bits> Engine<B> {
                 .map(|mut h| {
                     scope.spawn(move || {
                         help(&mut h);
-                        h.nodes
+                        h.ctx.nodes
                     })
                 })
                 .collect();
             let result = work(self);
             self.shared.stop.store(true, Relaxed);
             let nodes: u64 = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            // From here the helpers' nodes are in `self.nodes`.
+            // From here the helpers' nodes are in `self.ctx.nodes`.
             self.shared
                 .helper_nodes
                 .iter()
                 .for_each(|n| n.store(0, Relaxed));
             (result, nodes)
         });
-        self.nodes += nodes;
+        self.ctx.nodes += nodes;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::test_support::*;
+
+    /// At a node whose moves the threads share, a thread searches the first `SEARCHED_BY_ALL`
+    /// moves in turn even where other threads are in them; of the later ones, it puts off those
+    /// another thread is in until it has searched the rest.
+    #[test]
+    fn threads_put_off_only_later_moves_that_another_thread_is_in() {
+        let mut e = engine::<u64>(8, 8, FULL, depth(1));
+        e.shared = Arc::new(Shared::new(2));
+        let mut seed = 43u64;
+        let pos = std::iter::repeat_with(|| random_position(e.rules(), splitmix(&mut seed), 30))
+            .find(|pos| e.rules().moves(pos).count() >= 8)
+            .unwrap();
+        let key = e.zobrist.key(&pos);
+        let mut list = Vec::new();
+        e.list_moves(e.rules().moves(&pos), None, &mut list);
+        // Another thread is in the position after every second move.
+        let cells: Vec<usize> = list.iter().map(|c| c.cell).collect();
+        for c in list.iter().skip(1).step_by(2) {
+            let (_, child_key) = e.after(&pos, key, c.cell, c.flips(&e.rules, &pos));
+            e.shared.busy_slot(child_key).fetch_add(1, Relaxed);
+        }
+        let mut searched = Vec::new();
+        let (score, _) = e.best_of(
+            &pos,
+            key,
+            &mut list,
+            -INFINITY,
+            INFINITY,
+            true,
+            |_, _| {},
+            |_, child, _, _| {
+                searched.push(child.cell);
+                0
+            },
+        );
+        assert_eq!(score, 0);
+        let (busy, free): (Vec<usize>, Vec<usize>) =
+            (SEARCHED_BY_ALL..cells.len()).partition(|i| i % 2 == 1);
+        let expected: Vec<usize> = (0..SEARCHED_BY_ALL)
+            .chain(free)
+            .chain(busy)
+            .map(|i| cells[i])
+            .collect();
+        assert_eq!(searched, expected);
+    }
+
+    /// The progress of a solve on several threads counts the helpers' nodes as they go, not only
+    /// at the end: never more than the solve's total, and near the end most of it (each helper
+    /// has at most `PROGRESS_EVERY` nodes unpublished, while the main thread alone searched about a
+    /// third of them).
+    #[test]
+    fn progress_counts_the_helpers_nodes() {
+        use std::ops::ControlFlow;
+        use std::sync::Mutex;
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(5, 5).unwrap(), MISERE).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let config = Config {
+            threads: 3,
+            hash_mb: 16,
+            ..Config::default()
+        };
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&seen);
+        let mut engine = Engine::new(rules.clone(), config);
+        engine.observe(Some(Box::new(move |p: &Progress| {
+            sink.lock().unwrap().push(p.nodes);
+            ControlFlow::Continue(())
+        })));
+        let solved = engine.solve_root(&start, RootMoves::Ties);
+        let seen = seen.lock().unwrap();
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+        assert!(
+            seen.iter().all(|&n| n <= solved.nodes),
+            "{seen:?} {solved:?}"
+        );
+        assert!(
+            solved.nodes > 8 * PROGRESS_EVERY && seen.last() > Some(&(solved.nodes / 2)),
+            "{seen:?} {solved:?}"
+        );
     }
 }

@@ -14,8 +14,9 @@
 //! any machine, and shards fit as the one run would.
 
 use super::data::{self, Board, Sample};
+use crate::random::splitmix;
 use crate::rules::{Bits, Color, Position, Rules, Setup};
-use crate::search::{splitmix, Config, Engine, RootMoves};
+use crate::search::{Config, Engine, RootMoves};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::Write;

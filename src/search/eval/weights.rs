@@ -9,11 +9,6 @@
 //! to move, then of its opponent, the last entry standing for that many or more); last, the
 //! FNV-1a 64-bit hash of everything before it (u64). The patterns are stored so that a file
 //! made for another pattern set is refused rather than misread.
-//!
-//! The tables are packed, since most configurations are rare and their weights zero or small:
-//! a weight `w` other than zero is the LEB128 varint of its zigzag code (`2w` for `w > 0`,
-//! `-2w - 1` for `w < 0`); a run of `n` zeros is a zero byte followed by the varint of `n - 1`.
-//! (The classic 8x8 set has 167,345 weights a phase: 335 kB unpacked.)
 
 use super::patterns::{phase, Indices, PatternSet};
 use crate::rules::{Bits, Position, RuleSet, Rules, Variant};
@@ -279,7 +274,7 @@ static KNOWN: RwLock<Vec<Arc<Weights>>> = RwLock::new(Vec::new());
 /// `(name, bytes)` of `weights/NAME.weights` for each name.
 macro_rules! built_in {
     ($($name:literal),* $(,)?) => {
-        &[$(($name, include_bytes!(concat!("../../weights/", $name, ".weights")))),*]
+        &[$(($name, include_bytes!(concat!("../../../weights/", $name, ".weights")))),*]
     };
 }
 
@@ -402,7 +397,9 @@ fn mobility_entry<B: Bits>(moves: B) -> usize {
     (moves.count() as usize).min(MOBILITY - 1)
 }
 
-/// Appends `table` packed (see the module's documentation).
+/// Appends `table` packed, since most configurations are rare and their weights zero or small:
+/// a weight `w` other than zero is the LEB128 varint of its zigzag code (`2w` for `w > 0`,
+/// `-2w - 1` for `w < 0`); a run of `n` zeros is a zero byte followed by the varint of `n - 1`.
 fn pack(table: &[i16], out: &mut Vec<u8>) {
     let varint = |mut v: u32, out: &mut Vec<u8>| loop {
         if v < 0x80 {

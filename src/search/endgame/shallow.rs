@@ -3,15 +3,11 @@
 //! rules' reach says), without a move list or the table, with one flips kernel chosen for the
 //! whole subtree (see [`crate::rules::Flips`]).
 
-use super::endgame::SortKey;
-use super::{Engine, INFINITY};
+use super::reach::{SortKey, SORTED_MAX};
 use crate::rules::{BitIter, Bits, Flips, WithFlips, Work};
+use crate::search::engine::Engine;
+use crate::search::score::INFINITY;
 use std::iter::Chain;
-
-/// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]): the
-/// most the shallow solver takes (under FULL rules, checked where the reaches are set), since
-/// the list is filled at every such node.
-pub(super) const SORTED_MAX: u32 = 9;
 
 /// The keys of [`Shallow::sorted_moves`]: as many as a vector of them fills, at least
 /// [`SORTED_MAX`]; the low bits of each hold its move's place in the list.
@@ -110,7 +106,13 @@ impl<B: Bits> Engine<B> {
     /// The exact value of a position near the end, for the side owning `mine`, within the
     /// window. A cell is a move exactly when it flips something, under both rule sets,
     /// unless any cell will do.
-    pub(super) fn solve_shallow(&mut self, mine: B, theirs: B, alpha: i32, beta: i32) -> i32 {
+    pub(in crate::search) fn solve_shallow(
+        &mut self,
+        mine: B,
+        theirs: B,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let task = Task {
             engine: self,
             mine,
@@ -134,7 +136,7 @@ impl<B: Bits> Engine<B> {
     /// those holding an odd number of them, so that the mover tends to get the last move of
     /// each; under misère, where the last move tends to cost discs, those holding an even
     /// number.
-    pub(super) fn parity_quarters(&self, empty: B) -> usize {
+    pub(in crate::search) fn parity_quarters(&self, empty: B) -> usize {
         self.odd_quarters(empty) ^ self.parity_flip()
     }
 
@@ -260,11 +262,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
             keys[count] = weight << KEY_PLACE_BITS | count as u32;
             count += 1;
         }
-        // Each turn the least key, found without a branch (the fold is vectorised). Against
-        // an insertion sort first, whose steps branch on the weights (session 53, one thread):
-        // FFO #40-#44 2.4% fewer instructions, and with the maxima of `raise` a median of
-        // 4.54 s against 4.72 s over nine runs in turn; three positions of
-        // `bench/positions/simple-misere-20.txt` 0.6% fewer instructions.
+        // Each turn the least key, found without a branch (the fold is vectorised): an
+        // insertion sort's steps would branch on the weights.
         let mut best = NO_MOVE;
         let node = (mine, theirs, empty, odd);
         for _ in 0..count {
@@ -331,10 +330,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// the child's moves `moves` if known (else none), searches the child in the window and
     /// takes its value into `best` and `alpha`: true at a cut-off. A child of two to four
     /// empty cells (`CHILD`) is solved straight here, its node counted as `solve_empties`
-    /// would, and a larger one (`CHILD` 0) through the kernel again. Four cells inline
-    /// rather than through the kernel (session 52, one thread, instructions counted by
-    /// valgrind): FFO #40-#44 0.8% fewer (29.51 G against 29.75 G), the first position of
-    /// `bench/positions/simple-19.txt` 4.3% fewer.
+    /// would, and a larger one (`CHILD` 0) through the kernel again: inline costs fewer
+    /// instructions than a call through the kernel.
     #[inline(always)]
     fn try_move<const PASSED: bool, const CHILD: usize>(
         &mut self,
@@ -430,14 +427,8 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     /// The moves of the side owning `mine`, `empty` the empty cells: `known` when the parent
     /// found them (a node that sorts its moves by replies finds each child's), else found
     /// here. From five empty cells on, finding them all at once costs less than trying each
-    /// empty cell (session 50, one thread, instructions counted by valgrind): FFO #40-#44 3.0%
-    /// fewer (33.95 G against 34.99 G), four positions of `bench/positions/simple-19.txt` 1.0%
-    /// fewer, three of `simple-misere-20.txt` 1.5%. At three and four cells it costs more:
-    /// 1.5% more on FFO #40-#44 once [`Shallow::shallow_move`] no longer looked for a disc
-    /// beside each cell. Handing a child the moves its parent found (session 51): FFO #40-#44
-    /// 0.9% fewer (32.80 G against 33.10 G), simple-19 0.4%, simple-misere-20 0.9%; the node
-    /// as one struct rather than its parts (no long argument lists) cost 0.5% more under SIMPLE
-    /// rules than before. A node with no moves is found again, which only a pass costs.
+    /// empty cell; at three and four it costs more. A node with no moves is found again,
+    /// which only a pass costs.
     #[inline(always)]
     fn moves(&self, mine: B, theirs: B, empty: B, known: B) -> B {
         if !known.is_empty() {
@@ -451,8 +442,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
 
     /// The flips of a move of `mine` on `cell`, if it is one: a move must flip something
     /// unless any cell will do. Looking first for an opponent's disc next to the cell, as
-    /// Edax does, cost more than it saved (session 50, one thread: FFO #40-#44 1.4% more
-    /// instructions, median 5.76 s against 5.50 s over seven runs in turn).
+    /// Edax does, costs more than it saves here.
     #[inline(always)]
     fn shallow_move(&self, cell: usize, mine: B, theirs: B) -> Option<B> {
         let flips = self.flips.flips(cell, mine, theirs);
@@ -484,9 +474,6 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
     }
 
     /// The value at the last empty cell, its node counted.
-    /// Tried in session 42 and not kept: counting the discs turned from a table per line (one
-    /// bit extraction per line, where no line is longer than 8 cells) rather than finding
-    /// them: FFO #45-#49 on one thread 33.67 s against 33.68 s.
     #[inline(always)]
     fn last_empty<const PASSED: bool>(&mut self, mine: B, theirs: B, empty: B) -> i32 {
         let Some(cell) = empty.lowest() else {
@@ -568,11 +555,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
 #[inline(always)]
 fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
     debug_assert!(*best <= *alpha && *alpha < beta);
-    // Maxima rather than branches, which a score raises unpredictably (session 53, one
-    // thread): FFO #40-#44 0.2% fewer instructions and a median of 4.11 s against 4.18 s
-    // over seven runs in turn. Under SIMPLE misère 1.1% more instructions, yet together with
-    // the branch-free pick of `sorted_moves`, three positions of `simple-misere-20.txt` took
-    // less time than before either (three runs in turn, 10.1-11.4 s against 11.2-12.2 s).
+    // Maxima rather than branches, which a score raises unpredictably.
     *best = (*best).max(score);
     *alpha = (*alpha).max(score);
     score >= beta

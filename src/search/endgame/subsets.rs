@@ -10,22 +10,20 @@
 //! Under standard placement the same numbers tell what a move would be worth were every empty
 //! cell a move from then on: the solver of the normal game orders its moves by that.
 
-use super::Engine;
-use crate::rules::{Bits, Position, RuleSet, Rules};
+use crate::rules::{Bits, Position, Rules};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicUsize};
-use std::sync::Arc;
 
 /// From this many empty cells on, a place-anywhere SIMPLE solve values the sets of empty
 /// cells; below, the search takes well under a second.
-pub(super) const SUBSETS_FROM: u32 = 22;
+pub(in crate::search) const SUBSETS_FROM: u32 = 22;
 
 /// From this many empty cells on, a SIMPLE solve of the normal game under standard placement
 /// values them to order its moves (2^18 sets, a few milliseconds).
-pub(super) const ORDER_FROM: u32 = 18;
+pub(in crate::search) const ORDER_FROM: u32 = 18;
 
 /// At most this many empty cells (4 GiB).
-const SUBSETS_UP_TO: u32 = 32;
+pub(super) const SUBSETS_UP_TO: u32 = 32;
 
 /// Sets sized between two looks at the clock and the observer.
 const CHUNK: usize = 1 << 16;
@@ -39,15 +37,15 @@ const CHUNK: usize = 1 << 16;
 /// and the opponent keeps its own settled discs, `u(X) − s`. The move is worth
 /// `−(2·sign·(u(X) − s) − g(X∖c))` to the mover, so `g(X) = 2·sign·u(X) − max g(X∖c)` over
 /// the cells `c` of `X`. `|g|` is at most the board's cells.
-pub(super) struct Subsets<B> {
+pub(in crate::search) struct Subsets<B> {
     /// The root's empty cells: bit `i` of a set's index stands for `cells[i]`.
     cells: Vec<usize>,
-    within: B,
+    pub(super) within: B,
     /// On boards of one machine word, the index bits of each byte of a set of the root's
     /// empty cells, by byte (the move order reads an index at every move).
     by_byte: Vec<[u32; 256]>,
     /// `g` of each set, by index.
-    pub(super) values: Vec<i8>,
+    pub(in crate::search) values: Vec<i8>,
     /// 1 for the normal game, -1 under misère.
     sign: i32,
 }
@@ -62,7 +60,7 @@ impl<B: Bits> Subsets<B> {
     /// The sets go in blocks that share the index's top bits: a block needs the blocks whose
     /// top bits are its own less one, so the blocks with as many top bits set are valued
     /// together, one wave after another, each block from its smallest set up.
-    pub(super) fn new(
+    pub(in crate::search) fn new(
         rules: &Rules<B>,
         empty: B,
         threads: usize,
@@ -161,7 +159,12 @@ impl<B: Bits> Subsets<B> {
     /// The value of `pos` (whose empty cells are `empty`) for its side to move were every
     /// empty cell a move, if its empty cells are among the root's.
     #[inline]
-    pub(super) fn value(&self, rules: &Rules<B>, pos: &Position<B>, empty: B) -> Option<i32> {
+    pub(in crate::search) fn value(
+        &self,
+        rules: &Rules<B>,
+        pos: &Position<B>,
+        empty: B,
+    ) -> Option<i32> {
         if !(empty & !self.within).is_empty() {
             return None;
         }
@@ -216,42 +219,170 @@ impl<B: Bits> Block<'_, B> {
     }
 }
 
-impl<B: Bits> Engine<B> {
-    /// Before a solve of `pos`: values every set of its empty cells, one byte a set, under
-    /// SIMPLE rules where `pos` has up to [`SUBSETS_UP_TO`] empty cells and from
-    /// [`SUBSETS_FROM`] (the engine's `subsets_from`) under place-anywhere, whose solve they
-    /// answer, or from [`ORDER_FROM`] (`order_from`) in the normal game under standard
-    /// placement, whose solve they order; if the table's memory would hold them (`--hash-mb`)
-    /// and the sets already valued do not cover `pos`. The sets count as nodes; a solve
-    /// stopped meanwhile keeps none, and one refused the memory goes on without them.
-    pub(super) fn prepare_subsets(&mut self, pos: &Position<B>) {
-        let variant = self.rules.variant;
-        let empty = self.rules.empty(pos);
-        if let Some(subsets) = &self.subsets {
-            if (empty & !subsets.within).is_empty() {
-                return;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::test_support::*;
+
+    /// The values of the sets of a place-anywhere SIMPLE position's empty cells are those the
+    /// search finds (minimax, where few cells are empty), for the position and for positions
+    /// below it whatever the colours of their discs, under both goals.
+    #[test]
+    fn subsets_value_place_anywhere_simple_positions_as_the_search_does() {
+        let boards = [(4, 4, 8), (3, 6, 12), (4, 5, 14), (5, 5, 16), (3, 7, 17)];
+        for (seed, (rows, cols, empties)) in (1u64..).zip(boards) {
+            for misere in [false, true] {
+                let variant = Variant {
+                    place_anywhere: true,
+                    misere,
+                    ..SIMPLE
+                };
+                let rules =
+                    Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant)
+                        .unwrap();
+                let mut pos = random_position(&rules, seed, empties);
+                let subsets = Subsets::new(&rules, rules.empty(&pos), 1, |_| false).unwrap();
+                let mut e = engine::<u64>(rows, cols, variant, depth(64));
+                let mut rng = seed;
+                loop {
+                    let empty = rules.empty(&pos);
+                    let want = if empty.count() <= 7 {
+                        minimax(&rules, &pos, Scoring::Plain)
+                    } else {
+                        e.solve_exact(&pos, false).score
+                    };
+                    let what = format!("{variant:?} {rows}x{cols} {pos:?}");
+                    assert_eq!(subsets.value(&rules, &pos, empty), Some(want), "{what}");
+                    if empty.is_empty() {
+                        break;
+                    }
+                    // Turn a disc over, then play a move, both at random.
+                    let discs: Vec<usize> = (pos.black | pos.white).iter().collect();
+                    let cell = discs[splitmix(&mut rng) as usize % discs.len()];
+                    pos.black ^= u64::bit(cell);
+                    pos.white ^= u64::bit(cell);
+                    let moves: Vec<usize> = rules.moves(&pos).iter().collect();
+                    pos = rules
+                        .play_unchecked(&pos, moves[splitmix(&mut rng) as usize % moves.len()]);
+                }
+                // A cell that was not empty at the root is not among the sets.
+                let mut outside = random_position(&rules, seed, empties);
+                let disc = (outside.black | outside.white).lowest().unwrap();
+                outside.black &= !u64::bit(disc);
+                outside.white &= !u64::bit(disc);
+                assert_eq!(subsets.value(&rules, &outside, rules.empty(&outside)), None);
             }
         }
-        self.subsets = None;
-        let n = empty.count();
-        let from = match (variant.place_anywhere, variant.misere) {
-            (true, _) => self.subsets_from,
-            (false, false) => self.order_from,
-            (false, true) => return,
+    }
+
+    /// The sets are valued alike on any number of threads, and counted once each.
+    #[test]
+    fn subsets_are_the_same_on_any_number_of_threads() {
+        let rules = Rules::<u64>::new(
+            crate::rules::Shape::new(4, 6).unwrap(),
+            Variant {
+                place_anywhere: true,
+                ..SIMPLE
+            },
+        )
+        .unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let empty = rules.empty(&start);
+        let build = |threads| {
+            let mut counted = 0;
+            let subsets = Subsets::new(&rules, empty, threads, |sets| {
+                counted += sets;
+                false
+            })
+            .unwrap();
+            assert_eq!(counted, 1 << 20, "{threads} threads");
+            subsets
         };
-        if variant.rule_set != RuleSet::Simple
-            || !(from..=SUBSETS_UP_TO).contains(&n)
-            || self.rules.geometry.cell_count() > i8::MAX as usize
-            || 1u64 << n > (self.config.hash_mb as u64) << 20
-        {
-            return;
+        let one = build(1);
+        for threads in [2, 5] {
+            assert!(one.values == build(threads).values, "{threads} threads");
         }
-        // A copy, as the sets are counted on the engine as they go.
-        let rules = self.rules.clone();
-        self.progress.sets = 1 << n;
-        let threads = self.config.threads.max(1);
-        self.subsets =
-            Subsets::new(&rules, empty, threads, |sets| self.count_nodes(sets)).map(Arc::new);
-        self.progress.sets = 0;
+        // Stopped at the first report, it keeps nothing.
+        assert!(Subsets::new(&rules, empty, 2, |_| true).is_none());
+    }
+
+    /// A solve from enough empty cells answers from the sets of them, with the values, best
+    /// moves and line of the search; and it searches where the table's memory would not hold them.
+    #[test]
+    fn place_anywhere_simple_solves_from_the_sets_of_empty_cells_as_the_search_does() {
+        for misere in [false, true] {
+            let variant = Variant {
+                place_anywhere: true,
+                misere,
+                ..SIMPLE
+            };
+            let rules =
+                Rules::<u64>::new(crate::rules::Shape::new(4, 5).unwrap(), variant).unwrap();
+            let pos = random_position(&rules, 11, 15);
+            assert_eq!(rules.empty(&pos).count(), 15);
+            let solve = |from, hash_mb| {
+                let mut e = engine::<u64>(
+                    4,
+                    5,
+                    variant,
+                    Config {
+                        hash_mb,
+                        ..depth(64)
+                    },
+                );
+                e.subsets_from = from;
+                let solved = e.solve_exact(&pos, true);
+                let line = e.perfect_line(&pos, solved.score);
+                let mut moves = solved.moves.clone();
+                moves.sort();
+                (solved.score, moves, line, solved.nodes)
+            };
+            let (score, moves, line, nodes) = solve(10, 1);
+            let search = solve(SUBSETS_FROM, 1);
+            assert!((1 << 15..(1 << 15) + 100).contains(&nodes), "{nodes}");
+            assert!(search.3 > 1 << 15, "{}", search.3);
+            assert_eq!(
+                (score, &moves, &line),
+                (search.0, &search.1, &search.2),
+                "{variant:?}"
+            );
+            // 2^15 sets take 32 KB: with less memory than that, the solve searches.
+            let tight = solve(10, 0);
+            assert!(tight.3 > (1 << 15) + 100, "{}", tight.3);
+            assert_eq!(
+                (tight.0, tight.1, tight.2),
+                (score, moves, line),
+                "{variant:?}"
+            );
+        }
+    }
+
+    /// In the normal SIMPLE game under standard placement, the solver orders its moves by what
+    /// each would be worth were every empty cell a move: the same values, in far fewer nodes over
+    /// random 5x6 positions 18 cells from the end.
+    #[test]
+    fn simple_normal_moves_ordered_by_their_worth_under_place_anywhere_take_fewer_nodes() {
+        let rules = Rules::<u64>::new(crate::rules::Shape::new(5, 6).unwrap(), SIMPLE).unwrap();
+        let (mut with, mut without) = (0, 0);
+        for seed in 1..=5 {
+            let pos = random_position(&rules, seed, 18);
+            let solve = |order_from| {
+                let mut e = engine::<u64>(5, 6, SIMPLE, depth(64));
+                e.order_from = order_from;
+                let solved = e.solve_exact(&pos, true);
+                let mut moves = solved.moves.clone();
+                moves.sort();
+                (solved.score, moves, solved.nodes)
+            };
+            let ordered = solve(ORDER_FROM);
+            let plain = solve(u32::MAX);
+            assert_eq!((ordered.0, &ordered.1), (plain.0, &plain.1), "{pos:?}");
+            with += ordered.2;
+            without += plain.2;
+        }
+        assert!(
+            with * 5 < without * 4,
+            "{with} nodes with the order, {without} without"
+        );
     }
 }

@@ -221,8 +221,7 @@ pub struct Indices {
     /// By placement, in the order of [`PatternSet::for_each_index`]; the set's placements
     /// fill the front. Each is kept as its entry in the table of all the patterns' tables
     /// (its pattern's start added), so that a sum reads each weight with one load rather than
-    /// through its pattern's own table (session 52, one thread, instructions counted by
-    /// valgrind: FFO #40-#44 2.6% fewer, 30.85 G against 31.66 G).
+    /// through its pattern's own table.
     values: [u32; MAX_PLACEMENTS],
 }
 
@@ -337,11 +336,8 @@ impl PatternSet {
     }
 
     /// Adds `TIMES` (1 or 2) the digit of `cell` to every placement's index, or takes it away
-    /// (`TAKE`): every placement at once, whole [`LANES`] at a time, rather than only
-    /// those the cell lies in, one by one, in loops of as many steps as the cell has placements
-    /// (session 53, one thread, FFO #40-#44: 0.9% more instructions, 28.99 G against 28.74 G,
-    /// but medians of 4.45 s against 4.57 s and 3.97 s against 4.34 s over nine and seven runs
-    /// in turn: no loop whose end is hard to predict).
+    /// (`TAKE`): every placement at once, whole [`LANES`] at a time, rather than only those
+    /// the cell lies in: a few more instructions, but no loop whose end is hard to predict.
     #[inline]
     fn change_digits<const TIMES: u32, const TAKE: bool>(
         &self,
@@ -423,8 +419,8 @@ impl PatternSet {
 /// The ways to read a board of up to 64 cells quickly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Quick {
-    /// 8x8, the main board: 4.5% less time than [`QuickRead`] in `othello bench`'s 8x8
-    /// searches (medians of ten interleaved runs), where the evaluation is most of the work.
+    /// 8x8, the main board, where the evaluation is most of the work: quicker than
+    /// [`QuickRead`].
     Board8x8(Fast8x8),
     /// Every other board of up to 64 cells.
     Word(QuickRead),
@@ -613,8 +609,8 @@ pub fn phase(empties: usize, cells: usize, phases: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::splitmix;
     use crate::rules::{Rules, Shape, Variant};
-    use crate::search::splitmix;
 
     #[test]
     fn the_classic_8x8_set() {
@@ -671,7 +667,7 @@ mod tests {
     /// A position of a random game with up to 60 empty cells.
     fn random_position(rules: &Rules<u64>, seed: &mut u64) -> Position<u64> {
         let empties = (splitmix(seed) % 61) as u32;
-        crate::search::tests::random_position(rules, splitmix(seed), empties)
+        crate::search::test_support::random_position(rules, splitmix(seed), empties)
     }
 
     #[test]

@@ -1,0 +1,40 @@
+//! The state of one search call: its counters, clock and move lists, apart from the engine that
+//! lives from one call to the next.
+
+use super::moves::Candidate;
+use super::progress::Progress;
+use crate::rules::Bits;
+use std::time::Instant;
+
+/// What one search call keeps as it goes; each thread has its own.
+pub(super) struct Context<B> {
+    /// One reusable move list per ply, so the search does not allocate as it goes.
+    pub(super) lists: Vec<Vec<Candidate<B>>>,
+    pub(super) nodes: u64,
+    pub(super) deadline: Option<Instant>,
+    pub(super) stopped: bool,
+    /// While a root move of a solve is searched against a floor: the shared lower bound on
+    /// the root's value above which that search is out of date, so it stops (`outdated`) and
+    /// the move is searched again against the higher floor.
+    pub(super) watch: Option<i32>,
+    pub(super) outdated: bool,
+    /// When the current search began.
+    pub(super) started: Instant,
+    pub(super) progress: Progress,
+}
+
+impl<B: Bits> Context<B> {
+    /// A call that has not begun, started at `started` for the progress it reports.
+    pub(super) fn new(started: Instant) -> Self {
+        Context {
+            lists: Vec::new(),
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+            watch: None,
+            outdated: false,
+            started,
+            progress: Progress::default(),
+        }
+    }
+}

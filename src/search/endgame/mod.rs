@@ -1,0 +1,18 @@
+//! The exact solver: searches to the end of the game and returns the final disc difference (in
+//! whole discs) for the side to move.
+
+mod cache;
+mod images;
+mod line;
+mod reach;
+mod results;
+mod root;
+mod root_helpers;
+mod shallow;
+mod solve;
+pub(in crate::search) mod subsets;
+mod ties;
+
+pub(super) use images::Images;
+pub use results::{RootMoves, Solved, Windowed};
+pub(super) use subsets::{Subsets, ORDER_FROM, SUBSETS_FROM};

@@ -1,0 +1,276 @@
+//! The long-lived engine: rules, evaluation, keys, table and what its threads share, kept from
+//! one search to the next; the state of the current call is its [`Context`].
+
+use super::config::{Config, Scoring};
+use super::context::Context;
+use super::endgame::{Images, Subsets, ORDER_FROM, SUBSETS_FROM};
+use super::eval::Evaluator;
+use super::journal::Journal;
+use super::keys::Zobrist;
+use super::moves::Candidate;
+use super::progress::{Observer, Progress, PROGRESS_EVERY};
+use super::score::WON;
+use super::shared::Shared;
+use super::table::Table;
+use super::time;
+use crate::random::splitmix;
+use crate::rules::{Bits, Position, Rules};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How often (in nodes, minus one) the clock is read: some microseconds.
+const CLOCK_EVERY: u64 = 255;
+
+/// A search engine for one board shape and variant. It keeps its table between moves.
+pub struct Engine<B> {
+    pub(super) rules: Rules<B>,
+    pub(super) eval: Evaluator<B>,
+    pub(super) zobrist: Zobrist,
+    pub(super) table: Arc<Table>,
+    pub(super) config: Config,
+    /// 0 for the thread that answers; helpers count from 1.
+    pub(super) id: usize,
+    pub(super) shared: Arc<Shared>,
+    /// Move-ordering weight of each cell: corners first, cells next to empty corners last.
+    pub(super) square_weight: Vec<i32>,
+    /// The cells by square weight: those of equal weight together, heaviest first.
+    pub(super) square_order: Arc<[B]>,
+    /// The board cut in four (rows and columns halved), for parity in the endgame: the quarter
+    /// of each cell, and for each set of quarters (one bit each) the cells of those quarters.
+    pub(super) quarter_of: Vec<u8>,
+    pub(super) quarter_cells: [B; 16],
+    pub(super) observer: Option<Observer>,
+    /// Bounds kept from one solve to the next, if the solve keeps them.
+    pub(super) journal: Option<Arc<Journal<B>>>,
+    /// The board's symmetries, for the solver's table.
+    pub(super) images: Arc<Images>,
+    /// Under SIMPLE rules, the values of the sets of a solve's empty cells, and from how many
+    /// empty cells on a solve works them out: under place-anywhere, where they answer it
+    /// ([`SUBSETS_FROM`]), and in the normal game under standard placement, where they order
+    /// its moves ([`ORDER_FROM`]).
+    pub(super) subsets: Option<Arc<Subsets<B>>>,
+    pub(super) subsets_from: u32,
+    pub(super) order_from: u32,
+    /// The state of the current call.
+    pub(super) ctx: Context<B>,
+}
+
+impl<B: Bits> Engine<B> {
+    pub fn new(rules: Rules<B>, config: Config) -> Self {
+        let eval = Evaluator::new(&rules, config.eval);
+        let cells = rules.geometry.cell_count();
+        let square_weight: Vec<i32> = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
+        let mut distinct = square_weight.clone();
+        distinct.sort_unstable_by_key(|&w| std::cmp::Reverse(w));
+        distinct.dedup();
+        let square_order = distinct
+            .iter()
+            .map(|&w| {
+                (0..cells)
+                    .filter(|&i| square_weight[i] == w)
+                    .fold(B::ZERO, |group, i| group | B::bit(i))
+            })
+            .collect();
+        let g = &rules.geometry;
+        let quarter_of: Vec<u8> = (0..cells)
+            .map(|i| {
+                let sq = g.square(i);
+                2 * u8::from(2 * sq.row as usize >= g.rows())
+                    + u8::from(2 * sq.col as usize >= g.cols())
+            })
+            .collect();
+        let quarter_cells = std::array::from_fn(|set| {
+            (0..cells)
+                .filter(|&i| set & (1 << quarter_of[i]) != 0)
+                .fold(B::ZERO, |cells, i| cells | B::bit(i))
+        });
+        let zobrist = Zobrist::new(cells);
+        Engine {
+            images: Images::new(&rules, &zobrist).into(),
+            quarter_of,
+            quarter_cells,
+            zobrist,
+            table: Arc::new(Table::new(config.hash_mb)),
+            id: 0,
+            shared: Arc::default(),
+            eval,
+            rules,
+            config,
+            square_weight,
+            square_order,
+            observer: None,
+            journal: None,
+            subsets: None,
+            subsets_from: SUBSETS_FROM,
+            order_from: ORDER_FROM,
+            ctx: Context::new(Instant::now()),
+        }
+    }
+
+    pub fn rules(&self) -> &Rules<B> {
+        &self.rules
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Changes the depth and time limits of later searches; the table is kept.
+    pub fn set_limits(&mut self, depth: Option<u32>, move_time: Option<Duration>) {
+        self.config.depth = depth;
+        self.config.move_time = move_time;
+    }
+
+    /// Nodes searched since the current search began.
+    pub fn nodes(&self) -> u64 {
+        self.ctx.nodes
+    }
+
+    /// Forgets every stored result.
+    pub fn clear(&mut self) {
+        match Arc::get_mut(&mut self.table) {
+            Some(table) => table.clear(),
+            None => unreachable!("helpers hold the table only while a search runs"),
+        }
+    }
+
+    /// The estimate of `pos` for its side to move.
+    pub fn evaluate(&self, pos: &Position<B>) -> i32 {
+        self.eval.evaluate(&self.rules, pos)
+    }
+
+    /// Calls `observer` as solves go (see [`Progress`]); `None` stops the calls.
+    pub fn observe(&mut self, observer: Option<Observer>) {
+        self.observer = observer;
+    }
+
+    /// Later solves look up and add to `journal` (see [`Journal`]); `None` stops that. Its
+    /// bounds are values under this engine's rules and scoring, so a journal serves engines
+    /// that agree on both.
+    pub fn keep_journal(&mut self, journal: Option<Arc<Journal<B>>>) {
+        self.journal = journal;
+    }
+
+    /// Resets the counters for a search started at `clock` with `limit` to spend.
+    pub(super) fn begin(&mut self, clock: Instant, limit: Option<Duration>) {
+        self.table.new_search();
+        self.ctx.nodes = 0;
+        self.ctx.stopped = false;
+        self.ctx.started = clock;
+        self.ctx.progress = Progress::default();
+        self.ctx.deadline = limit.map(|t| clock + t.saturating_sub(time::margin(t)));
+    }
+
+    /// Reads the clock now and then; once past the deadline every node returns at once.
+    #[inline]
+    pub(super) fn count_node(&mut self) -> bool {
+        self.count_nodes(1)
+    }
+
+    /// Counts `n` more nodes, looking at the clock, the other threads, the observer and the
+    /// watched floor (see [`Engine::watch`]) each time the count passes a multiple of their
+    /// intervals. True when the search must stop.
+    #[inline(always)]
+    pub(super) fn count_nodes(&mut self, n: u64) -> bool {
+        let before = self.ctx.nodes;
+        self.ctx.nodes += n;
+        if before | CLOCK_EVERY < self.ctx.nodes {
+            if let Some(deadline) = self.ctx.deadline {
+                if Instant::now() >= deadline {
+                    self.ctx.stopped = true;
+                }
+            }
+            if self.id > 0 && self.shared.stop.load(Relaxed) {
+                self.ctx.stopped = true;
+            }
+            if before | PROGRESS_EVERY < self.ctx.nodes {
+                if self.observer.is_some() {
+                    self.notify();
+                } else if let Some(slot) = self
+                    .shared
+                    .helper_nodes
+                    .get(self.id)
+                    .filter(|_| self.id > 0)
+                {
+                    slot.store(self.ctx.nodes, Relaxed);
+                }
+            }
+            if let (Some(floor), false) = (self.ctx.watch, self.ctx.stopped) {
+                if self.shared.alpha.load(Relaxed) > floor {
+                    self.ctx.outdated = true;
+                    self.ctx.stopped = true;
+                }
+            }
+        }
+        self.ctx.stopped
+    }
+
+    /// Hands the observer the progress so far.
+    #[cold]
+    pub(super) fn notify(&mut self) {
+        if let Some(observer) = &mut self.observer {
+            // Helpers' nodes join `self.ctx.nodes` when they finish; until then, what they published.
+            self.ctx.progress.nodes = self.ctx.nodes + self.shared.helper_nodes();
+            self.ctx.progress.elapsed = self.ctx.started.elapsed();
+            if observer(&self.ctx.progress).is_break() {
+                self.ctx.stopped = true;
+            }
+        }
+    }
+
+    /// The position after the side to move plays `m`, turning `flips`, and its key.
+    #[inline]
+    pub(super) fn after(
+        &self,
+        pos: &Position<B>,
+        key: u64,
+        m: usize,
+        flips: B,
+    ) -> (Position<B>, u64) {
+        let child_key = self.zobrist.after_move(key, pos.to_move, m, flips);
+        (self.rules.play_flips(pos, m, flips), child_key)
+    }
+
+    pub(super) fn take_list(&mut self, ply: usize) -> Vec<Candidate<B>> {
+        if self.ctx.lists.len() <= ply {
+            self.ctx.lists.resize_with(ply + 1, Vec::new);
+        }
+        std::mem::take(&mut self.ctx.lists[ply])
+    }
+
+    /// The static estimate of `pos`, whose side to move has `moves`, with the seed's
+    /// adjustment when varied play is asked for.
+    pub(super) fn estimate(&self, pos: &Position<B>, key: u64, moves: B) -> i32 {
+        self.varied(self.eval.evaluate_with_moves(&self.rules, pos, moves), key)
+    }
+
+    /// `score`, the static estimate of the position of `key`, with the seed's adjustment when
+    /// varied play is asked for, kept clear of won and lost scores.
+    pub(super) fn varied(&self, mut score: i32, key: u64) -> i32 {
+        if let Some(seed) = self.config.seed {
+            let mut state = key ^ seed;
+            score += (splitmix(&mut state) % 41) as i32 - 20;
+        }
+        score.clamp(-WON / 2, WON / 2)
+    }
+
+    /// The final disc difference for the side to move, under the variant and scoring.
+    pub(super) fn final_score(&self, pos: &Position<B>) -> i32 {
+        self.final_score_of(pos.mover(), pos.opponent())
+    }
+
+    /// [`Engine::final_score`] of the side owning `mine`.
+    #[inline]
+    pub(super) fn final_score_of(&self, mine: B, theirs: B) -> i32 {
+        let mut d = mine.count() as i32 - theirs.count() as i32;
+        if self.rules.variant.misere {
+            d = -d;
+        }
+        if self.config.scoring == Scoring::EmptiesToWinner {
+            let e = self.rules.geometry.cell_count() as i32 - (mine | theirs).count() as i32;
+            d += d.signum() * e;
+        }
+        d
+    }
+}

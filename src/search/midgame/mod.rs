@@ -1,0 +1,7 @@
+//! The midgame search: iterative deepening, principal-variation search and its move order.
+
+mod ordering;
+mod search;
+
+pub(super) use ordering::Look;
+pub use search::Report;

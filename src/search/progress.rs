@@ -1,0 +1,47 @@
+//! What a search tells its observer as it goes.
+
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+/// How far a solve has got, for a progress display.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Root moves finished, and how many there are.
+    pub done: usize,
+    pub total: usize,
+    /// The root move being searched.
+    pub current: Option<usize>,
+    /// In a solve that wants every best move and keeps a journal, the round after the value is
+    /// known, which tests the moves found no better than the best for a tie: `done` and
+    /// `total` count those.
+    pub ties: bool,
+    /// The best root move so far and its value: in a solve, in discs (exact once
+    /// `done == total`, or `ties`); in an iterative search, in hundredths of a disc.
+    pub best: Option<(usize, i32)>,
+    /// The last root move finished and what is known of its value.
+    pub last: Option<(usize, RootValue)>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// In an iterative search: the last depth completed (moves ahead) and its expected line,
+    /// starting with the best move. Zero and empty in an exact solve.
+    pub depth: u32,
+    pub pv: Vec<usize>,
+    /// While a place-anywhere SIMPLE solve values the sets of its empty cells, how many there
+    /// are (`nodes` counts those done); zero otherwise.
+    pub sets: u64,
+}
+
+/// What a root move's search proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootValue {
+    Exact(i32),
+    /// At most this: the move is worse than the best so far.
+    AtMost(i32),
+}
+
+/// Called as a search goes: at every root move of a solve, at every iteration of a search,
+/// and every [`PROGRESS_EVERY`] nodes. `Break` stops the search (as a deadline would).
+pub type Observer = Box<dyn FnMut(&Progress) -> ControlFlow<()> + Send>;
+
+/// Nodes between progress calls, minus one.
+pub(super) const PROGRESS_EVERY: u64 = (1 << 20) - 1;
