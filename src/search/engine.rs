@@ -9,7 +9,7 @@ use super::journal::Journal;
 use super::keys::Zobrist;
 use super::moves::Candidate;
 use super::progress::{Observer, Progress, PROGRESS_EVERY};
-use super::score::WON;
+use super::score::Score;
 use super::shared::Shared;
 use super::table::Table;
 use super::time;
@@ -241,18 +241,18 @@ impl<B: Bits> Engine<B> {
 
     /// The static estimate of `pos`, whose side to move has `moves`, with the seed's
     /// adjustment when varied play is asked for.
-    pub(super) fn estimate(&self, pos: &Position<B>, key: u64, moves: B) -> i32 {
+    pub(super) fn estimate(&self, pos: &Position<B>, key: u64, moves: B) -> Score {
         self.varied(self.eval.evaluate_with_moves(&self.rules, pos, moves), key)
     }
 
     /// `score`, the static estimate of the position of `key`, with the seed's adjustment when
     /// varied play is asked for, kept clear of won and lost scores.
-    pub(super) fn varied(&self, mut score: i32, key: u64) -> i32 {
+    pub(super) fn varied(&self, mut score: i32, key: u64) -> Score {
         if let Some(seed) = self.config.seed {
             let mut state = key ^ seed;
             score += (splitmix(&mut state) % 41) as i32 - 20;
         }
-        score.clamp(-WON / 2, WON / 2)
+        Score::estimate(score)
     }
 
     /// The final disc difference for the side to move, under the variant and scoring.

@@ -387,8 +387,7 @@ mod tests {
     #[test]
     fn a_journal_cuts_off_through_a_move() {
         for variant in [FULL, SIMPLE, SIMPLE_MISERE] {
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(4, 5).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(4, 5, variant);
             let start = rules.start(Color::Black, Color::White);
             let config = Config {
                 threads: 1,
@@ -454,8 +453,7 @@ mod tests {
             (4, 4, PLACE_ANYWHERE),
             (4, 6, FULL),
         ] {
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(rows, cols, variant);
             let start = rules.start(Color::Black, Color::White);
             let exact = |pos: &Position<u64>| {
                 Engine::new(rules.clone(), config)
@@ -504,8 +502,7 @@ mod tests {
         }
         // Looking through every move to the end of a 3x3 game is a plain minimax.
         for variant in [FULL, MISERE, SIMPLE, SIMPLE_MISERE, PLACE_ANYWHERE] {
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(3, 3).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(3, 3, variant);
             let start = rules.start(Color::Black, Color::White);
             let value = Engine::new(rules.clone(), config)
                 .solve_exact(&start, false)

@@ -242,14 +242,12 @@ fn xor(keys: &mut LaneKeys, row: &LaneKeys) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variant;
+    use crate::search::test_support::rules_for;
 
     #[test]
     fn incremental_keys_match_fresh_ones() {
-        let rules = crate::rules::Rules::<u64>::new(
-            crate::rules::Shape::new(8, 8).unwrap(),
-            Default::default(),
-        )
-        .unwrap();
+        let rules = rules_for::<u64>(8, 8, Variant::default());
         let z = Zobrist::new(64);
         let mut pos = rules.start(Color::Black, Color::White);
         let mut key = z.key(&pos);
@@ -268,11 +266,7 @@ mod tests {
 
     /// A 5x6 board's rules, a Zobrist for it, and the board's left-right mirror.
     fn five_by_six() -> (crate::rules::Rules<u64>, Zobrist, Vec<usize>) {
-        let rules = crate::rules::Rules::<u64>::new(
-            crate::rules::Shape::new(5, 6).unwrap(),
-            Default::default(),
-        )
-        .unwrap();
+        let rules = rules_for::<u64>(5, 6, Variant::default());
         let mirror = (0..30).map(|i| i / 6 * 6 + 5 - i % 6).collect();
         (rules, Zobrist::new(30), mirror)
     }

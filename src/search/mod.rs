@@ -35,7 +35,7 @@ pub use journal::{Bounds, Journal, Sink};
 pub use keys::Zobrist;
 pub use midgame::Report;
 pub use progress::{Observer, Progress, RootValue};
-pub use score::{Outcome, DISC};
+pub use score::{Outcome, Score, DISC};
 pub use table::{Bound, Entry, Part, Table, MAX_DEPTH, SOLVED};
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The transposition table: entries, their bounds, and buckets that grow with the stores.
 
+use super::score::Score;
 use crate::random::splitmix;
 use std::alloc::{handle_alloc_error, Layout};
 use std::sync::atomic::{
@@ -20,7 +21,7 @@ pub enum Bound {
 
 impl Bound {
     /// What a fail-soft `score` searched with the window `(alpha, beta)` says.
-    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+    pub fn of<T: Ord>(score: T, alpha: T, beta: T) -> Bound {
         if score >= beta {
             Bound::Lower
         } else if score > alpha {
@@ -32,7 +33,7 @@ impl Bound {
 
     /// Whether a stored `score` with this bound answers a search with the window
     /// `(alpha, beta)` without searching.
-    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+    pub fn settles<T: Ord>(self, score: T, alpha: T, beta: T) -> bool {
         match self {
             Bound::Exact => true,
             Bound::Lower => score >= beta,
@@ -86,7 +87,7 @@ impl Slot {
 /// A stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    pub score: i32,
+    pub score: Score,
     pub best: Option<usize>,
     /// Moves searched (at most [`MAX_DEPTH`] is kept), or [`SOLVED`].
     pub depth: u8,
@@ -222,7 +223,7 @@ impl Table {
             (slot.depth, 0)
         };
         Some(Entry {
-            score: slot.score,
+            score: Score(slot.score),
             best: (slot.best != NO_MOVE).then_some(slot.best as usize),
             depth,
             bound: match slot.flags & 3 {
@@ -278,7 +279,7 @@ impl Table {
             b + i,
             Slot {
                 key,
-                score: entry.score,
+                score: entry.score.0,
                 best,
                 depth,
                 flags,
@@ -490,7 +491,7 @@ mod tests {
     fn table_keeps_what_it_stores() {
         let t = Table::new(1);
         let e = Entry {
-            score: -7,
+            score: Score(-7),
             best: Some(12),
             depth: 5,
             bound: Bound::Lower,
@@ -563,7 +564,7 @@ mod tests {
         // Scores name their keys; the keys crowd the buckets, so that slots are replaced,
         // moved and torn while the table grows.
         let entry = |key: u64| Entry {
-            score: (key % 1000) as i32,
+            score: Score((key % 1000) as i32),
             best: Some((key % 64) as usize),
             depth: 3,
             bound: Bound::Exact,
@@ -603,7 +604,7 @@ mod tests {
 
     fn solved(cost: u8) -> Entry {
         Entry {
-            score: 3,
+            score: Score(3),
             best: None,
             depth: SOLVED,
             bound: Bound::Exact,
@@ -634,7 +635,7 @@ mod tests {
     fn a_deep_search_is_never_read_back_as_solved() {
         let t = Table::new(1);
         let deep = Entry {
-            score: 10,
+            score: Score(10),
             best: Some(3),
             depth: 250,
             bound: Bound::Lower,

@@ -6,7 +6,7 @@ pub(super) use super::endgame::{RootMoves, Solved};
 pub(super) use super::engine::Engine;
 pub(super) use super::journal::Journal;
 pub(super) use super::progress::{Progress, PROGRESS_EVERY};
-pub(super) use super::score::{Outcome, DISC, INFINITY};
+pub(super) use super::score::{Score, DISC, INFINITY};
 pub(super) use super::shared::SEARCHED_BY_ALL;
 pub(super) use crate::random::splitmix;
 pub(super) use crate::rules::{Bits, Color, Position, RuleSet, Rules, Square, Variant, Words};
@@ -20,10 +20,7 @@ pub(super) fn engine<B: Bits>(
     variant: Variant,
     config: Config,
 ) -> Engine<B> {
-    Engine::new(
-        Rules::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap(),
-        config,
-    )
+    Engine::new(rules_for(rows, cols, variant), config)
 }
 
 pub(super) fn depth(d: u32) -> Config {
@@ -59,6 +56,11 @@ pub(super) const SIMPLE_MISERE: Variant = Variant {
     misere: true,
     ..SIMPLE
 };
+
+/// The rules of a `rows` x `cols` board under `variant`.
+pub(super) fn rules_for<B: Bits>(rows: usize, cols: usize, variant: Variant) -> Rules<B> {
+    Rules::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap()
+}
 
 /// A position drawn as rows of `B` (black), `W` (white) and `.` (empty), cells separated by
 /// spaces, row 1 at the top. Returns the rows, the columns and the position.
@@ -255,7 +257,7 @@ pub(super) fn solved_start(
     cols: usize,
     variant: Variant,
 ) -> (Rules<u64>, Position<u64>, Config, Solved) {
-    let rules = Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+    let rules = rules_for(rows, cols, variant);
     let start = rules.start(Color::Black, Color::White);
     let config = Config {
         threads: 1,

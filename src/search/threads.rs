@@ -131,7 +131,7 @@ mod tests {
     fn progress_counts_the_helpers_nodes() {
         use std::ops::ControlFlow;
         use std::sync::Mutex;
-        let rules = Rules::<u64>::new(crate::rules::Shape::new(5, 5).unwrap(), MISERE).unwrap();
+        let rules = rules_for::<u64>(5, 5, MISERE);
         let start = rules.start(Color::Black, Color::White);
         let config = Config {
             threads: 3,

@@ -152,8 +152,7 @@ mod tests {
     #[test]
     fn simple_positions_differing_in_settled_discs_share_the_table() {
         for variant in [SIMPLE, SIMPLE_MISERE] {
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(4, 6).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(4, 6, variant);
             let g = &rules.geometry;
             let (pos, settled) = (0..)
                 .map(|seed| random_position(&rules, seed, 12))
@@ -196,8 +195,7 @@ mod tests {
     #[test]
     fn simple_positions_share_the_table_with_their_images() {
         for (rows, cols, variant) in [(4, 6, SIMPLE), (4, 6, SIMPLE_MISERE), (5, 5, SIMPLE)] {
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(rows, cols, variant);
             let pos = random_position(&rules, 7, 14);
             for map in rules.geometry.symmetries() {
                 let image = pos.mapped(&map);
@@ -238,8 +236,7 @@ mod tests {
                 misere,
                 ..SIMPLE
             };
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(4, 6).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(4, 6, variant);
             let g = &rules.geometry;
             let pos = random_position(&rules, 3, 10);
             let empty = rules.empty(&pos);

@@ -6,7 +6,7 @@ use crate::search::engine::Engine;
 use crate::search::journal::Journal;
 use crate::search::midgame::Look;
 use crate::search::moves::Candidate;
-use crate::search::score::{Outcome, INFINITY};
+use crate::search::score::{Outcome, Score, INFINITY};
 use crate::search::table::{Bound, Entry, SOLVED};
 
 impl<B: Bits> Engine<B> {
@@ -272,8 +272,16 @@ impl<B: Bits> Engine<B> {
             }
             let flips = item.flips(&self.rules, pos);
             let (child, child_key) = self.after(pos, key, item.cell, flips);
-            let score = -self.pvs(&child, child_key, depth - 1, -INFINITY, INFINITY, ply + 1);
-            item.weight = score.clamp(-INFINITY + 1, INFINITY - 1);
+            let score = -self.pvs(
+                &child,
+                child_key,
+                depth - 1,
+                -Score::INFINITY,
+                Score::INFINITY,
+                ply + 1,
+            );
+            // On the search's scale, below the table move's weight (see `Candidate`).
+            item.weight = score.0.clamp(-INFINITY + 1, INFINITY - 1);
         }
         list.sort_by_key(|c| std::cmp::Reverse(c.weight));
     }
@@ -307,17 +315,14 @@ mod tests {
                 place_anywhere: false,
             };
             // The whole 4x4 game.
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(4, 4).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(4, 4, variant);
             check_exact(
                 &rules,
                 &rules.start(Color::Black, Color::White),
                 Scoring::Plain,
             );
             for (rows, cols) in [(3, 3), (3, 5), (4, 4), (4, 5), (5, 5), (6, 6)] {
-                let rules =
-                    Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant)
-                        .unwrap();
+                let rules = rules_for::<u64>(rows, cols, variant);
                 for seed in 0..6 {
                     let pos = random_position(&rules, seed, 11);
                     let exact = check_exact(&rules, &pos, Scoring::Plain);
@@ -343,7 +348,7 @@ mod tests {
             empties in 0..=10u32,
             seed in any::<u64>(),
         ) {
-            let rules = Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(rows, cols, variant);
             let pos = random_position(&rules, seed, empties);
             let exact = check_exact(&rules, &pos, scoring);
             let wide = Rules::<Words<4>>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
@@ -363,7 +368,7 @@ mod tests {
             empties in 0..=7u32,
             seed in any::<u64>(),
         ) {
-            let rules = Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(rows, cols, variant);
             let pos = random_position(&rules, seed, empties);
             let config = Config { scoring, ..depth(64) };
             let mut e = Engine::new(rules.clone(), config);

@@ -237,9 +237,7 @@ mod tests {
                     misere,
                     ..SIMPLE
                 };
-                let rules =
-                    Rules::<u64>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant)
-                        .unwrap();
+                let rules = rules_for::<u64>(rows, cols, variant);
                 let mut pos = random_position(&rules, seed, empties);
                 let subsets = Subsets::new(&rules, rules.empty(&pos), 1, |_| false).unwrap();
                 let mut e = engine::<u64>(rows, cols, variant, depth(64));
@@ -278,14 +276,14 @@ mod tests {
     /// The sets are valued alike on any number of threads, and counted once each.
     #[test]
     fn subsets_are_the_same_on_any_number_of_threads() {
-        let rules = Rules::<u64>::new(
-            crate::rules::Shape::new(4, 6).unwrap(),
+        let rules = rules_for::<u64>(
+            4,
+            6,
             Variant {
                 place_anywhere: true,
                 ..SIMPLE
             },
-        )
-        .unwrap();
+        );
         let start = rules.start(Color::Black, Color::White);
         let empty = rules.empty(&start);
         let build = |threads| {
@@ -316,8 +314,7 @@ mod tests {
                 misere,
                 ..SIMPLE
             };
-            let rules =
-                Rules::<u64>::new(crate::rules::Shape::new(4, 5).unwrap(), variant).unwrap();
+            let rules = rules_for::<u64>(4, 5, variant);
             let pos = random_position(&rules, 11, 15);
             assert_eq!(rules.empty(&pos).count(), 15);
             let solve = |from, hash_mb| {
@@ -362,7 +359,7 @@ mod tests {
     /// random 5x6 positions 18 cells from the end.
     #[test]
     fn simple_normal_moves_ordered_by_their_worth_under_place_anywhere_take_fewer_nodes() {
-        let rules = Rules::<u64>::new(crate::rules::Shape::new(5, 6).unwrap(), SIMPLE).unwrap();
+        let rules = rules_for::<u64>(5, 6, SIMPLE);
         let (mut with, mut without) = (0, 0);
         for seed in 1..=5 {
             let pos = random_position(&rules, seed, 18);

@@ -340,14 +340,13 @@ fn spread_along<B: Bits>(rules: &Rules<B>, (a, b): (usize, usize), set: B) -> B 
 mod tests {
     use super::*;
     use crate::random::splitmix;
-    use crate::rules::{Shape, Variant};
+    use crate::rules::Variant;
 
     #[test]
     fn full_lines_are_those_a_fill_along_each_axis_leaves() {
         let mut seed = 5u64;
         for (rows, cols) in [(3, 3), (8, 8), (5, 7), (4, 9), (3, 21), (7, 9)] {
-            let rules: Rules<u64> =
-                Rules::new(Shape::new(rows, cols).unwrap(), Variant::default()).unwrap();
+            let rules: Rules<u64> = rules_for::<u64>(rows, cols, Variant::default());
             let g = &rules.geometry;
             let eval = Evaluator::classic(&rules);
             for _ in 0..50 {
@@ -367,8 +366,7 @@ mod tests {
     fn an_estimate_after_a_move_is_the_estimate_read_whole() {
         let mut seed = 23u64;
         for (rows, cols) in [(8, 8), (6, 6), (5, 7), (4, 9), (3, 3)] {
-            let rules: Rules<u64> =
-                Rules::new(Shape::new(rows, cols).unwrap(), Variant::default()).unwrap();
+            let rules: Rules<u64> = rules_for::<u64>(rows, cols, Variant::default());
             // Weights with every entry set, so that each placement's index counts.
             let mut weights = Weights::zero(rows, cols, Variant::default(), 3);
             for table in &mut weights.tables {
@@ -580,8 +578,8 @@ mod tests {
                             e.clear();
                             e.begin(Instant::now(), None);
                             let key = e.zobrist.key(pos);
-                            let v = e.pvs(pos, key, depth, -INFINITY, INFINITY, 0);
-                            *exact as f64 - Outcome::to_hundredths(v) as f64 / DISC as f64
+                            let v = e.pvs(pos, key, depth, -Score::INFINITY, Score::INFINITY, 0);
+                            *exact as f64 - v.to_hundredths() as f64 / DISC as f64
                         })
                         .collect();
                     let n = errors.len() as f64;

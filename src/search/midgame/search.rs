@@ -7,7 +7,7 @@ use crate::search::engine::Engine;
 use crate::search::eval::patterns::Indices;
 use crate::search::eval::weights;
 use crate::search::moves::{Candidate, Child};
-use crate::search::score::{Outcome, INFINITY};
+use crate::search::score::{Outcome, Score, Value};
 use crate::search::shared::SEARCHED_BY_ALL;
 use crate::search::table::{Bound, Entry, Part, MAX_DEPTH};
 use crate::search::time;
@@ -125,7 +125,7 @@ impl<B: Bits> Engine<B> {
             let (score, best, complete) = self.root_iteration(pos, key, depth as i32, &mut root);
             if let Some(best) = best {
                 report.best = Some(best);
-                report.score = Outcome::to_hundredths(score);
+                report.score = score.to_hundredths();
                 if complete {
                     report.depth = depth;
                     report.exact = depth >= empties;
@@ -167,18 +167,18 @@ impl<B: Bits> Engine<B> {
         key: u64,
         depth: i32,
         root: &mut [usize],
-    ) -> (i32, Option<usize>, bool) {
-        let mut alpha = -INFINITY;
+    ) -> (Score, Option<usize>, bool) {
+        let mut alpha = -Score::INFINITY;
         let mut best = None;
         for i in 0..root.len() {
             let m = root[i];
             let (child, child_key) = self.after(pos, key, m, self.rules.flips(pos, m));
             let score = if i == 0 {
-                -self.pvs(&child, child_key, depth - 1, -INFINITY, -alpha, 1)
+                -self.pvs(&child, child_key, depth - 1, -Score::INFINITY, -alpha, 1)
             } else {
                 let probe = -self.pvs(&child, child_key, depth - 1, -alpha - 1, -alpha, 1);
                 if probe > alpha && !self.ctx.stopped {
-                    -self.pvs(&child, child_key, depth - 1, -INFINITY, -alpha, 1)
+                    -self.pvs(&child, child_key, depth - 1, -Score::INFINITY, -alpha, 1)
                 } else {
                     probe
                 }
@@ -203,7 +203,7 @@ impl<B: Bits> Engine<B> {
         &mut self,
         key: u64,
         depth: i32,
-        score: i32,
+        score: Score,
         bound: Bound,
         best: Option<usize>,
     ) {
@@ -226,12 +226,12 @@ impl<B: Bits> Engine<B> {
         pos: &Position<B>,
         key: u64,
         depth: i32,
-        alpha: i32,
-        beta: i32,
+        alpha: Score,
+        beta: Score,
         ply: usize,
-    ) -> i32 {
+    ) -> Score {
         if self.count_node() {
-            return 0;
+            return Score(0);
         }
         let empties = self.rules.empty(pos).count() as i32;
         if empties <= depth {
@@ -303,7 +303,7 @@ impl<B: Bits> Engine<B> {
         );
         self.ctx.lists[ply] = list;
         if self.ctx.stopped {
-            return 0;
+            return Score(0);
         }
         let bound = Bound::of(best_score, alpha, beta);
         if tabled || bound == Bound::Exact {
@@ -324,18 +324,18 @@ impl<B: Bits> Engine<B> {
     /// 64th. `order` orders the moves once the table's move at the head of the list (see
     /// [`Engine::list_moves`]), searched first, has not cut off.
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::search) fn best_of(
+    pub(in crate::search) fn best_of<V: Value>(
         &mut self,
         pos: &Position<B>,
         key: u64,
         list: &mut [Candidate<B>],
-        mut alpha: i32,
-        beta: i32,
+        mut alpha: V,
+        beta: V,
         share: bool,
         mut order: impl FnMut(&mut Self, &mut [Candidate<B>]),
-        mut value: impl FnMut(&mut Self, Child<'_, B>, i32, i32) -> i32,
-    ) -> (i32, Option<usize>) {
-        let mut best_score = -INFINITY;
+        mut value: impl FnMut(&mut Self, Child<'_, B>, V, V) -> V,
+    ) -> (V, Option<usize>) {
+        let mut best_score = V::LOWEST;
         let mut best_move = None;
         let table_first = list.first().is_some_and(Candidate::is_table_move);
         if !table_first {
@@ -413,9 +413,9 @@ impl<B: Bits> Engine<B> {
         pos: &Position<B>,
         key: u64,
         depth: i32,
-        beta: i32,
+        beta: Score,
         list: &mut [Candidate<B>],
-    ) -> Option<i32> {
+    ) -> Option<Score> {
         let children = list.iter_mut().map(|c| {
             let flips = c.flips(&self.rules, pos);
             c.flips = Some(flips);
@@ -438,16 +438,16 @@ impl<B: Bits> Engine<B> {
         &mut self,
         child: Child<'_, B>,
         before: &mut Option<Indices>,
-        alpha: i32,
-        beta: i32,
+        alpha: Score,
+        beta: Score,
         ply: usize,
-    ) -> i32 {
+    ) -> Score {
         let moves = self.rules.moves(child.pos);
         if moves.is_empty() {
             return self.pvs(child.pos, child.key, 0, alpha, beta, ply);
         }
         if self.count_node() {
-            return 0;
+            return Score(0);
         }
         let score = self.eval.evaluate_after(
             &self.rules,
@@ -753,7 +753,7 @@ mod tests {
 
     #[test]
     fn searches_repeat_exactly() {
-        let rules = Rules::<u64>::new(crate::rules::Shape::new(8, 8).unwrap(), FULL).unwrap();
+        let rules = rules_for::<u64>(8, 8, FULL);
         let pos = random_position(&rules, 11, 50);
         for config in [
             depth(5),
@@ -772,7 +772,7 @@ mod tests {
 
     /// A whole game between two engines with the same settings on 6x6.
     fn engine_game(config: Config) -> Vec<usize> {
-        let rules = Rules::<u64>::new(crate::rules::Shape::new(6, 6).unwrap(), FULL).unwrap();
+        let rules = rules_for::<u64>(6, 6, FULL);
         let mut e = Engine::new(rules.clone(), config);
         let mut pos = rules.start(Color::Black, Color::White);
         let mut moves = Vec::new();
