@@ -169,7 +169,7 @@ impl<B: Bits> Engine<B> {
     }
 
     /// Counts `n` more nodes, looking at the clock, the other threads, the observer and the
-    /// watched floor (see [`Engine::watch`]) each time the count passes a multiple of their
+    /// watched floor (see [`Context::watch`]) each time the count passes a multiple of their
     /// intervals. True when the search must stop.
     #[inline(always)]
     pub(super) fn count_nodes(&mut self, n: u64) -> bool {

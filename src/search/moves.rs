@@ -19,14 +19,14 @@ impl<B: Bits> Candidate<B> {
         self.flips.unwrap_or_else(|| rules.flips(pos, self.cell))
     }
 
-    /// Whether this is the table's move, listed first (see [`Engine::list_moves`]): no weight
+    /// Whether this is the table's move, listed first (see [`Engine::list_moves`](crate::search::Engine::list_moves)): no weight
     /// the order gives reaches its weight.
     pub(super) fn is_table_move(&self) -> bool {
         self.weight == INFINITY
     }
 }
 
-/// A position [`Engine::best_of`] hands its `value`: the position after a move, its key, and
+/// A position [`Engine::best_of`](crate::search::Engine::best_of) hands its `value`: the position after a move, its key, and
 /// the move's cell and the discs it turned.
 #[derive(Clone, Copy)]
 pub(super) struct Child<'a, B> {

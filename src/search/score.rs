@@ -7,7 +7,7 @@ pub const DISC: i32 = 100;
 pub(super) const WON: i32 = 10_000_000;
 
 /// A value on the search's scale, for the side to move: an estimate in hundredths of a disc
-/// (within half of [`WON`] either side), or a finished game's [`Outcome`] beyond every
+/// (within half of `WON` either side), or a finished game's [`Outcome`] beyond every
 /// estimate. Whole-disc solver values and reported hundredths are plain numbers; this type
 /// keeps the two offsets from mixing with them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]

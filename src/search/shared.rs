@@ -29,7 +29,7 @@ pub(super) struct Shared {
     /// cost a deferral): the solver's threads leave a position another is in for later.
     pub(super) busy: Box<[AtomicU8]>,
     /// Each helper's node count (by id; the main thread's slot stays 0), published every
-    /// [`PROGRESS_EVERY`](super::endgame::PROGRESS_EVERY) nodes so that the main thread's
+    /// [`PROGRESS_EVERY`](super::progress::PROGRESS_EVERY) nodes so that the main thread's
     /// progress counts them.
     pub(super) helper_nodes: Box<[AtomicU64]>,
 }
@@ -64,7 +64,7 @@ impl Shared {
 /// Slots of [`Shared::busy`]: many more than positions searched at once, so few collide.
 const BUSY_SLOTS: usize = 1 << 16;
 
-/// At a node whose moves the threads share (see [`Engine::best_of`]), every thread there
+/// At a node whose moves the threads share (see [`Engine::best_of`](crate::search::Engine::best_of)), every thread there
 /// searches this many moves in turn before it puts off one that another thread is in: a
 /// cut-off comes most often from the first moves, and a thread that went on to a later one
 /// meanwhile would mostly search it in vain (young brothers wait, as in YBWC).

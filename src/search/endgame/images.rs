@@ -23,7 +23,7 @@ pub(in crate::search) struct Images {
 }
 
 impl Images {
-    /// None but under SIMPLE rules (see [`Engine::place`]).
+    /// None but under SIMPLE rules (see [`Engine::place`](crate::search::Engine::place)).
     pub(in crate::search) fn new<B: Bits>(rules: &Rules<B>, zobrist: &Zobrist) -> Images {
         let to = if rules.variant.rule_set == RuleSet::Simple {
             rules.geometry.symmetries()

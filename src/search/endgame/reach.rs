@@ -23,7 +23,7 @@ pub(super) const DEEPER_SORT_DEPTH: i32 = 6;
 /// start.
 pub(super) const ROOT_SORT_DEPTH: i32 = 8;
 
-/// The most empty cells of a node that sorts its moves (see [`Shallow::sorted_moves`]): the
+/// The most empty cells of a node that sorts its moves (see `Shallow::sorted_moves`): the
 /// most the shallow solver takes (under FULL rules, checked where the reaches are set), since
 /// the list is filled at every such node.
 pub(super) const SORTED_MAX: u32 = 9;
@@ -41,7 +41,7 @@ pub(super) struct Reach {
     /// `shallow + 2` at the least, since only positions above `shallow` are stored.
     pub(super) transposition_cuts: u32,
     /// From how many on, if at all, the shallow solver looks for a cut-off from the discs that
-    /// can never change colour, as the solver does above it (see [`Engine::stability_cut`]).
+    /// can never change colour, as the solver does above it (see [`Engine::stability_cut`](crate::search::Engine::stability_cut)).
     pub(super) shallow_stability: Option<u32>,
 }
 
@@ -129,7 +129,7 @@ pub(super) const NEAR_END: u32 = 13;
 pub(super) const SPLIT: u32 = 12;
 
 /// From this many empty cells on, a SIMPLE position shares its table entry with its images
-/// under the board's symmetries (see [`Engine::place`]).
+/// under the board's symmetries (see [`Engine::place`](crate::search::Engine::place)).
 pub(super) const SYMMETRIC_FROM: u32 = 12;
 
 /// Where the solver's tools take over under `variant`.

@@ -5,7 +5,7 @@ use std::time::Duration;
 /// An exact result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solved {
-    /// Final disc difference for the side to move under best play (see [`super::Scoring`]).
+    /// Final disc difference for the side to move under best play (see [`Scoring`](crate::search::Scoring)).
     pub score: i32,
     /// A best move, or `None` when the side to move must pass or the game is over.
     pub best: Option<usize>,
@@ -17,7 +17,7 @@ pub struct Solved {
 }
 
 /// What a search of one position within a window proved (see
-/// [`Engine::solve_window_within`]).
+/// [`Engine::solve_window_within`](crate::search::Engine::solve_window_within)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Windowed {
     /// The fail-soft score: exact strictly inside the window, a bound on or outside it.

@@ -545,8 +545,8 @@ impl<B: Bits> Engine<B> {
 impl<B: Bits> Engine<B> {
     /// Before a solve of `pos`: values every set of its empty cells, one byte a set, under
     /// SIMPLE rules where `pos` has up to [`SUBSETS_UP_TO`] empty cells and from
-    /// [`SUBSETS_FROM`] (the engine's `subsets_from`) under place-anywhere, whose solve they
-    /// answer, or from [`ORDER_FROM`] (`order_from`) in the normal game under standard
+    /// [`SUBSETS_FROM`](super::SUBSETS_FROM) (the engine's `subsets_from`) under place-anywhere, whose solve they
+    /// answer, or from [`ORDER_FROM`](super::ORDER_FROM) (`order_from`) in the normal game under standard
     /// placement, whose solve they order; if the table's memory would hold them (`--hash-mb`)
     /// and the sets already valued do not cover `pos`. The sets count as nodes; a solve
     /// stopped meanwhile keeps none, and one refused the memory goes on without them.

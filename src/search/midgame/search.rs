@@ -432,7 +432,7 @@ impl<B: Bits> Engine<B> {
     }
 
     /// [`Engine::pvs`] of `child` at depth 0, with the estimate read from `before` (see
-    /// [`Evaluator::evaluate_after`]) where the child's side has moves: the same value for a
+    /// [`Evaluator::evaluate_after`](crate::search::Evaluator::evaluate_after)) where the child's side has moves: the same value for a
     /// few additions per child rather than a whole read.
     pub(in crate::search) fn frontier_child(
         &mut self,
