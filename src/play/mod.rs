@@ -12,7 +12,7 @@ use crate::protocols::line::Sides;
 use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
 use crate::rules::{
-    Bits, Color, Erased, Family, Game, Geometry, IllegalMove, Move, Passes, Square,
+    Bits, Color, Game, Geometry, IllegalMove, Move, Passes, Square,
 };
 use crate::search::{Config, Engine, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
@@ -64,16 +64,58 @@ struct Table<B> {
     ctrl_c: Arc<AtomicBool>,
 }
 
-struct TableOf;
+/// What the sitting asks of its table, whatever the board's width: the one place the
+/// width is erased.
+trait Sitting {
+    /// The program's moves if it is to move, then the board.
+    fn open(&mut self, out: &mut Vec<String>);
+    fn show(&self, out: &mut Vec<String>);
+    /// Whether Ctrl-C stopped the program's thinking.
+    fn interrupted(&self) -> bool;
+    fn moves_text(&self) -> String;
+    fn moves_line(&self) -> String;
+    fn save_text(&self) -> String;
+    fn set_depth(&mut self, depth: u32);
+    fn computer(&self) -> Option<Sides>;
+    /// A move, or a command about the game itself.
+    fn command(&mut self, line: &str, words: &[&str], out: &mut Vec<String>);
+}
 
-impl Family for TableOf {
-    type Of<B: Bits> = Table<B>;
+impl<B: Bits> Sitting for Table<B> {
+    fn open(&mut self, out: &mut Vec<String>) {
+        self.computer_moves(out);
+        Table::show(self, out);
+    }
+    fn show(&self, out: &mut Vec<String>) {
+        Table::show(self, out)
+    }
+    fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+    fn moves_text(&self) -> String {
+        moves_text(&self.game)
+    }
+    fn moves_line(&self) -> String {
+        moves_line(&self.game)
+    }
+    fn save_text(&self) -> String {
+        save_text(&self.game)
+    }
+    fn set_depth(&mut self, depth: u32) {
+        self.engine.set_limits(Some(depth), None)
+    }
+    fn computer(&self) -> Option<Sides> {
+        self.computer
+    }
+    fn command(&mut self, line: &str, words: &[&str], out: &mut Vec<String>) {
+        Table::command(self, line, words, out)
+    }
 }
 
 /// One sitting, fed a typed line at a time.
 pub struct Session {
     options: Options,
-    table: Erased<TableOf>,
+    table: Box<dyn Sitting>,
     over: bool,
     /// Whether Ctrl-C ended the sitting.
     stopped: bool,
@@ -146,17 +188,14 @@ impl Session {
             "X is Black, O White; + marks a legal move, [ ] the last move, x and o the discs it turned."
                 .to_string(),
         ];
-        crate::on_erased!(&mut self.table, |t| {
-            t.computer_moves(&mut out);
-            t.show(&mut out);
-        });
+        self.table.open(&mut out);
         self.check_interrupted(&mut out);
         out
     }
 
     /// Ends the sitting, with the moves so far, if Ctrl-C stopped the program's thinking.
     fn check_interrupted(&mut self, out: &mut Vec<String>) {
-        if crate::on_erased!(&self.table, |t| t.interrupted) {
+        if self.table.interrupted() {
             out.push("Interrupted.".to_string());
             out.push(self.moves_line());
             self.over = true;
@@ -176,12 +215,12 @@ impl Session {
 
     /// The game so far in standard notation.
     pub fn moves_text(&self) -> String {
-        crate::on_erased!(&self.table, |t| moves_text(&t.game))
+        self.table.moves_text()
     }
 
     /// `Moves: ` and the game so far: how a sitting ends, so nothing is lost.
     pub fn moves_line(&self) -> String {
-        crate::on_erased!(&self.table, |t| moves_line(&t.game))
+        self.table.moves_line()
     }
 
     /// Carries out one typed line; returns the lines to print.
@@ -190,7 +229,7 @@ impl Session {
         let words: Vec<&str> = line.split_whitespace().collect();
         let command = words.first().map(|w| w.to_ascii_lowercase());
         match (command.as_deref(), &words[..]) {
-            (None, _) => crate::on_erased!(&self.table, |t| t.show(&mut out)),
+            (None, _) => self.table.show(&mut out),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
             (Some("quit" | "exit"), _) => {
                 out.push(self.moves_line());
@@ -200,10 +239,7 @@ impl Session {
                 match self.restart(&self.options.start.clone(), &MoveList::default()) {
                     Ok(()) => {
                         out.push("New game.".to_string());
-                        crate::on_erased!(&mut self.table, |t| {
-                            t.computer_moves(&mut out);
-                            t.show(&mut out);
-                        });
+                        self.table.open(&mut out);
                     }
                     Err(e) => out.push(e),
                 }
@@ -216,10 +252,7 @@ impl Session {
                     match self.restart(&start, &moves) {
                         Ok(()) => {
                             out.push(format!("Loaded {path}."));
-                            crate::on_erased!(&mut self.table, |t| {
-                                t.computer_moves(&mut out);
-                                t.show(&mut out);
-                            });
+                            self.table.open(&mut out);
                         }
                         Err(e) => out.push(format!("Cannot load {path}: {e}.")),
                     }
@@ -227,7 +260,7 @@ impl Session {
                 Err(e) => out.push(format!("Cannot load {path}: {e}.")),
             },
             (Some("save"), [_, path]) => {
-                let text = crate::on_erased!(&self.table, |t| save_text(&t.game));
+                let text = self.table.save_text();
                 match save_game(path, &text) {
                     Ok(()) => out.push(format!("Saved to {path}.")),
                     Err(e) => out.push(format!("Cannot save to {path}: {e}")),
@@ -238,14 +271,14 @@ impl Session {
                 Ok(depth @ 1..=60) => {
                     self.options.config.depth = Some(depth);
                     self.options.config.move_time = None;
-                    crate::on_erased!(&mut self.table, |t| t.engine.set_limits(Some(depth), None));
+                    self.table.set_depth(depth);
                     out.push(format!("The computer now searches {depth} moves ahead."));
                 }
                 _ => out.push(format!("{n:?} is not a level from 1 to 60.")),
             },
             (Some("level"), [_]) => out.push(level_text(&self.options.config)),
             (Some("level"), _) => out.push("Give one level: level 6.".to_string()),
-            _ => crate::on_erased!(&mut self.table, |t| t.command(line, &words, &mut out)),
+            _ => self.table.command(line, &words, &mut out),
         }
         self.check_interrupted(&mut out);
         out
@@ -253,7 +286,7 @@ impl Session {
 
     /// Starts again from `start` and `moves`, keeping the program's sides and settings.
     fn restart(&mut self, start: &Start, moves: &MoveList) -> Result<(), String> {
-        let computer = crate::on_erased!(&self.table, |t| t.computer);
+        let computer = self.table.computer();
         self.table = new_table(start, moves, computer, &self.options, &self.ctrl_c)?;
         self.options.start = start.clone();
         Ok(())
@@ -267,36 +300,32 @@ fn new_table(
     computer: Option<Sides>,
     options: &Options,
     ctrl_c: &Arc<AtomicBool>,
-) -> Result<Erased<TableOf>, String> {
-    let (config, colour) = (options.config, options.colour);
-    let mut table: Erased<TableOf> = crate::erase!(start.shape(), |B| {
+) -> Result<Box<dyn Sitting>, String> {
+    crate::with_bits!(start.shape(), |B| {
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
-        Table {
-            engine: Engine::new(rules.clone(), config),
+        let mut table = Table {
+            engine: Engine::new(rules.clone(), options.config),
             game: Game::from_position(rules, position, Passes::Automatic),
             redo: Vec::new(),
             computer,
             last: None,
-            colour,
+            colour: options.colour,
             thinking: options.thinking,
             interrupted: false,
             resigned: None,
             ctrl_c: Arc::clone(ctrl_c),
-        }
-    });
-    crate::on_erased!(&mut table, |t| {
+        };
         for (i, &played) in moves.iter().enumerate() {
-            let done = t
+            let done = table
                 .game
                 .play_listed(played)
                 .map_err(|e| format!("move {} ({played}): {e}", i + 1))?;
             if let Move::Play(square) = done.played {
-                t.last = Some((square, done.flips));
+                table.last = Some((square, done.flips));
             }
         }
-        Ok::<(), String>(())
-    })?;
-    Ok(table)
+        Ok(Box::new(table) as Box<dyn Sitting>)
+    })
 }
 
 impl<B: Bits> Table<B> {
