@@ -26,7 +26,7 @@ pub use solve::{
 };
 
 use crate::notation::PositionString;
-use crate::rules::{perft, Bits, Position, RuleSet, Rules, Setup, Shape, ShapeError, Variant};
+use crate::rules::{perft, Bits, Position, Rules, Setup, Shape, ShapeError, Variant};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -81,20 +81,6 @@ pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Re
     crate::with_bits!(setup.shape, |B| perft_lines::<B>(setup, depth, out))
 }
 
-/// The rule set and placement in words: `full rules`, or `simple rules, place-anywhere`.
-pub fn rules_words(variant: Variant) -> String {
-    let rule_set = match variant.rule_set {
-        RuleSet::Full => "full",
-        RuleSet::Simple => "simple",
-    };
-    let anywhere = if variant.place_anywhere {
-        ", place-anywhere"
-    } else {
-        ""
-    };
-    format!("{rule_set} rules{anywhere}")
-}
-
 fn perft_lines<B: Bits>(s: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
     let rules = Rules::<B>::new(s.shape, s.variant)?;
     let start = rules.start(s.first, s.top_left);
@@ -102,7 +88,10 @@ fn perft_lines<B: Bits>(s: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::R
         out,
         "# perft {}, {}, {} first, {} on the top-left",
         s.shape,
-        rules_words(s.variant),
+        Variant {
+            misere: false,
+            ..s.variant
+        },
         s.first,
         s.top_left
     )?;

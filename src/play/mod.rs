@@ -11,9 +11,7 @@ use crate::notation::{MoveList, PositionString};
 use crate::protocols::line::Sides;
 use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
-use crate::rules::{
-    Bits, Color, Game, Geometry, IllegalMove, Move, Passes, Square,
-};
+use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Move, Passes, Square};
 use crate::search::{Config, Engine, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -405,7 +403,7 @@ impl<B: Bits> Table<B> {
             IllegalMove::FlanksNothing(_) => format!("{square} flips nothing."),
             IllegalMove::TouchesNothing(_) => {
                 let other = self.game.position().to_move.opposite();
-                format!("{square} touches no {} disc.", name(other).to_lowercase())
+                format!("{square} touches no {} disc.", other.name().to_lowercase())
             }
             IllegalMove::GameOver => "The game is over (new starts again).".to_string(),
             e => format!("{e}."),
@@ -429,13 +427,13 @@ impl<B: Bits> Table<B> {
             format!("flipping {}", turned.join(" "))
         };
         let who = if self.is_computer(color) {
-            format!("{} (computer)", name(color))
+            format!("{} (computer)", color.name())
         } else {
-            name(color).to_string()
+            color.name().to_string()
         };
         out.push(format!("{who} plays {square}, {flipping}."));
         if let Some(c) = passed {
-            out.push(format!("{} has no legal move and passes.", name(c)));
+            out.push(format!("{} has no legal move and passes.", c.name()));
         }
         self.last = Some((square, flips));
     }
@@ -451,7 +449,11 @@ impl<B: Bits> Table<B> {
             Some(c) => {
                 self.resigned = Some(c);
                 self.redo.clear();
-                out.push(format!("{} resigns; {} wins.", name(c), name(c.opposite())));
+                out.push(format!(
+                    "{} resigns; {} wins.",
+                    c.name(),
+                    c.opposite().name()
+                ));
                 self.show(out);
             }
             None => out.push("The game is already over.".to_string()),
@@ -493,7 +495,7 @@ impl<B: Bits> Table<B> {
     fn think(&mut self, color: Color) -> Option<Report> {
         // Ctrl-C stops the search rather than the program, so the game can be printed.
         let spinner = self.thinking.then(|| {
-            let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", name(color)));
+            let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", color.name()));
             if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}") {
                 bar.set_style(style);
             }
@@ -507,7 +509,7 @@ impl<B: Bits> Table<B> {
             if let (Some(bar), Some((_, score))) = (&shown, p.best) {
                 bar.set_message(format!(
                     "{} thinks: depth {}, {:+.2} discs, {} nodes: {}",
-                    name(color),
+                    color.name(),
                     p.depth,
                     score as f64 / DISC as f64,
                     p.nodes,
@@ -534,8 +536,8 @@ impl<B: Bits> Table<B> {
         if report.exact {
             let discs = report.score / DISC;
             let outcome = match discs.cmp(&0) {
-                std::cmp::Ordering::Greater => format!("{} wins by {discs}", name(color)),
-                std::cmp::Ordering::Less => format!("{} loses by {}", name(color), -discs),
+                std::cmp::Ordering::Greater => format!("{} wins by {discs}", color.name()),
+                std::cmp::Ordering::Less => format!("{} loses by {}", color.name(), -discs),
                 std::cmp::Ordering::Equal => "a draw".to_string(),
             };
             format!("{outcome} with perfect play")
@@ -543,7 +545,7 @@ impl<B: Bits> Table<B> {
             format!(
                 "{:+.1} discs for {} (depth {})",
                 report.score as f64 / DISC as f64,
-                name(color),
+                color.name(),
                 report.depth
             )
         }
@@ -553,7 +555,7 @@ impl<B: Bits> Table<B> {
     /// After a resignation, takes back the resignation.
     fn undo(&mut self, out: &mut Vec<String>) {
         if let Some(c) = self.resigned.take() {
-            out.push(format!("{} takes back the resignation.", name(c)));
+            out.push(format!("{} takes back the resignation.", c.name()));
             self.show(out);
             return;
         }
@@ -683,7 +685,7 @@ impl<B: Bits> Table<B> {
                 } else {
                     ""
                 };
-                format!("{totals}. {}{who} to move.", name(c))
+                format!("{totals}. {}{who} to move.", c.name())
             }
             None => format!("{totals}. {}", self.result()),
         });
@@ -701,8 +703,8 @@ impl<B: Bits> Table<B> {
     /// The end in words.
     fn result(&self) -> String {
         if let Some(c) = self.resigned {
-            let other = name(c.opposite());
-            return format!("Game over: {} resigned; {other} wins.", name(c));
+            let other = c.opposite().name();
+            return format!("Game over: {} resigned; {other} wins.", c.name());
         }
         let score = self.game.score();
         let misere = if self.game.variant().misere {
@@ -823,23 +825,12 @@ fn level_text(config: &Config) -> String {
     }
 }
 
-fn name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 /// The rules in words, for the first line.
 pub fn rules_text(start: &Start) -> String {
     let v = start.variant();
-    let mut text = format!(
-        "{} board, {}",
-        start.shape(),
-        crate::commands::rules_words(v)
-    );
+    let mut text = format!("{} board, {v}", start.shape());
     if v.misere {
-        text += ", misère (fewer discs win)";
+        text += " (fewer discs win)";
     }
     text
 }
