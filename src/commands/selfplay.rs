@@ -168,7 +168,7 @@ fn selfplay_in<B: Bits>(
                 out,
                 "{} {} {result} {black} {white} {}",
                 g + 1,
-                crate::protocols::line::letter(a_color),
+                a_color.letter(),
                 opening.join("")
             )
         })?;
