@@ -1,7 +1,7 @@
 //! The markdown document of `othello perfect-play`: the command line, what each column means,
 //! one table row per entry, the totals and the lines of perfect play.
 
-use super::{duration_text, entry_name, proved_leads, rule_set_name, Found, PerfectPlayOptions};
+use super::{duration_text, entry_name, proved_leads, Found, PerfectPlayOptions};
 use super::{TableEntry, Work};
 use crate::commands::journal::Proved;
 use crate::commands::signed;
@@ -162,7 +162,7 @@ pub(super) fn write_document(
             out,
             "| {} | {} | {} | {} | {} |",
             s.shape,
-            rule_set_name(v.rule_set),
+            v.rule_set,
             yes_no(v.misere),
             yes_no(v.place_anywhere),
             cells.join(" | ")

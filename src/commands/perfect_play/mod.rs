@@ -452,17 +452,10 @@ fn long_entry_reporter(name: String, cols: usize, mut out: Box<dyn Write + Send>
     })
 }
 
-fn rule_set_name(rule_set: RuleSet) -> &'static str {
-    match rule_set {
-        RuleSet::Full => "full",
-        RuleSet::Simple => "simple",
-    }
-}
-
 /// The entry in words: `5x6 simple, misère, place-anywhere`.
 fn entry_name(setup: &Setup) -> String {
     let v = setup.variant;
-    let mut name = format!("{} {}", setup.shape, rule_set_name(v.rule_set));
+    let mut name = format!("{} {}", setup.shape, v.rule_set);
     if v.misere {
         name += ", misère";
     }
