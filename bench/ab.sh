@@ -6,8 +6,8 @@
 #                                  LINES (sed lines of DATA, say 14,18,19; default all),
 #                                  ROUNDS (3), THREADS (nproc), HASH_MB (1024)
 # Node counts repeat exactly with THREADS=1 only. Each run's output is kept in target/ab/ (in
-# $CARGO_TARGET_DIR/ab/ when that is set: on a lent machine, CARGO_TARGET_DIR=$OUT brings them
-# back even when the call runs out of time).
+# $CARGO_TARGET_DIR/ab/ when that is set, so that a run on another machine can write them where
+# they are collected even when it is stopped partway).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/ab.sh BINARY BINARY... (see the comment at its top)" >&2; exit 2; }
 bins=()

@@ -11,7 +11,7 @@
 //! `--invalid-every K` puts an illegal move line before every K-th move, which the referee must
 //! answer with INVALID.
 
-use othello::protocols::line::{color_of_letter, letter, MoveLine};
+use othello::protocols::line::MoveLine;
 use othello::rules::{Bits, Color, Game, Move, Passes, RuleSet, Setup, Shape, Square, Variant};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -54,8 +54,8 @@ fn play<B: Bits>(args: &Args) -> ExitCode {
     let mut lines = vec![
         s.shape.rows().to_string(),
         s.shape.cols().to_string(),
-        letter(s.first).to_string(),
-        letter(s.top_left).to_string(),
+        s.first.letter().to_string(),
+        s.top_left.letter().to_string(),
         if s.variant.misere { "<" } else { ">" }.to_string(),
     ];
     let mut played = 0;
@@ -123,7 +123,7 @@ fn number(text: &str) -> Result<u64, String> {
 }
 
 fn color(text: &str) -> Result<Color, String> {
-    color_of_letter(text).ok_or(format!("expected B or W, not {text:?}"))
+    Color::from_letter(text).ok_or(format!("expected B or W, not {text:?}"))
 }
 
 /// A line the referee must refuse: an occupied cell, a cell off the board, or not a move at all.

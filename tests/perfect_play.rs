@@ -897,6 +897,24 @@ fn a_line_cut_short_at_the_end_of_the_cache_is_removed() {
 }
 
 #[test]
+fn a_cache_under_the_older_heading_is_still_a_cache() {
+    // Older caches name the source file the format was described in before it moved.
+    let cache = temp_file("perfect-play-older-heading.txt");
+    let heading = "# othello perfect-play cache: one finished entry a line \
+                   (see src/commands/perfect_play.rs)\n";
+    std::fs::write(&cache, format!("{heading}3x3 full normal standard sol")).unwrap();
+    let (status, stderr) = on_cache(&cache, &[]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("the last line is cut short and is removed"),
+        "{stderr}"
+    );
+    let now = std::fs::read_to_string(&cache).unwrap();
+    assert!(now.starts_with(heading), "{now}");
+    assert!(now.contains("\n3x3 full normal standard solved "), "{now}");
+}
+
+#[test]
 fn a_cache_that_does_not_replay_is_an_error() {
     let cache = temp_file("perfect-play-bad.txt");
     // 3x3 full ends 0-9, not 1-8.
@@ -992,12 +1010,13 @@ fn limits_and_board_lists() {
 
 #[test]
 fn the_published_table_is_the_cache_listed() {
-    // docs/perfect-play.md is a hand-written preface, then what this command prints; every
+    // docs/perfect-play.md is what this command prints, then notes written by hand; every
     // solved line of the cache is replayed as it is read, and the journals of the entries not
     // solved give what their runs proved.
     let cache = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/perfect-play-cache.txt");
     let doc = include_str!("../docs/perfect-play.md");
-    let table = &doc[doc.find("# Perfect play on small boards").unwrap()..];
+    let notes = doc.find("\n## How the hard entries were solved\n").unwrap();
+    let table = &doc[..notes];
     let output = othello()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["perfect-play", "--max-cells", "36", "--cache"])

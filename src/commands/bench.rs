@@ -121,7 +121,7 @@ pub fn bench_positions(
     for line in list_entries(input) {
         let (n, text) = line?;
         let at = || format!("line {n}");
-        let found = read_start(&text)
+        let found = read_listed(&text)
             .and_then(|start| {
                 crate::with_bits!(start.shape(), |B| {
                     let game = start.game::<B>()?;
@@ -142,16 +142,16 @@ pub fn bench_positions(
 }
 
 /// A line of a positions file: a position, or moves from the 8x8 start.
-enum Start {
+enum Listed {
     Position(PositionString),
     Moves(Vec<Move>),
 }
 
-impl Start {
+impl Listed {
     fn shape(&self) -> Shape {
         match self {
-            Start::Position(p) => p.shape(),
-            Start::Moves(_) => Shape::STANDARD,
+            Listed::Position(p) => p.shape(),
+            Listed::Moves(_) => Shape::STANDARD,
         }
     }
 
@@ -159,8 +159,8 @@ impl Start {
     fn game<B: Bits>(&self) -> anyhow::Result<Game<B>> {
         let variant = Variant::default();
         Ok(match self {
-            Start::Position(p) => p.game(variant, Passes::Explicit)?,
-            Start::Moves(moves) => game_after(&Setup::standard(Shape::STANDARD, variant), moves)?,
+            Listed::Position(p) => p.game(variant, Passes::Explicit)?,
+            Listed::Moves(moves) => game_after(&Setup::standard(Shape::STANDARD, variant), moves)?,
         })
     }
 }
@@ -177,14 +177,14 @@ fn game_after<B: Bits>(setup: &Setup, moves: &[Move]) -> anyhow::Result<Game<B>>
 }
 
 /// Reads a line of a positions file (see [`bench_positions`]).
-fn read_start(text: &str) -> anyhow::Result<Start> {
+fn read_listed(text: &str) -> anyhow::Result<Listed> {
     if text.starts_with('(') {
-        return Ok(Start::Position(text.parse()?));
+        return Ok(Listed::Position(text.parse()?));
     }
     if let Ok(obf) = text.parse::<Obf>() {
-        return Ok(Start::Position(obf.position));
+        return Ok(Listed::Position(obf.position));
     }
-    Ok(Start::Moves(text.parse::<MoveList>()?.0))
+    Ok(Listed::Moves(text.parse::<MoveList>()?.0))
 }
 
 /// Prints one searched case and gives its line.

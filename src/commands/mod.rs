@@ -5,9 +5,11 @@ mod interrupt;
 mod journal;
 mod openings;
 mod perfect_play;
+mod perft;
 mod selfplay;
 mod show;
 mod solve;
+mod start;
 pub mod work;
 
 pub use bench::{bench, bench_positions, BenchLine};
@@ -17,6 +19,7 @@ pub use openings::{read_openings, read_openings_file, MAX_OPENINGS_FILE};
 pub use perfect_play::{
     boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry, Work,
 };
+pub use perft::perft_table;
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use show::{show, IllegalListedMove, Shown};
 pub use solve::{
@@ -24,11 +27,9 @@ pub use solve::{
     solve_position, solve_position_within, write_solution, BadPosition, FileTotals, OutOfTime,
     PositionSolved, SolveOptions, MAX_LIST_FILE,
 };
+pub use start::Start;
 
-use crate::notation::PositionString;
-use crate::rules::{perft, Bits, Position, RuleSet, Rules, Setup, Shape, ShapeError, Variant};
-use std::io::{self, Write};
-use std::time::{Duration, Instant};
+use std::io;
 
 /// A disc difference with its sign: `+3`, `0`, `-8`.
 fn signed(n: i32) -> String {
@@ -37,88 +38,6 @@ fn signed(n: i32) -> String {
     } else {
         format!("{n:+}")
     }
-}
-
-/// Where a command's game starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// The four-disc start of a setup.
-    Setup(Setup),
-    /// A position string, played under a variant.
-    Position(PositionString, Variant),
-}
-
-impl Start {
-    pub fn shape(&self) -> Shape {
-        match self {
-            Start::Setup(s) => s.shape,
-            Start::Position(p, _) => p.shape(),
-        }
-    }
-
-    pub fn variant(&self) -> Variant {
-        match self {
-            Start::Setup(s) => s.variant,
-            Start::Position(_, v) => *v,
-        }
-    }
-
-    /// The rules and the starting position in bit sets of type `B`.
-    pub fn rules_and_position<B: Bits>(&self) -> Result<(Rules<B>, Position<B>), ShapeError> {
-        Ok(match self {
-            Start::Setup(s) => {
-                let rules = Rules::<B>::new(s.shape, s.variant)?;
-                let position = rules.start(s.first, s.top_left);
-                (rules, position)
-            }
-            Start::Position(p, variant) => (p.rules::<B>(*variant)?, p.position::<B>()),
-        })
-    }
-}
-
-/// Prints one line per depth from 1 to `depth`: depth, leaf count, seconds.
-pub fn perft_table(setup: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
-    crate::with_bits!(setup.shape, |B| perft_lines::<B>(setup, depth, out))
-}
-
-/// The rule set and placement in words: `full rules`, or `simple rules, place-anywhere`.
-pub fn rules_words(variant: Variant) -> String {
-    let rule_set = match variant.rule_set {
-        RuleSet::Full => "full",
-        RuleSet::Simple => "simple",
-    };
-    let anywhere = if variant.place_anywhere {
-        ", place-anywhere"
-    } else {
-        ""
-    };
-    format!("{rule_set} rules{anywhere}")
-}
-
-fn perft_lines<B: Bits>(s: &Setup, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
-    let rules = Rules::<B>::new(s.shape, s.variant)?;
-    let start = rules.start(s.first, s.top_left);
-    writeln!(
-        out,
-        "# perft {}, {}, {} first, {} on the top-left",
-        s.shape,
-        rules_words(s.variant),
-        s.first,
-        s.top_left
-    )?;
-    writeln!(out, "# depth nodes seconds")?;
-    for d in 1..=depth {
-        let clock = Instant::now();
-        let nodes = perft(&rules, &start, d);
-        let took = clock.elapsed();
-        writeln!(out, "{d} {nodes} {}", seconds(took))?;
-        out.flush()?;
-    }
-    Ok(())
-}
-
-fn seconds(d: Duration) -> String {
-    format!("{:.3}", d.as_secs_f64())
 }
 
 /// Whether an I/O error only means the reader went away (`| head`).

@@ -78,9 +78,9 @@ fn selfplay_in<B: Bits>(
     let setup = &series.setup;
     writeln!(
         out,
-        "# selfplay {}{}: a = {}, b = {}, {} games, {} random opening plies, seed {}",
+        "# selfplay {}, {}: a = {}, b = {}, {} games, {} random opening plies, seed {}",
         setup.shape,
-        variant_words(setup),
+        setup.variant,
         series.a,
         series.b,
         series.games,
@@ -168,7 +168,7 @@ fn selfplay_in<B: Bits>(
                 out,
                 "{} {} {result} {black} {white} {}",
                 g + 1,
-                crate::protocols::line::letter(a_color),
+                a_color.letter(),
                 opening.join("")
             )
         })?;
@@ -183,21 +183,6 @@ fn selfplay_in<B: Bits>(
     progress.finish();
     write_summary(&tally, out)?;
     Ok(tally)
-}
-
-fn variant_words(setup: &Setup) -> String {
-    let v = setup.variant;
-    let mut words = String::new();
-    if v.rule_set == crate::rules::RuleSet::Simple {
-        words.push_str(" simple");
-    }
-    if v.place_anywhere {
-        words.push_str(" place-anywhere");
-    }
-    if v.misere {
-        words.push_str(" misere");
-    }
-    words
 }
 
 fn write_summary(t: &Tally, out: &mut dyn Write) -> std::io::Result<()> {

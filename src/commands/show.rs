@@ -51,7 +51,7 @@ fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> any
         let to_move = if rules.is_over(&position) {
             "game over".to_string()
         } else {
-            format!("{} to move", name(position.to_move))
+            format!("{} to move", position.to_move.name())
         };
         writeln!(printer.out, "Start, {}x{}, {to_move}.", g.rows(), g.cols())?;
         printer.position(&position)?;
@@ -66,7 +66,7 @@ fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> any
             let illegal = |reason: String| IllegalListedMove {
                 number: i + 1,
                 listed: format!("{listed:#}"),
-                by: mover.map_or(String::new(), |c| format!(", {}", name(c))),
+                by: mover.map_or(String::new(), |c| format!(", {}", c.name())),
                 reason,
             };
             let played = game.play_listed(listed).map_err(|e| match (e, mover) {
@@ -75,7 +75,7 @@ fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> any
                     let s = if n == 1 { "" } else { "s" };
                     illegal(format!(
                         "{} has {n} legal move{s}, so may not pass",
-                        name(c)
+                        c.name()
                     ))
                 }
                 (e, _) => illegal(why(e, &rules, game.position())),
@@ -120,13 +120,13 @@ fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> any
                 writeln!(
                     printer.out,
                     "{} wins, {mine} to {theirs}{misere}.",
-                    name(color)
+                    color.name()
                 )?;
             }
             None => writeln!(
                 printer.out,
                 "Game not over: Black {b}, White {w}; {} to move.",
-                name(game.position().to_move)
+                game.position().to_move.name()
             )?,
         }
         Ok(Shown {
@@ -162,20 +162,20 @@ impl<B: Bits> Printer<'_, B> {
             "nothing".to_string()
         } else {
             let squares: Vec<String> = flips.iter().map(|s| format!("{s:#}")).collect();
-            format!("{} at {}", name(color.opposite()), squares.join(", "))
+            format!("{} at {}", color.opposite().name(), squares.join(", "))
         };
         writeln!(
             self.out,
             "{}. {} at {square:#}, flipping {flipped}.",
             self.steps,
-            name(color)
+            color.name()
         )?;
         self.position(after)
     }
 
     fn pass(&mut self, color: Color, after: &Position<B>) -> std::io::Result<()> {
         self.steps += 1;
-        writeln!(self.out, "{}. {} passes.", self.steps, name(color))?;
+        writeln!(self.out, "{}. {} passes.", self.steps, color.name())?;
         self.position(after)
     }
 }
@@ -193,18 +193,11 @@ fn why<B: Bits>(e: IllegalMove, rules: &Rules<B>, position: &Position<B>) -> Str
         }
         IllegalMove::TouchesNothing(sq) => format!(
             "{sq:#} touches no {} disc",
-            name(position.to_move.opposite())
+            position.to_move.opposite().name()
         ),
         // Passes are made by the game here, so a square is never refused for one.
-        IllegalMove::MustPass(c) => format!("{} has no legal move", name(c)),
-        IllegalMove::PassWithMoves(c) => format!("{} may not pass", name(c)),
-    }
-}
-
-fn name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
+        IllegalMove::MustPass(c) => format!("{} has no legal move", c.name()),
+        IllegalMove::PassWithMoves(c) => format!("{} may not pass", c.name()),
     }
 }
 

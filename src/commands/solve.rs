@@ -312,25 +312,18 @@ pub(super) fn play_listed<B: Bits>(game: &mut Game<B>, list: &[Move]) -> Result<
 /// The board and variant in words.
 fn describe(start: &Start) -> String {
     let v = start.variant();
-    let mut text = format!("{}, {}", start.shape(), super::rules_words(v));
+    let mut text = format!("{}, {v}", start.shape());
     if v.misere {
-        text += ", misère (fewer discs wins)";
+        text += " (fewer discs wins)";
     }
     if let Start::Setup(setup) = start {
         text += &format!(
             ", {} first, {} on the top-left",
-            title(setup.first),
-            title(setup.top_left)
+            setup.first.name(),
+            setup.top_left.name()
         );
     }
     text
-}
-
-fn title(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
 }
 
 /// A move list in standard notation, separated by spaces.
@@ -345,7 +338,7 @@ pub fn write_solution(
     solved: &PositionSolved,
     which: RootMoves,
 ) -> anyhow::Result<()> {
-    let side = title(solved.to_move);
+    let side = solved.to_move.name();
     let value = match solved.score {
         0 => "draw".to_string(),
         s if s > 0 => format!("wins by {s}"),

@@ -30,10 +30,7 @@ pub struct VariantWords(pub Variant);
 impl fmt::Display for VariantWords {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.0;
-        let rules = match v.rule_set {
-            RuleSet::Full => "full",
-            RuleSet::Simple => "simple",
-        };
+        let rules = v.rule_set;
         let goal = if v.misere { "misere" } else { "normal" };
         let placement = if v.place_anywhere {
             "anywhere"
@@ -53,11 +50,7 @@ impl FromStr for VariantWords {
                 "{text:?} is not a variant such as \"full normal standard\""
             ));
         };
-        let rule_set = match *rules {
-            "full" => RuleSet::Full,
-            "simple" => RuleSet::Simple,
-            other => return Err(format!("{other:?} is not a rule set (full or simple)")),
-        };
+        let rule_set: RuleSet = rules.parse()?;
         let misere = match *goal {
             "normal" => false,
             "misere" => true,

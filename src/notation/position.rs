@@ -146,13 +146,6 @@ impl PositionString {
     }
 }
 
-fn side_letter(color: Color) -> char {
-    match color {
-        Color::Black => 'b',
-        Color::White => 'w',
-    }
-}
-
 impl FromStr for PositionString {
     type Err = PositionError;
     fn from_str(text: &str) -> Result<Self, PositionError> {
@@ -214,7 +207,7 @@ impl FromStr for PositionString {
 
 impl fmt::Display for PositionString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({}", side_letter(self.to_move))?;
+        write!(f, "({}", self.to_move.letter().to_ascii_lowercase())?;
         for row in self.cells.chunks(self.cols()) {
             f.write_str(" ")?;
             for cell in row {

@@ -11,9 +11,7 @@ use crate::notation::{MoveList, PositionString};
 use crate::protocols::line::Sides;
 use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
-use crate::rules::{
-    Bits, Color, Erased, Family, Game, Geometry, IllegalMove, Move, Passes, Square,
-};
+use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Move, Passes, Square};
 use crate::search::{Config, Engine, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -64,16 +62,58 @@ struct Table<B> {
     ctrl_c: Arc<AtomicBool>,
 }
 
-struct TableOf;
+/// What the sitting asks of its table, whatever the board's width: the one place the
+/// width is erased.
+trait Sitting {
+    /// The program's moves if it is to move, then the board.
+    fn open(&mut self, out: &mut Vec<String>);
+    fn show(&self, out: &mut Vec<String>);
+    /// Whether Ctrl-C stopped the program's thinking.
+    fn interrupted(&self) -> bool;
+    fn moves_text(&self) -> String;
+    fn moves_line(&self) -> String;
+    fn save_text(&self) -> String;
+    fn set_depth(&mut self, depth: u32);
+    fn computer(&self) -> Option<Sides>;
+    /// A move, or a command about the game itself.
+    fn command(&mut self, line: &str, words: &[&str], out: &mut Vec<String>);
+}
 
-impl Family for TableOf {
-    type Of<B: Bits> = Table<B>;
+impl<B: Bits> Sitting for Table<B> {
+    fn open(&mut self, out: &mut Vec<String>) {
+        self.computer_moves(out);
+        Table::show(self, out);
+    }
+    fn show(&self, out: &mut Vec<String>) {
+        Table::show(self, out)
+    }
+    fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+    fn moves_text(&self) -> String {
+        moves_text(&self.game)
+    }
+    fn moves_line(&self) -> String {
+        moves_line(&self.game)
+    }
+    fn save_text(&self) -> String {
+        save_text(&self.game)
+    }
+    fn set_depth(&mut self, depth: u32) {
+        self.engine.set_limits(Some(depth), None)
+    }
+    fn computer(&self) -> Option<Sides> {
+        self.computer
+    }
+    fn command(&mut self, line: &str, words: &[&str], out: &mut Vec<String>) {
+        Table::command(self, line, words, out)
+    }
 }
 
 /// One sitting, fed a typed line at a time.
 pub struct Session {
     options: Options,
-    table: Erased<TableOf>,
+    table: Box<dyn Sitting>,
     over: bool,
     /// Whether Ctrl-C ended the sitting.
     stopped: bool,
@@ -146,17 +186,14 @@ impl Session {
             "X is Black, O White; + marks a legal move, [ ] the last move, x and o the discs it turned."
                 .to_string(),
         ];
-        crate::on_erased!(&mut self.table, |t| {
-            t.computer_moves(&mut out);
-            t.show(&mut out);
-        });
+        self.table.open(&mut out);
         self.check_interrupted(&mut out);
         out
     }
 
     /// Ends the sitting, with the moves so far, if Ctrl-C stopped the program's thinking.
     fn check_interrupted(&mut self, out: &mut Vec<String>) {
-        if crate::on_erased!(&self.table, |t| t.interrupted) {
+        if self.table.interrupted() {
             out.push("Interrupted.".to_string());
             out.push(self.moves_line());
             self.over = true;
@@ -176,12 +213,12 @@ impl Session {
 
     /// The game so far in standard notation.
     pub fn moves_text(&self) -> String {
-        crate::on_erased!(&self.table, |t| moves_text(&t.game))
+        self.table.moves_text()
     }
 
     /// `Moves: ` and the game so far: how a sitting ends, so nothing is lost.
     pub fn moves_line(&self) -> String {
-        crate::on_erased!(&self.table, |t| moves_line(&t.game))
+        self.table.moves_line()
     }
 
     /// Carries out one typed line; returns the lines to print.
@@ -190,7 +227,7 @@ impl Session {
         let words: Vec<&str> = line.split_whitespace().collect();
         let command = words.first().map(|w| w.to_ascii_lowercase());
         match (command.as_deref(), &words[..]) {
-            (None, _) => crate::on_erased!(&self.table, |t| t.show(&mut out)),
+            (None, _) => self.table.show(&mut out),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
             (Some("quit" | "exit"), _) => {
                 out.push(self.moves_line());
@@ -200,10 +237,7 @@ impl Session {
                 match self.restart(&self.options.start.clone(), &MoveList::default()) {
                     Ok(()) => {
                         out.push("New game.".to_string());
-                        crate::on_erased!(&mut self.table, |t| {
-                            t.computer_moves(&mut out);
-                            t.show(&mut out);
-                        });
+                        self.table.open(&mut out);
                     }
                     Err(e) => out.push(e),
                 }
@@ -216,10 +250,7 @@ impl Session {
                     match self.restart(&start, &moves) {
                         Ok(()) => {
                             out.push(format!("Loaded {path}."));
-                            crate::on_erased!(&mut self.table, |t| {
-                                t.computer_moves(&mut out);
-                                t.show(&mut out);
-                            });
+                            self.table.open(&mut out);
                         }
                         Err(e) => out.push(format!("Cannot load {path}: {e}.")),
                     }
@@ -227,7 +258,7 @@ impl Session {
                 Err(e) => out.push(format!("Cannot load {path}: {e}.")),
             },
             (Some("save"), [_, path]) => {
-                let text = crate::on_erased!(&self.table, |t| save_text(&t.game));
+                let text = self.table.save_text();
                 match save_game(path, &text) {
                     Ok(()) => out.push(format!("Saved to {path}.")),
                     Err(e) => out.push(format!("Cannot save to {path}: {e}")),
@@ -238,14 +269,14 @@ impl Session {
                 Ok(depth @ 1..=60) => {
                     self.options.config.depth = Some(depth);
                     self.options.config.move_time = None;
-                    crate::on_erased!(&mut self.table, |t| t.engine.set_limits(Some(depth), None));
+                    self.table.set_depth(depth);
                     out.push(format!("The computer now searches {depth} moves ahead."));
                 }
                 _ => out.push(format!("{n:?} is not a level from 1 to 60.")),
             },
             (Some("level"), [_]) => out.push(level_text(&self.options.config)),
             (Some("level"), _) => out.push("Give one level: level 6.".to_string()),
-            _ => crate::on_erased!(&mut self.table, |t| t.command(line, &words, &mut out)),
+            _ => self.table.command(line, &words, &mut out),
         }
         self.check_interrupted(&mut out);
         out
@@ -253,7 +284,7 @@ impl Session {
 
     /// Starts again from `start` and `moves`, keeping the program's sides and settings.
     fn restart(&mut self, start: &Start, moves: &MoveList) -> Result<(), String> {
-        let computer = crate::on_erased!(&self.table, |t| t.computer);
+        let computer = self.table.computer();
         self.table = new_table(start, moves, computer, &self.options, &self.ctrl_c)?;
         self.options.start = start.clone();
         Ok(())
@@ -267,36 +298,32 @@ fn new_table(
     computer: Option<Sides>,
     options: &Options,
     ctrl_c: &Arc<AtomicBool>,
-) -> Result<Erased<TableOf>, String> {
-    let (config, colour) = (options.config, options.colour);
-    let mut table: Erased<TableOf> = crate::erase!(start.shape(), |B| {
+) -> Result<Box<dyn Sitting>, String> {
+    crate::with_bits!(start.shape(), |B| {
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
-        Table {
-            engine: Engine::new(rules.clone(), config),
+        let mut table = Table {
+            engine: Engine::new(rules.clone(), options.config),
             game: Game::from_position(rules, position, Passes::Automatic),
             redo: Vec::new(),
             computer,
             last: None,
-            colour,
+            colour: options.colour,
             thinking: options.thinking,
             interrupted: false,
             resigned: None,
             ctrl_c: Arc::clone(ctrl_c),
-        }
-    });
-    crate::on_erased!(&mut table, |t| {
+        };
         for (i, &played) in moves.iter().enumerate() {
-            let done = t
+            let done = table
                 .game
                 .play_listed(played)
                 .map_err(|e| format!("move {} ({played}): {e}", i + 1))?;
             if let Move::Play(square) = done.played {
-                t.last = Some((square, done.flips));
+                table.last = Some((square, done.flips));
             }
         }
-        Ok::<(), String>(())
-    })?;
-    Ok(table)
+        Ok(Box::new(table) as Box<dyn Sitting>)
+    })
 }
 
 impl<B: Bits> Table<B> {
@@ -376,7 +403,7 @@ impl<B: Bits> Table<B> {
             IllegalMove::FlanksNothing(_) => format!("{square} flips nothing."),
             IllegalMove::TouchesNothing(_) => {
                 let other = self.game.position().to_move.opposite();
-                format!("{square} touches no {} disc.", name(other).to_lowercase())
+                format!("{square} touches no {} disc.", other.name().to_lowercase())
             }
             IllegalMove::GameOver => "The game is over (new starts again).".to_string(),
             e => format!("{e}."),
@@ -400,13 +427,13 @@ impl<B: Bits> Table<B> {
             format!("flipping {}", turned.join(" "))
         };
         let who = if self.is_computer(color) {
-            format!("{} (computer)", name(color))
+            format!("{} (computer)", color.name())
         } else {
-            name(color).to_string()
+            color.name().to_string()
         };
         out.push(format!("{who} plays {square}, {flipping}."));
         if let Some(c) = passed {
-            out.push(format!("{} has no legal move and passes.", name(c)));
+            out.push(format!("{} has no legal move and passes.", c.name()));
         }
         self.last = Some((square, flips));
     }
@@ -422,7 +449,11 @@ impl<B: Bits> Table<B> {
             Some(c) => {
                 self.resigned = Some(c);
                 self.redo.clear();
-                out.push(format!("{} resigns; {} wins.", name(c), name(c.opposite())));
+                out.push(format!(
+                    "{} resigns; {} wins.",
+                    c.name(),
+                    c.opposite().name()
+                ));
                 self.show(out);
             }
             None => out.push("The game is already over.".to_string()),
@@ -464,7 +495,7 @@ impl<B: Bits> Table<B> {
     fn think(&mut self, color: Color) -> Option<Report> {
         // Ctrl-C stops the search rather than the program, so the game can be printed.
         let spinner = self.thinking.then(|| {
-            let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", name(color)));
+            let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", color.name()));
             if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}") {
                 bar.set_style(style);
             }
@@ -478,7 +509,7 @@ impl<B: Bits> Table<B> {
             if let (Some(bar), Some((_, score))) = (&shown, p.best) {
                 bar.set_message(format!(
                     "{} thinks: depth {}, {:+.2} discs, {} nodes: {}",
-                    name(color),
+                    color.name(),
                     p.depth,
                     score as f64 / DISC as f64,
                     p.nodes,
@@ -505,8 +536,8 @@ impl<B: Bits> Table<B> {
         if report.exact {
             let discs = report.score / DISC;
             let outcome = match discs.cmp(&0) {
-                std::cmp::Ordering::Greater => format!("{} wins by {discs}", name(color)),
-                std::cmp::Ordering::Less => format!("{} loses by {}", name(color), -discs),
+                std::cmp::Ordering::Greater => format!("{} wins by {discs}", color.name()),
+                std::cmp::Ordering::Less => format!("{} loses by {}", color.name(), -discs),
                 std::cmp::Ordering::Equal => "a draw".to_string(),
             };
             format!("{outcome} with perfect play")
@@ -514,7 +545,7 @@ impl<B: Bits> Table<B> {
             format!(
                 "{:+.1} discs for {} (depth {})",
                 report.score as f64 / DISC as f64,
-                name(color),
+                color.name(),
                 report.depth
             )
         }
@@ -524,7 +555,7 @@ impl<B: Bits> Table<B> {
     /// After a resignation, takes back the resignation.
     fn undo(&mut self, out: &mut Vec<String>) {
         if let Some(c) = self.resigned.take() {
-            out.push(format!("{} takes back the resignation.", name(c)));
+            out.push(format!("{} takes back the resignation.", c.name()));
             self.show(out);
             return;
         }
@@ -654,7 +685,7 @@ impl<B: Bits> Table<B> {
                 } else {
                     ""
                 };
-                format!("{totals}. {}{who} to move.", name(c))
+                format!("{totals}. {}{who} to move.", c.name())
             }
             None => format!("{totals}. {}", self.result()),
         });
@@ -672,8 +703,8 @@ impl<B: Bits> Table<B> {
     /// The end in words.
     fn result(&self) -> String {
         if let Some(c) = self.resigned {
-            let other = name(c.opposite());
-            return format!("Game over: {} resigned; {other} wins.", name(c));
+            let other = c.opposite().name();
+            return format!("Game over: {} resigned; {other} wins.", c.name());
         }
         let score = self.game.score();
         let misere = if self.game.variant().misere {
@@ -794,23 +825,12 @@ fn level_text(config: &Config) -> String {
     }
 }
 
-fn name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 /// The rules in words, for the first line.
 pub fn rules_text(start: &Start) -> String {
     let v = start.variant();
-    let mut text = format!(
-        "{} board, {}",
-        start.shape(),
-        crate::commands::rules_words(v)
-    );
+    let mut text = format!("{} board, {v}", start.shape());
     if v.misere {
-        text += ", misère (fewer discs win)";
+        text += " (fewer discs win)";
     }
     text
 }

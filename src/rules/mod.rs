@@ -20,6 +20,7 @@ pub use perft::perft;
 pub use shape::{Erased, Family, Shape, ShapeError, Square, Width, MAX_SIDE, MIN_SIDE};
 
 use std::fmt;
+use std::str::FromStr;
 
 /// The colour of a disc, and of the player who owns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,6 +34,31 @@ impl Color {
         match self {
             Color::Black => Color::White,
             Color::White => Color::Black,
+        }
+    }
+
+    /// `B` or `W`, as headers and position strings write a colour.
+    pub fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+
+    /// `Black` or `White`, as a sentence starts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+
+    /// The colour a one-letter text names: `B` or `W`, in either case.
+    pub fn from_letter(text: &str) -> Option<Color> {
+        match text {
+            "B" | "b" => Some(Color::Black),
+            "W" | "w" => Some(Color::White),
+            _ => None,
         }
     }
 }
@@ -356,12 +382,60 @@ impl<B: Bits> Rules<B> {
     }
 }
 
+/// `black` or `white`.
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Color::Black => "black",
             Color::White => "white",
         })
+    }
+}
+
+/// A colour's name or letter, in any case: `black`, `W`.
+impl FromStr for Color {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Color, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "black" | "b" => Ok(Color::Black),
+            "white" | "w" => Ok(Color::White),
+            _ => Err(format!("{text:?} is not a colour (black or white)")),
+        }
+    }
+}
+
+/// `full` or `simple`.
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RuleSet::Full => "full",
+            RuleSet::Simple => "simple",
+        })
+    }
+}
+
+impl FromStr for RuleSet {
+    type Err = String;
+    fn from_str(text: &str) -> Result<RuleSet, String> {
+        match text {
+            "full" => Ok(RuleSet::Full),
+            "simple" => Ok(RuleSet::Simple),
+            _ => Err(format!("{text:?} is not a rule set (full or simple)")),
+        }
+    }
+}
+
+/// The variant as a heading gives it: `full rules`, `simple rules, place-anywhere, misère`.
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} rules", self.rule_set)?;
+        if self.place_anywhere {
+            f.write_str(", place-anywhere")?;
+        }
+        if self.misere {
+            f.write_str(", misère")?;
+        }
+        Ok(())
     }
 }
 

@@ -48,22 +48,12 @@ impl Plan {
         t += "# Written by `othello solve --split`; read by --job, --merge and --run-local.\n";
         let _ = writeln!(t, "format: {WORK_FORMAT}");
         let _ = writeln!(t, "program: {}", program());
-        let rules = match v.rule_set {
-            RuleSet::Full => "full",
-            RuleSet::Simple => "simple",
-        };
-        let _ = writeln!(t, "rules: {rules}");
+        let _ = writeln!(t, "rules: {}", v.rule_set);
         let _ = writeln!(t, "place-anywhere: {}", yes(v.place_anywhere));
         let _ = writeln!(t, "misere: {}", yes(v.misere));
         match &self.start {
             Start::Setup(s) => {
-                let _ = writeln!(
-                    t,
-                    "start: {} {} {}",
-                    s.shape,
-                    color_word(s.first),
-                    color_word(s.top_left)
-                );
+                let _ = writeln!(t, "start: {} {} {}", s.shape, s.first, s.top_left);
             }
             Start::Position(p, _) => {
                 let _ = writeln!(t, "start: {p}");
@@ -94,11 +84,10 @@ impl Plan {
                 other => bail!("{key}: {other:?} is not yes or no"),
             }
         };
-        let rule_set = match fields.get("rules")? {
-            "full" => RuleSet::Full,
-            "simple" => RuleSet::Simple,
-            other => bail!("rules: {other:?} is not full or simple"),
-        };
+        let rule_set: RuleSet = fields
+            .get("rules")?
+            .parse()
+            .map_err(|e| anyhow::anyhow!("rules: {e}"))?;
         let variant = Variant {
             rule_set,
             place_anywhere: yes("place-anywhere")?,
@@ -142,19 +131,8 @@ impl Plan {
     }
 }
 
-fn color_word(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 fn parse_color(word: &str) -> anyhow::Result<Color> {
-    match word {
-        "black" => Ok(Color::Black),
-        "white" => Ok(Color::White),
-        _ => bail!("{word:?} is not black or white"),
-    }
+    word.parse().map_err(anyhow::Error::msg)
 }
 
 /// The `key: value` lines of a file, after its comments, the first of which names the format.

@@ -17,7 +17,6 @@ use crate::search::RootMoves;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;
-use std::time::Instant;
 
 /// The most rounds a simulation runs before it says the estimates do not settle.
 const MAX_ROUNDS: u32 = 100_000;
@@ -27,6 +26,21 @@ const NESTED_SPLIT: usize = 100;
 const NESTED_SAMPLE: usize = 4;
 /// How many splits deep a projection goes before it counts a stopped job as its limit.
 const NESTED_LEVELS: u32 = 3;
+
+/// The CPU seconds this process has used, user and system: what a projection counts, since
+/// wall time on a busy machine counts the other work too.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return 0.0;
+        }
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
 
 /// What a simulated solve must find of its root.
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +88,7 @@ struct Simulated<B> {
 struct Simulation<B> {
     rounds: u32,
     jobs: Vec<Simulated<B>>,
-    /// The simulation's own time, about what the merges of the real solve take.
+    /// The simulation's own CPU time, about what the merges of the real solve take.
     seconds: f64,
 }
 
@@ -85,7 +99,7 @@ fn simulate<B: Bits>(
     root: &Position<B>,
     goal: Goal,
 ) -> anyhow::Result<Simulation<B>> {
-    let clock = Instant::now();
+    let clock = cpu_seconds();
     let most = tree.rules.geometry.cell_count() as i32;
     let mut jobs = Vec::new();
     for round in 1..=MAX_ROUNDS {
@@ -93,7 +107,7 @@ fn simulate<B: Bits>(
             return Ok(Simulation {
                 rounds: round - 1,
                 jobs,
-                seconds: clock.elapsed().as_secs_f64(),
+                seconds: cpu_seconds() - clock,
             });
         }
         let wants = tree.wants();
@@ -268,7 +282,7 @@ impl Projector<'_> {
         Ok(Ok(projected))
     }
 
-    /// The seconds `job` took, `None` when its limit stopped it.
+    /// The CPU seconds `job` took, `None` when its limit stopped it.
     fn solve<B: Bits>(
         &self,
         rules: &Rules<B>,
@@ -290,9 +304,10 @@ impl Projector<'_> {
             });
             if let Some(i) = real {
                 let r1 = self.round_one;
+                let clock = cpu_seconds();
                 return Ok(
                     match run_loaded_job(self.folder, self.plan, r1, i, self.options)? {
-                        JobEnd::Done(r) => Ok(Some(r.seconds)),
+                        JobEnd::Done(_) => Ok(Some(cpu_seconds() - clock)),
                         JobEnd::AlreadyDone => Ok(self
                             .folder
                             .result(r1.number, i, &r1.jobs[i])?
@@ -303,7 +318,7 @@ impl Projector<'_> {
                 );
             }
         }
-        let clock = Instant::now();
+        let clock = cpu_seconds();
         let mut engine = solver(rules, self.options.hash_mb, self.options.threads);
         engine.observe(Some(interruptible(self.options.interrupt.clone(), None)));
         let found = engine.solve_window_within(
@@ -318,7 +333,7 @@ impl Projector<'_> {
                 signal: Some(signal),
             }));
         }
-        Ok(Ok(found.map(|_| clock.elapsed().as_secs_f64())))
+        Ok(Ok(found.map(|_| cpu_seconds() - clock)))
     }
 
     /// The projected seconds of `job` from a split of its own.

@@ -1,6 +1,6 @@
 //! The five header lines: rows, columns, first player, top-left colour, `>` or `<`.
 
-use super::{color_of_letter, Unreadable};
+use super::Unreadable;
 use crate::rules::{Color, Shape, MAX_SIDE, MIN_SIDE};
 use std::fmt;
 
@@ -121,7 +121,7 @@ impl Header {
                 }
             }
             HeaderField::FirstPlayer | HeaderField::TopLeft => {
-                let color = color_of_letter(text).ok_or_else(|| invalid(text))?;
+                let color = Color::from_letter(text).ok_or_else(|| invalid(text))?;
                 if field == HeaderField::FirstPlayer {
                     self.first = Some(color);
                 } else {

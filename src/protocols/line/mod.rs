@@ -267,10 +267,13 @@ fn turn_lines<B: Bits>(game: &Game<B>, out: &mut Vec<String>) {
     out.push(format!("B: {}  W: {}", score.black, score.white));
     out.extend(board_lines(game));
     out.push(match game.to_move() {
-        Some(color) => format!("TURN: {}", letter(color)),
+        Some(color) => format!("TURN: {}", color.letter()),
         None => {
-            let winner = game.winner().and_then(Winner::color).map_or("NONE", letter);
-            format!("WINNER: {winner}")
+            let winner = game.winner().and_then(Winner::color);
+            format!(
+                "WINNER: {}",
+                winner.map_or("NONE".into(), |c| c.letter().to_string())
+            )
         }
     });
 }
@@ -280,28 +283,18 @@ fn turn_lines<B: Bits>(game: &Game<B>, out: &mut Vec<String>) {
 pub fn board_lines<B: Bits>(game: &Game<B>) -> impl Iterator<Item = String> + '_ {
     let shape = game.shape();
     (0..shape.rows()).map(move |r| {
-        let cells: Vec<&str> = (0..shape.cols())
-            .map(|c| game.disc(Square::new(r as u8, c as u8)).map_or(".", letter))
+        let cells: Vec<char> = (0..shape.cols())
+            .map(|c| {
+                game.disc(Square::new(r as u8, c as u8))
+                    .map_or('.', Color::letter)
+            })
             .collect();
-        cells.join(" ")
+        cells
+            .iter()
+            .map(char::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     })
-}
-
-/// `B` or `W`, as the header and the `TURN:` line write a colour.
-pub fn letter(color: Color) -> &'static str {
-    match color {
-        Color::Black => "B",
-        Color::White => "W",
-    }
-}
-
-/// The colour a header line names: `B` or `W`, either case.
-pub fn color_of_letter(text: &str) -> Option<Color> {
-    match text {
-        "B" | "b" => Some(Color::Black),
-        "W" | "w" => Some(Color::White),
-        _ => None,
-    }
 }
 
 /// How a session that did not fail ended.

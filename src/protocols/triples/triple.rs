@@ -57,15 +57,7 @@ impl Triple {
 
 /// The tournament's letter for a colour of the standard game: the first mover is `W`.
 pub fn seed_letter(standard: Color) -> char {
-    letter(standard.opposite())
-}
-
-/// The letter of a colour as the tournament names it.
-fn letter(seed_color: Color) -> char {
-    match seed_color {
-        Color::White => 'W',
-        Color::Black => 'B',
-    }
+    standard.opposite().letter()
 }
 
 /// Why a line is not a triple.
@@ -135,7 +127,7 @@ impl FromStr for Triple {
 
 impl fmt::Display for Triple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let color = letter(self.color);
+        let color = self.color.letter();
         match self.played {
             Move::Play(s) => write!(f, "({color} {} {})", (b'A' + s.col) as char, s.row + 1),
             // A P read with a row keeps it: on a wide board it may be the square, not a pass.
