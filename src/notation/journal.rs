@@ -8,11 +8,8 @@
 //! run nodes=4123456789 seconds=61.250 stopped
 //! ```
 //!
-//! The first line names the board and the variant (rule set, `normal` or `misere`, `standard`
-//! or `anywhere`): every position of the journal is on that board, under that variant. A
-//! position line gives the least and the most its side to move can end with (discs of its own
-//! minus the opponent's, reversed under misère). A run line says what one solve did and whether
-//! it `solved` its position or `stopped`.
+//! The board and variant of every position; a position's least and most final margin for its
+//! side to move (reversed under misère); what one solve did. More: docs/solving.md.
 
 use super::PositionString;
 use crate::rules::{RuleSet, Shape, Variant};

@@ -1,17 +1,14 @@
 //! `othello train gen`: games of the engine against itself, every position labelled.
 //!
-//! Game `n` is played from the standard start: `random_moves` uniformly random moves (so the
-//! games spread out), then the engine at `depth` with varied play (its estimates nudged by a
-//! seed drawn from `n`), and from `exact_empties` empty cells on, perfect play found by the
-//! solver. Positions with that many empties or fewer are labelled with their exact value;
-//! earlier ones with the game's value at the first solved position, from their own side (the
-//! result of the game as perfect play would finish it). With `random_rate`, that percent of
-//! the engine's moves before the solved end are random too, for positions the engine would not
-//! choose; positions before a random move are not kept (their game's result is not theirs), nor
-//! are those of the random opening. A game depends only on its number and the options, so games are shared out
-//! over threads in any order, and a run that stops is resumed by running it again: the games
-//! already in the file are skipped. So too a shard, games `I*S` to `(I+1)*S-1`, is the same on
-//! any machine, and shards fit as the one run would.
+//! Game `n`: `random_moves` random moves, then the engine at `depth` with play varied by a seed
+//! drawn from `n`, then from `exact_empties` empty cells perfect play by the solver. Positions
+//! that near the end get their exact value; earlier ones the value of the game's first solved
+//! position, from their own side. Positions of the random opening, or before a random move
+//! (`random_rate`), are not kept: their game's result is not theirs.
+//!
+//! A game depends only on its number and the options: threads take games in any order, a
+//! stopped run is resumed by running it again, and shard `I` of size `S` (games `I*S` to
+//! `(I+1)*S-1`) is the same on any machine. More: docs/training.md.
 
 use super::data::{self, Board, Sample};
 use crate::random::splitmix;

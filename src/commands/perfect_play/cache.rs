@@ -1,20 +1,12 @@
 //! The cache file of `othello perfect-play`: one finished entry a line (`#` lines are
-//! comments), so that a long run can be stopped and resumed. Four words name the entry: the
-//! board `ROWSxCOLS`, the rule set `full` or `simple`, `normal` (more discs win) or `misere`,
-//! and `standard` or `anywhere` (place-anywhere). Then `solved` or `unsolved` and `key=value`
-//! fields:
+//! comments), so that a long run can be stopped and resumed; a later line replaces an earlier
+//! one for the same entry. The board, the variant in four words, `solved` or `unsolved`, then
+//! `key=value` fields (each explained in docs/solving.md, "The table of small boards"):
 //!
 //! ```text
 //! 4x4 full normal standard solved black=3 white=11 empty=2 best=a2,b1,c4,d3 line=b1a1a2c1d4a3d1b4a4c4 nodes=822 seconds=0.000
 //! 6x6 full normal anywhere unsolved limit=1h nodes=6123456789 seconds=3600.004
 //! ```
-//!
-//! `solved`: the final discs of a line of perfect play, Black's best first moves (`-` for none)
-//! and the line (standard notation, run together, `pa` for a pass). `unsolved`: the time limit it
-//! was not solved within (for a run stopped by a signal, the whole minutes it ran, or seconds
-//! under a minute). `nodes` and `seconds` are the run's own; an entry carried on from
-//! earlier runs through a journal (`--journals`) adds `earlier-runs=`, `earlier-nodes=` and
-//! `earlier-seconds=`. A later line replaces an earlier one for the same entry.
 
 use super::{duration_text, Found};
 use crate::commands::journal::Earlier;
