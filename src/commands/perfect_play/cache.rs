@@ -16,7 +16,7 @@
 //! earlier runs through a journal (`--journals`) adds `earlier-runs=`, `earlier-nodes=` and
 //! `earlier-seconds=`. A later line replaces an earlier one for the same entry.
 
-use super::{duration_text, Found};
+use super::entry::{duration_text, Found};
 use crate::commands::journal::Earlier;
 use crate::commands::solve::PositionSolved;
 use crate::notation::{MoveList, VariantWords, MAX_RUN_SECONDS};
