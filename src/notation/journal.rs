@@ -14,7 +14,7 @@
 //! minus the opponent's, reversed under misère). A run line says what one solve did and whether
 //! it `solved` its position or `stopped`.
 
-use super::PositionString;
+use super::position::PositionString;
 use crate::rules::{RuleSet, Shape, Variant};
 use std::fmt;
 use std::str::FromStr;
