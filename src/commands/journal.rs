@@ -3,7 +3,7 @@
 //! bounds, so that a solve stopped by its time limit or killed goes on where it was when the
 //! same command runs again.
 
-use super::signed;
+use super::signed::signed;
 use crate::files::{self, AtomicFile};
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::{list_entry, MAX_LINE};

@@ -8,6 +8,7 @@ mod perfect_play;
 mod perft;
 mod selfplay;
 mod show;
+mod signed;
 mod solve;
 mod start;
 pub mod work;
@@ -30,15 +31,6 @@ pub use solve::{
 pub use start::Start;
 
 use std::io;
-
-/// A disc difference with its sign: `+3`, `0`, `-8`.
-fn signed(n: i32) -> String {
-    if n == 0 {
-        "0".to_string()
-    } else {
-        format!("{n:+}")
-    }
-}
 
 /// Whether an I/O error only means the reader went away (`| head`).
 pub fn is_closed_pipe(err: &anyhow::Error) -> bool {

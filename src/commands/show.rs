@@ -1,7 +1,7 @@
 //! `othello show`: plays a move list and prints every step in words ("Black at
 //! B1, flipping White at B2."), each followed by the position string after it, then the result.
 
-use super::Start;
+use super::start::Start;
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, RuleSet, Rules};
 use crate::rules::{Square, Winner};

@@ -1,8 +1,10 @@
 //! `othello solve`: perfect play from one position (the value, the final count, the best moves
 //! and a line of perfect play), or the exact values of every position in an OBF file.
 
+use super::interrupt::{signal_name, Interrupt};
 use super::journal::Proved;
-use super::{signal_name, Earlier, Interrupt, JournalFile, Start};
+use super::journal::{Earlier, JournalFile};
+use super::start::Start;
 use crate::notation::{MoveList, Obf};
 use crate::protocols::list_entries;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};

@@ -11,7 +11,7 @@
 //! The board and variant of every position; a position's least and most final margin for its
 //! side to move (reversed under misère); what one solve did. More: docs/solving.md.
 
-use super::PositionString;
+use super::position::PositionString;
 use crate::rules::{RuleSet, Shape, Variant};
 use std::fmt;
 use std::str::FromStr;

@@ -2,7 +2,7 @@
 //! black, `O` white, `-` empty), a space, the side to move, then `;` and optional `MOVE:+score`
 //! items with the exact score of each move (empty cells counted for the winner).
 
-use super::PositionString;
+use super::position::PositionString;
 use crate::rules::{Color, Square};
 use std::fmt;
 use std::str::FromStr;

@@ -1,7 +1,7 @@
 //! Yardstick players: random, greedy (most flips) and fixed square weights. Each breaks ties at
 //! random from its seed, so a series of games is not one game repeated.
 
-use super::Player;
+use super::player::Player;
 use crate::random::splitmix;
 use crate::rules::{Bits, Game, Move, Position, Rules};
 

@@ -1,6 +1,6 @@
 //! The search as a player.
 
-use super::Player;
+use super::player::Player;
 use crate::rules::{Bits, Game, Move, Rules};
 use crate::search::{Config, Engine};
 

@@ -4,31 +4,19 @@
 
 mod baseline;
 mod engine;
+mod player;
 mod table;
 
 pub use baseline::{Preference, Yardstick};
 pub use engine::EnginePlayer;
+pub use player::Player;
 pub use table::{Analysis, AnyTable, Table, TableOf};
 
-use crate::rules::{Bits, Game, Move, Rules};
+use crate::rules::{Bits, Rules};
 use crate::search::{Config, EvalKind};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
-
-/// Picks moves.
-pub trait Player<B>: Send {
-    /// A legal move for the side to move (a pass when it must), or `None` if the game is over.
-    fn choose(&mut self, game: &Game<B>) -> Option<Move>;
-    /// Whether the last choice needed no more thought: the only move, or one whose value was
-    /// proved exactly. A timed search of such a move ends early by design.
-    fn settled(&self) -> bool {
-        false
-    }
-    /// The next move is owed since `clock`, before `choose` is called: a referee's clock for
-    /// the first move runs from the program's start. Only timed players care.
-    fn owed_since(&mut self, _clock: std::time::Instant) {}
-}
 
 /// Which player, with its settings: `random`, `greedy`, `weights`, or the engine as
 /// comma-separated settings such as `depth=6` or `time=50ms,hash=32,seed=7`.

@@ -46,7 +46,7 @@ fn a_bare_number_is_refused_with_the_units_to_write() {
     assert_eq!(spec.to_string(), "time=2000ms,hash=16");
 }
 
-use crate::rules::{Color, Passes, RuleSet, Setup, Shape, Variant, Winner};
+use crate::rules::{Color, Game, Passes, RuleSet, Setup, Shape, Variant, Winner};
 
 /// A setup with black first and white on the top-left of the start block.
 fn setup(rows: usize, cols: usize, rule_set: RuleSet, place_anywhere: bool, misere: bool) -> Setup {

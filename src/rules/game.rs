@@ -1,9 +1,12 @@
 //! The checked layer: a game that only legal moves change, with its history for undo.
 
 use super::bits::Bits;
+use super::color::{ByColor, Color, Winner};
+use super::legal::Rules;
+use super::position::{Move, Position};
 use super::shape::Square;
 use super::shape::{Shape, ShapeError};
-use super::{ByColor, Color, Move, Position, RuleSet, Rules, Variant, Winner};
+use super::variant::{RuleSet, Variant};
 
 /// Everything that fixes a game before its first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

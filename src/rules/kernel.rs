@@ -2,7 +2,10 @@
 //! rule set, of SIMD lanes and of kernel size is made outside its loops, and where the kernel
 //! is AVX2 the computation itself is compiled with AVX2, so that the kernel inlines into it.
 
-use super::{Bits, Geometry, RuleSet, Rules};
+use super::bits::Bits;
+use super::geometry::Geometry;
+use super::legal::Rules;
+use super::variant::RuleSet;
 use std::marker::PhantomData;
 
 /// A way to find the flips of a move, for [`Rules::with_flips`].

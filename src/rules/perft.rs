@@ -1,6 +1,8 @@
 //! Leaf counting, the standard check of a move generator.
 
-use super::{Bits, Position, Rules};
+use super::bits::Bits;
+use super::legal::Rules;
+use super::position::Position;
 
 /// Leaves of the game tree `depth` plies below `pos`, under the convention of the published 8x8
 /// table: a forced pass uses up a ply, and a finished game is one leaf at every greater depth.

@@ -6,8 +6,8 @@
 //! so one kernel serves every board shape. On two-word boards a register holds two directions
 //! (see [`PairLanes`]). The portable fill in `geometry` gives the same answers everywhere else.
 
+use super::bits::Bits;
 use super::kernel::{Flips, WithFlips, Work};
-use super::Bits;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 use std::sync::Arc;

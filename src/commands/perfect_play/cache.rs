@@ -8,7 +8,7 @@
 //! 6x6 full normal anywhere unsolved limit=1h nodes=6123456789 seconds=3600.004
 //! ```
 
-use super::{duration_text, Found};
+use super::entry::{duration_text, Found};
 use crate::commands::journal::Earlier;
 use crate::commands::solve::PositionSolved;
 use crate::notation::{MoveList, VariantWords, MAX_RUN_SECONDS};

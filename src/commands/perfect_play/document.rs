@@ -1,10 +1,10 @@
 //! The markdown document of `othello perfect-play`: the command line, what each column means,
 //! one table row per entry, the totals and the lines of perfect play.
 
-use super::{duration_text, entry_name, proved_leads, Found, PerfectPlayOptions};
-use super::{TableEntry, Work};
+use super::entry::{duration_text, entry_name, Found, PerfectPlayOptions, TableEntry, Work};
+use super::journals::proved_leads;
 use crate::commands::journal::Proved;
-use crate::commands::signed;
+use crate::commands::signed::signed;
 use crate::commands::solve::{line_text, PositionSolved};
 use std::io::Write;
 

@@ -2,7 +2,7 @@
 //! (`round-R.jobs`), each job's result (`round-R/job-I.result`) and the journals that keep a
 //! stopped job's work (`journals/`). All are text, written whole or not at all.
 
-use crate::commands::Start;
+use crate::commands::start::Start;
 use crate::files::{read_capped_text, write_atomic};
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Color, RuleSet, Setup, Shape, Variant};
@@ -62,7 +62,7 @@ impl Plan {
         let moves = if self.moves.is_empty() {
             "-".to_string()
         } else {
-            crate::commands::line_text(&self.moves.0)
+            crate::commands::solve::line_text(&self.moves.0)
         };
         let _ = writeln!(t, "moves: {moves}");
         let which = match self.which {
@@ -335,7 +335,7 @@ impl JobResult {
             let line = if self.line.is_empty() {
                 "-".to_string()
             } else {
-                crate::commands::line_text(&self.line.0)
+                crate::commands::solve::line_text(&self.line.0)
             };
             let _ = writeln!(t, "line: {line}");
         }

@@ -3,24 +3,29 @@
 //! writes the next round's jobs), `--run-local` does it all here.
 
 mod folder;
+mod job;
+mod outcome;
 mod projection;
 mod tree;
 
 pub use folder::{Folder, Job, JobResult, Plan, Round, Task};
+pub use job::{run_job, JobEnd, JobOptions};
 pub use projection::estimate;
 
-use super::solve::{heading, interruptible, play_listed, position_after, solver, write_solution};
-use super::{Interrupt, JournalFile, PositionSolved, Start};
+use super::solve::{heading, write_solution, PositionSolved};
+use super::start::Start;
 use crate::notation::{MoveList, PositionString};
-use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
+use crate::rules::{Bits, Move, Position};
 use crate::search::RootMoves;
 use anyhow::{bail, Context};
+use job::{plan_root, play_out, run_loaded_job, spread};
+use outcome::pass;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
-use tree::{Test, Tree};
+use std::time::Duration;
+use tree::Tree;
 
 /// The exit status of a job stopped by its `--limit`: its work is kept, run it again.
 pub const STATUS_JOB_STOPPED: u8 = 3;
@@ -31,26 +36,6 @@ pub const STATUS_MISSING: u8 = 5;
 
 /// The most jobs a split may ask for.
 pub const MAX_SPLIT: usize = 10_000_000;
-
-/// How a job is solved.
-#[derive(Clone, Debug)]
-pub struct JobOptions {
-    pub threads: usize,
-    pub hash_mb: usize,
-    pub limit: Option<Duration>,
-    pub interrupt: Interrupt,
-}
-
-/// How a job ended.
-#[derive(Clone, Debug, PartialEq)]
-pub enum JobEnd {
-    /// Its result is written.
-    Done(JobResult),
-    /// Its result was already there: nothing was done.
-    AlreadyDone,
-    /// Its limit, or a signal, stopped it; the work is in its journal.
-    Stopped { signal: Option<i32> },
-}
 
 /// What a merge found.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,14 +71,6 @@ impl Totals {
     }
 }
 
-/// The median and the largest of job times (zero for none).
-fn spread(seconds: &[f64]) -> (f64, f64) {
-    let mut sorted = seconds.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
-    (median, sorted.last().copied().unwrap_or(0.0))
-}
-
 /// A name for the journal of `pos` and its images: a 64-bit FNV-1a hash of its text.
 fn journal_name(text: &str) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -101,11 +78,6 @@ fn journal_name(text: &str) -> String {
         hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
     format!("{hash:016x}")
-}
-
-/// The rules and the position a plan solves.
-fn plan_root<B: Bits>(plan: &Plan) -> anyhow::Result<(Rules<B>, Position<B>)> {
-    position_after(&plan.start, &plan.moves)
 }
 
 /// Writes the work folder `dir` for the position reached from `start` by `moves`: about
@@ -219,190 +191,6 @@ fn round_of<B: Bits>(
         position: PositionString::from_position(g, pos),
     }));
     Round { number, jobs }
-}
-
-/// What one pass over the tree settles: the value, the moves proved and a line, or `None`
-/// while jobs are needed (the tree holds what they are).
-struct Outcome {
-    value: i32,
-    moves: Vec<(usize, i32)>,
-    line: Vec<Option<usize>>,
-}
-
-fn pass<B: Bits>(
-    tree: &mut Tree<B>,
-    root: &Position<B>,
-    which: RootMoves,
-) -> anyhow::Result<Option<Outcome>> {
-    tree.forget();
-    let Some(value) = tree.settle(root)? else {
-        return Ok(None);
-    };
-    tree.prepare_lines(root);
-    let mut moves = Vec::new();
-    let mut waiting = false;
-    if !tree.rules.is_over(root) {
-        for m in tree.rules.moves(root).iter() {
-            let child = tree.rules.play_unchecked(root, m);
-            if which == RootMoves::All {
-                match tree.settle(&child)? {
-                    Some(v) => moves.push((m, -v)),
-                    None => waiting = true,
-                }
-                continue;
-            }
-            match tree.decide(&child, Test::AtMost(-value)) {
-                Some((_, high)) if high <= -value => moves.push((m, value)),
-                Some(_) => {}
-                None => waiting = true,
-            }
-        }
-    }
-    let line = tree.line(root, value)?;
-    match (waiting, line) {
-        (false, Some(line)) => Ok(Some(Outcome { value, moves, line })),
-        _ => Ok(None),
-    }
-}
-
-/// Solves job `index` of `round` (the latest when `None`) of the work folder `dir`.
-pub fn run_job(
-    dir: &Path,
-    round: Option<u32>,
-    index: usize,
-    options: &JobOptions,
-) -> anyhow::Result<JobEnd> {
-    let folder = Folder::new(dir);
-    let plan = folder.plan()?;
-    let rounds = folder.rounds()?;
-    let round = match round {
-        None => rounds
-            .last()
-            .context("the work folder has no round of jobs")?,
-        Some(r) => rounds.iter().find(|x| x.number == r).with_context(|| {
-            format!(
-                "--round {r}: the work folder has rounds 1 to {}",
-                rounds.len()
-            )
-        })?,
-    };
-    if index >= round.jobs.len() {
-        bail!(
-            "job {index}: round {} has {} jobs (0 to {})",
-            round.number,
-            round.jobs.len(),
-            round.jobs.len() as i64 - 1
-        );
-    }
-    run_loaded_job(&folder, &plan, round, index, options)
-}
-
-fn run_loaded_job(
-    folder: &Folder,
-    plan: &Plan,
-    round: &Round,
-    index: usize,
-    options: &JobOptions,
-) -> anyhow::Result<JobEnd> {
-    let job = &round.jobs[index];
-    if folder.result(round.number, index, job)?.is_some() {
-        return Ok(JobEnd::AlreadyDone);
-    }
-    crate::with_bits!(plan.start.shape(), |B| {
-        job_in::<B>(folder, plan, round.number, index, job, options)
-    })
-}
-
-fn job_in<B: Bits>(
-    folder: &Folder,
-    plan: &Plan,
-    round: u32,
-    index: usize,
-    job: &Job,
-    options: &JobOptions,
-) -> anyhow::Result<JobEnd> {
-    let clock = Instant::now();
-    let (rules, root) = plan_root::<B>(plan)?;
-    if job.position.shape() != rules.shape() {
-        bail!(
-            "job {index}: a {} position on a {} board",
-            job.position.shape(),
-            rules.shape()
-        );
-    }
-    let pos = job.position.position::<B>();
-    let journal_path = folder.journal_path(&job.journal);
-    if let Some(parent) = journal_path.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    let mut journal = JournalFile::open(&journal_path, &rules)?;
-    let mut engine = solver(&rules, options.hash_mb, options.threads);
-    engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
-    engine.observe(Some(interruptible(options.interrupt.clone(), None)));
-    let g = &rules.geometry;
-    let mut result = JobResult::new(round, index, job);
-    let found = match job.task {
-        Task::Window { alpha, beta } => engine
-            .solve_window_within(&pos, alpha, beta, options.limit)
-            .map(|w| {
-                result.score = w.score;
-                result.best = match w.best {
-                    Some(m) => g.square(m).to_string().to_lowercase(),
-                    None if rules.is_over(&pos) => "-".to_string(),
-                    None => "pa".to_string(),
-                };
-            }),
-        Task::Line { value } => {
-            // The line goes on as a direct solve of the root would play it.
-            engine.prepare_for(&root);
-            engine
-                .perfect_line_within(&pos, value, options.limit)
-                .map(|line| {
-                    result.score = value;
-                    result.line = MoveList(
-                        line.iter()
-                            .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
-                            .collect(),
-                    );
-                    result.best = match line.first() {
-                        Some(Some(m)) => g.square(*m).to_string().to_lowercase(),
-                        Some(None) => "pa".to_string(),
-                        None => "-".to_string(),
-                    };
-                })
-        }
-    };
-    engine.observe(None);
-    let nodes = engine.nodes();
-    let stopped = found.is_none() || options.interrupt.signal().is_some();
-    journal.finish(nodes, clock.elapsed(), !stopped);
-    if stopped {
-        return Ok(JobEnd::Stopped {
-            signal: options.interrupt.signal(),
-        });
-    }
-    if let Task::Line { value } = job.task {
-        let end = play_out(&rules, &pos, &result.line)?;
-        if !rules.is_over(&end) || rules.margin(&end, pos.to_move) != value {
-            bail!("internal error: job {index}'s line does not keep the value {value:+}");
-        }
-    }
-    result.nodes = nodes;
-    result.seconds = clock.elapsed().as_secs_f64();
-    folder.write_result(&result)?;
-    Ok(JobEnd::Done(result))
-}
-
-/// The position at the end of `line` played from `pos`.
-fn play_out<B: Bits>(
-    rules: &Rules<B>,
-    pos: &Position<B>,
-    line: &MoveList,
-) -> anyhow::Result<Position<B>> {
-    let mut game = Game::from_position(rules.clone(), *pos, Passes::Automatic);
-    play_listed(&mut game, &line.0)?;
-    Ok(*game.position())
 }
 
 /// Merges the results of `dir`: prints the report when they settle the value, otherwise

@@ -9,9 +9,11 @@
 //! tests at wrong values that the real solve meets are under-counted: the projection is an
 //! order of magnitude, measured against finished solves in docs/performance.md.
 
+use super::folder::{Folder, Task};
+use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions};
+use super::outcome::pass;
 use super::tree::{Test, Tree};
-use super::{pass, plan_root, run_loaded_job, solver, Folder, JobEnd, JobOptions, Task};
-use crate::commands::solve::interruptible;
+use crate::commands::solve::{interruptible, solver};
 use crate::rules::{Bits, Position, Rules};
 use crate::search::RootMoves;
 use anyhow::{bail, Context};
@@ -407,7 +409,7 @@ pub fn estimate(
             Ok(p) => p,
             Err(end) => return Ok(Err(end)),
         };
-        let (median, largest) = super::spread(&projected.sampled);
+        let (median, largest) = spread(&projected.sampled);
         let nested = if projected.nested > 0 {
             format!(
                 ", {} projected from a split of their own (their --limit stopped them)",
