@@ -3,15 +3,12 @@
 //! document. Each entry is solved within a time limit, and finished entries go to a cache file
 //! so that a long run can be stopped and resumed.
 //!
-//! Only boards with rows <= columns are listed by `--max-cells`: turning an RxC board over its
-//! main diagonal maps its start exactly onto the CxR start (the 2x2 block at row `rows/2 - 1`,
-//! column `cols/2 - 1` goes to row `cols/2 - 1`, column `rows/2 - 1`, and its diagonal stays its
-//! diagonal, so the colours agree), and the rules read the same in every direction.
+//! Only boards with rows <= columns are listed by `--max-cells`: RxC turned over its main
+//! diagonal is exactly the CxR start, and the rules read the same in every direction.
 //!
-//! `entry.rs` says what a run is asked for and what became of each entry, `run.rs` takes each
-//! entry from the cache or solves it, `journals.rs` names each entry's solve journal and reads
-//! what it proves, `cache.rs` reads and writes the cache file (its format is described there),
-//! `document.rs` writes the markdown.
+//! `entry.rs`: what a run is asked for and what became of each entry; `run.rs`: each entry
+//! from the cache or solved; `journals.rs`: each entry's solve journal; `cache.rs`: the cache
+//! file; `document.rs`: the markdown.
 
 mod cache;
 mod document;
