@@ -58,9 +58,9 @@ enum Goal {
 /// The kinds of job sampled apart: their times differ by orders of magnitude.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Kind {
-    /// A window wider than a test's: the value itself is asked for.
+    /// A window wider than three discs: the value itself is asked for.
     Exact,
-    /// A window of one or two discs: a test.
+    /// A window of one to three discs: a test, or tests merged.
     Test,
     /// A line of perfect play at a known value.
     Line,
@@ -204,8 +204,9 @@ struct Projected {
 }
 
 /// A sample of `jobs` by kind, `sample` in all: each kind's first job (by round) and then a
-/// fixed shuffle of the rest, at least one of each kind present. Job indices by kind.
-fn sampled_by_kind<B>(jobs: &[Simulated<B>], sample: usize) -> Vec<(Kind, usize, Vec<usize>)> {
+/// fixed shuffle of the rest, at least one of each kind present. For each kind present: how
+/// many jobs it has, and the indices of those sampled.
+fn sampled_by_kind<B>(jobs: &[Simulated<B>], sample: usize) -> Vec<(usize, Vec<usize>)> {
     let mut state = 0x5eed_u64;
     let mut groups = Vec::new();
     for kind in Kind::ALL {
@@ -224,7 +225,7 @@ fn sampled_by_kind<B>(jobs: &[Simulated<B>], sample: usize) -> Vec<(Kind, usize,
             Kind::Test => sample,
         };
         of_kind.truncate(share.clamp(1, n));
-        groups.push((kind, n, of_kind));
+        groups.push((n, of_kind));
     }
     groups
 }
@@ -254,7 +255,7 @@ impl Projector<'_> {
             sampled: Vec::new(),
             nested: 0,
         };
-        for (_, n, chosen) in sampled_by_kind(&sim.jobs, sample) {
+        for (n, chosen) in sampled_by_kind(&sim.jobs, sample) {
             let mut times = Vec::new();
             for &i in &chosen {
                 let job = &sim.jobs[i];
@@ -351,7 +352,6 @@ impl Projector<'_> {
         };
         let mut tree = Tree::new(rules.clone(), 0);
         frontier_for(&mut tree, &job.position, goal, NESTED_SPLIT)?;
-        tree.forget();
         let sim = simulate(&mut tree, &job.position, goal)?;
         let inner = match self.project(rules, &sim, NESTED_SAMPLE, false, levels)? {
             Ok(p) => p,

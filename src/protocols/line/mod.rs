@@ -283,17 +283,17 @@ fn turn_lines<B: Bits>(game: &Game<B>, out: &mut Vec<String>) {
 pub fn board_lines<B: Bits>(game: &Game<B>) -> impl Iterator<Item = String> + '_ {
     let shape = game.shape();
     (0..shape.rows()).map(move |r| {
-        let cells: Vec<char> = (0..shape.cols())
-            .map(|c| {
+        let mut line = String::with_capacity(2 * shape.cols());
+        for c in 0..shape.cols() {
+            if c > 0 {
+                line.push(' ');
+            }
+            line.push(
                 game.disc(Square::new(r as u8, c as u8))
-                    .map_or('.', Color::letter)
-            })
-            .collect();
-        cells
-            .iter()
-            .map(char::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
+                    .map_or('.', Color::letter),
+            );
+        }
+        line
     })
 }
 
