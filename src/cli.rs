@@ -1,6 +1,7 @@
 //! The command line: clap's types and their conversions to the library's.
 
 use crate::error::AppError;
+use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -10,7 +11,7 @@ use othello::players::{self, PlayerSpec};
 use othello::protocols::line::Sides;
 use othello::referee::Protocol;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
-use othello::search::{Config, EvalKind, Scoring};
+use othello::search::{weights, Config, Evaluation, Scoring};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -39,8 +40,36 @@ pub struct Cli {
     /// The evaluation: learned weights where the board and rules have some (built in for 8x8
     /// and 6x6, see weights/README.md, or --weights), the classic hand-weighted one elsewhere;
     /// or the classic one everywhere.
-    #[arg(long, global = true, value_enum, default_value_t = EvalArg::Learned, conflicts_with = "weights")]
-    pub eval: EvalArg,
+    #[arg(long, global = true, default_value = "learned", value_parser = evaluation_arg(), conflicts_with = "weights")]
+    pub eval: Evaluation,
+}
+
+impl Cli {
+    /// The evaluation every search of the command uses: `--eval`, with the sets of `--weights`
+    /// read (a missing or damaged file is an error naming it).
+    pub fn evaluation(&self) -> Result<Evaluation, String> {
+        match &self.eval {
+            Evaluation::Classic => Ok(Evaluation::Classic),
+            Evaluation::Learned(_) => {
+                let mut sets: Vec<std::sync::Arc<weights::Weights>> = Vec::new();
+                for path in &self.weights {
+                    let read = weights::read(path)?;
+                    // A later file for the same board and rules replaces an earlier one.
+                    sets.retain(|w| {
+                        (w.rows, w.cols, w.variant) != (read.rows, read.cols, read.variant)
+                    });
+                    sets.push(std::sync::Arc::new(read));
+                }
+                Ok(Evaluation::Learned(sets))
+            }
+        }
+    }
+}
+
+/// `--eval`'s values, listed for help and completions, read as [`Evaluation`].
+fn evaluation_arg() -> impl TypedValueParser<Value = Evaluation> {
+    clap::builder::PossibleValuesParser::new(["learned", "classic"])
+        .try_map(|text| text.parse::<Evaluation>())
 }
 
 /// The line protocol takes a search option (all of [`SearchArgs`] but the table size) only
@@ -223,17 +252,11 @@ pub struct SearchArgs {
     threads: Option<usize>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EvalArg {
-    Learned,
-    Classic,
-}
-
 impl SearchArgs {
     /// A depth alone means no time limit; no limit at all means the default time.
     /// Threads: as asked, else every core, but one for a depth alone (which then repeats
     /// exactly).
-    pub fn config(&self) -> Config {
+    pub fn config(&self, eval: &Evaluation) -> Config {
         let move_time = match (self.depth, self.move_time) {
             (Some(_), None) => None,
             (_, Some(t)) => Some(t),
@@ -249,7 +272,7 @@ impl SearchArgs {
             seed: self.seed,
             scoring: Scoring::Plain,
             threads,
-            eval: EvalKind::default(),
+            eval: eval.clone(),
         }
     }
 }
@@ -682,7 +705,7 @@ pub struct PlayArgs {
 
 impl PlayArgs {
     /// How the computer searches: a level is a depth, otherwise a time per move on every core.
-    pub fn config(&self) -> Config {
+    pub fn config(&self, eval: &Evaluation) -> Config {
         Config {
             depth: self.level,
             move_time: match self.level {
@@ -691,6 +714,7 @@ impl PlayArgs {
             },
             hash_mb: self.hash_mb,
             threads: if self.level.is_some() { 1 } else { all_cores() },
+            eval: eval.clone(),
             ..Config::default()
         }
     }

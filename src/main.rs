@@ -18,27 +18,21 @@ fn main() -> ExitCode {
 /// Runs the command asked for. Every error, and the status it gives, is left to [`error::exit`].
 fn dispatch(cli: cli::Cli, started: std::time::Instant) -> Result<Outcome, AppError> {
     let rules = cli.rules;
-    // Learned weights, unless the classic evaluation is asked for everywhere.
-    if cli.eval == cli::EvalArg::Learned {
-        othello::search::weights::use_built_in(true);
-        for path in &cli.weights {
-            othello::search::weights::load(path).map_err(AppError::Input)?;
-        }
-    }
+    let eval = &cli.evaluation().map_err(AppError::Input)?;
     match cli.command {
-        None => return run::play(rules, cli.computer, &cli.search),
+        None => return run::play(rules, cli.computer, &cli.search, eval),
         Some(Command::Perft(args)) => run::perft(args, rules),
-        Some(Command::Solve(args)) => run::solve(args, rules),
+        Some(Command::Solve(args)) => run::solve(args, rules, eval),
         Some(Command::Show(args)) => run::show(args, rules),
-        Some(Command::Play(args)) => run::play_game(args, rules),
-        Some(Command::Selfplay(args)) => run::selfplay(args, rules),
-        Some(Command::Engine(args)) => run::engine(args, rules, started),
+        Some(Command::Play(args)) => run::play_game(args, rules, eval),
+        Some(Command::Selfplay(args)) => run::selfplay(args, rules, eval),
+        Some(Command::Engine(args)) => run::engine(args, rules, eval, started),
         Some(Command::Match(args)) => run::referee_match(args, rules),
-        Some(Command::Gtp(search)) => run::gtp(search, rules),
-        Some(Command::Nboard(search)) => run::nboard(search, rules),
-        Some(Command::Bench(args)) => run::bench(args),
-        Some(Command::PerfectPlay(args)) => run::perfect_play(args),
-        Some(Command::Train(args)) => run::train(args, rules, &cli.weights),
+        Some(Command::Gtp(search)) => run::gtp(search, rules, eval),
+        Some(Command::Nboard(search)) => run::nboard(search, rules, eval),
+        Some(Command::Bench(args)) => run::bench(args, eval),
+        Some(Command::PerfectPlay(args)) => run::perfect_play(args, eval),
+        Some(Command::Train(args)) => run::train(args, rules, eval, &cli.weights),
         Some(Command::Completions(args)) => print(&cli::completions(args.shell)),
         Some(Command::Manpage) => print(&cli::manpage()?),
     }?;

@@ -17,7 +17,7 @@ use othello::protocols::triples;
 use othello::protocols::{gtp, nboard};
 use othello::referee::{self, SideSpec};
 use othello::rules::{Color, Game, Passes, RuleSet};
-use othello::search::RootMoves;
+use othello::search::{Evaluation, RootMoves};
 use othello::train::data;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -28,13 +28,14 @@ pub fn play(
     rules: GameRules,
     computer: Option<ComputerArg>,
     search: &SearchArgs,
+    eval: &Evaluation,
 ) -> Result<Outcome, AppError> {
     let options = Options {
         rule_set: rules.rules.into(),
         place_anywhere: rules.place_anywhere,
         computer: computer.map(|c| Computer {
             sides: c.into(),
-            config: search.config(),
+            config: search.config(eval),
         }),
     };
     if io::stdin().is_terminal() {
@@ -56,13 +57,13 @@ pub fn play(
 
 /// `othello play`: a game for people. On a terminal: colour, line editing and the program's
 /// thinking shown live.
-pub fn play_game(args: PlayArgs, rules: GameRules) -> Result<(), AppError> {
+pub fn play_game(args: PlayArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
     let colour = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never;
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     let options = othello::play::Options {
         colour: colour && io::stdout().is_terminal(),
         thinking: terminal && io::stderr().is_terminal(),
-        config: args.config(),
+        config: args.config(eval),
         computer: args.computer.into(),
         moves: args.moves,
         start: args.start.start(rules),
@@ -92,11 +93,12 @@ pub fn perft(args: PerftArgs, rules: GameRules) -> Result<(), AppError> {
     Ok(())
 }
 
-pub fn selfplay(args: SelfplayArgs, rules: GameRules) -> Result<(), AppError> {
+/// A spec's engine that does not ask for the classic evaluation plays by the program's.
+pub fn selfplay(args: SelfplayArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
     let setup = args.board.setup(rules.variant(args.misere));
     let series = commands::Series {
-        a: args.a,
-        b: args.b,
+        a: args.a.evaluating_within(eval),
+        b: args.b.evaluating_within(eval),
         games: args.games,
         setup,
         opening_plies: args
@@ -115,12 +117,13 @@ pub fn selfplay(args: SelfplayArgs, rules: GameRules) -> Result<(), AppError> {
 pub fn engine(
     args: EngineArgs,
     rules: GameRules,
+    eval: &Evaluation,
     started: std::time::Instant,
 ) -> Result<(), AppError> {
     let setup = args.board.setup(rules);
     // Seed 001's colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
-    let mut config = args.search.config();
+    let mut config = args.search.config(eval);
     config.move_time = config.move_time.map(othello::search::time::search_time);
     othello::with_bits!(setup.shape, |B| {
         let game =
@@ -221,32 +224,32 @@ pub fn show(args: ShowArgs, rules: GameRules) -> Result<(), AppError> {
     Ok(())
 }
 
-pub fn gtp(search: SearchArgs, rules: GameRules) -> Result<(), AppError> {
+pub fn gtp(search: SearchArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
     let settings = gtp::Settings {
         variant: rules.variant(false),
-        config: search.config(),
+        config: search.config(eval),
     };
     Ok(gtp::run(settings, io::stdin().lock(), io::stdout().lock())?)
 }
 
-pub fn nboard(search: SearchArgs, rules: GameRules) -> Result<(), AppError> {
+pub fn nboard(search: SearchArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
     let settings = nboard::Settings {
         variant: rules.variant(false),
-        config: search.config(),
+        config: search.config(eval),
     };
     let (input, output) = (io::stdin().lock(), io::stdout().lock());
     Ok(nboard::run(settings, input, output, io::stderr())?)
 }
 
-pub fn bench(args: BenchArgs) -> Result<(), AppError> {
+pub fn bench(args: BenchArgs, eval: &Evaluation) -> Result<(), AppError> {
     let out = &mut io::stdout().lock();
     match (args.positions, args.depth) {
         (Some(path), Some(depth)) => {
             let text = read_list(&path, "a positions file")?;
-            commands::bench_positions(&text[..], depth, args.hash_mb, args.threads, out)?;
+            commands::bench_positions(&text[..], depth, args.hash_mb, args.threads, eval, out)?;
         }
         _ => {
-            commands::bench(args.hash_mb, args.threads, out)?;
+            commands::bench(args.hash_mb, args.threads, eval, out)?;
         }
     }
     Ok(())
@@ -254,7 +257,7 @@ pub fn bench(args: BenchArgs) -> Result<(), AppError> {
 
 /// The table of small boards. (The global `--rules` and `--place-anywhere` are refused while
 /// the command line is parsed.)
-pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
+pub fn perfect_play(args: PerfectPlayArgs, eval: &Evaluation) -> Result<(), AppError> {
     let options = commands::PerfectPlayOptions {
         boards: if args.boards.is_empty() {
             commands::boards_up_to(args.max_cells.into())
@@ -276,6 +279,7 @@ pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
         place_anywhere_limit: Some(args.place_anywhere_limit),
         hash_mb: args.hash_mb,
         threads: args.threads.unwrap_or_else(all_cores),
+        eval: eval.clone(),
         cache: args.cache,
         journals: args.journals,
         from_cache: args.from_cache,
@@ -293,12 +297,12 @@ pub fn perfect_play(args: PerfectPlayArgs) -> Result<(), AppError> {
 }
 
 /// Every position of an OBF file (`--file`), or the one position of the command line.
-pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
+pub fn solve(args: SolveArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
     let threads = args.threads.unwrap_or_else(all_cores);
     if let Some(path) = args.file {
         let text = read_list(&path, "an OBF file")?;
         let (out, max) = (&mut io::stdout().lock(), Some(args.max_empties));
-        let totals = commands::solve_file_up_to(&text[..], args.hash_mb, threads, max, out)?;
+        let totals = commands::solve_file_up_to(&text[..], args.hash_mb, threads, eval, max, out)?;
         if totals.skipped > 0 {
             eprintln!(
                 "othello solve: {} of the file's positions skipped: more than --max-empties {} \
@@ -309,7 +313,7 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         return Ok(());
     }
     if let Some(dir) = args.work.clone() {
-        return solve_work(args, rules, &dir);
+        return solve_work(args, rules, eval, &dir);
     }
     let start = args.start.start(rules);
     let options = commands::SolveOptions {
@@ -320,6 +324,7 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
         },
         hash_mb: args.hash_mb,
         threads,
+        eval: eval.clone(),
         max_empties: Some(args.max_empties),
         journal: args.journal,
         limit: args.limit,
@@ -351,7 +356,12 @@ pub fn solve(args: SolveArgs, rules: GameRules) -> Result<(), AppError> {
 }
 
 /// `othello solve --work DIR`: a split solve's split, one job, a merge, or all of it here.
-fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppError> {
+fn solve_work(
+    args: SolveArgs,
+    rules: GameRules,
+    eval: &Evaluation,
+    dir: &Path,
+) -> Result<(), AppError> {
     use commands::work::{self, JobEnd, Merged};
     let which = if args.all_moves {
         RootMoves::All
@@ -361,6 +371,7 @@ fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppEr
     let options = work::JobOptions {
         threads: args.threads.unwrap_or(1),
         hash_mb: args.hash_mb,
+        eval: eval.clone(),
         limit: args.limit,
         interrupt: commands::Interrupt::on_signals()?,
     };
@@ -378,7 +389,7 @@ fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppEr
         } else {
             &mut stdout
         };
-        work::split(&start, &args.moves, which, jobs, dir, said).map_err(bad_position)?;
+        work::split(&start, &args.moves, which, jobs, eval, dir, said).map_err(bad_position)?;
         if args.estimate {
             let report = work::estimate(dir, args.sample, &options, &mut stdout)?;
             return report.map_err(stopped_job);
@@ -388,7 +399,7 @@ fn solve_work(args: SolveArgs, rules: GameRules, dir: &Path) -> Result<(), AppEr
         }
     }
     if args.merge {
-        return match work::merge(dir, &mut stdout)? {
+        return match work::merge(dir, eval, &mut stdout)? {
             Merged::Settled(totals) => {
                 eprintln!("othello solve: {}", totals.summary());
                 Ok(())
@@ -494,10 +505,11 @@ fn command_line() -> String {
 }
 
 /// `othello train gen`, `othello train fit` and `othello train test`; `weights` are the files
-/// given with `--weights`, which a fit's output must not replace.
+/// given with `--weights` (read into `eval`), which a fit's output must not replace.
 pub fn train(
     args: TrainArgs,
     rules: GameRules,
+    eval: &Evaluation,
     weights: &[std::path::PathBuf],
 ) -> Result<(), AppError> {
     use othello::train::{fit, generate};
@@ -528,6 +540,7 @@ pub fn train(
                 exact_empties: a.exact_empties,
                 threads: a.threads.unwrap_or_else(all_cores),
                 hash_mb: a.hash_mb,
+                eval: eval.clone(),
             };
             let progress = io::stderr().is_terminal();
             let report = match shard {
@@ -579,13 +592,11 @@ pub fn train(
             let records = read_training(&a.data)?;
             let board = records.board();
             let (rows, cols) = (board.shape.rows(), board.shape.cols());
-            let weights = othello::search::weights::find(rows, cols, board.variant).ok_or_else(
-                || {
-                    AppError::Input(format!(
-                        "no learned weights for {rows}x{cols} under these rules: give --weights FILE"
-                    ))
-                },
-            )?;
+            let weights = eval.weights_for(rows, cols, board.variant).ok_or_else(|| {
+                AppError::Input(format!(
+                    "no learned weights for {rows}x{cols} under these rules: give --weights FILE"
+                ))
+            })?;
             let reports = fit::measure(&records, &weights, a.held_out).map_err(AppError::Input)?;
             write_phase_reports(&mut io::stdout().lock(), &reports)?;
         }

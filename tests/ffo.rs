@@ -3,6 +3,7 @@
 //! cells to the winner).
 
 use othello::commands::solve_file;
+use othello::search::Evaluation;
 use std::fs::File;
 use std::io::BufReader;
 
@@ -14,7 +15,7 @@ fn solve_with(name: &str, threads: usize) -> othello::commands::FileTotals {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = BufReader::new(File::open(path).unwrap());
     let mut report = Vec::new();
-    let totals = solve_file(file, 64, threads, &mut report).unwrap();
+    let totals = solve_file(file, 64, threads, &Evaluation::default(), &mut report).unwrap();
     print!("{}", String::from_utf8_lossy(&report));
     totals
 }

@@ -12,6 +12,7 @@ use othello::commands::{boards_up_to, perfect_play, Found, Interrupt, PerfectPla
 use othello::commands::{PositionSolved, TableEntry};
 use othello::rules::{Move, Shape};
 use othello::rules::{RuleSet, Setup};
+use othello::search::Evaluation;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
@@ -239,6 +240,7 @@ fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
         place_anywhere_limit: None,
         hash_mb: 16,
         threads: 1,
+        eval: Evaluation::default(),
         cache: None,
         journals: None,
         from_cache: false,
@@ -573,6 +575,7 @@ fn an_entry_stopped_among_the_ties_gives_its_value() {
         which: RootMoves::Ties,
         hash_mb: 16,
         threads: 1,
+        eval: Evaluation::default(),
         max_empties: None,
         journal: Some(folder.join("4x5-simple-normal-standard.txt")),
         limit: None,

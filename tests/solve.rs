@@ -8,7 +8,7 @@ use othello::commands::{
 use othello::notation::MoveList;
 use othello::rules::Variant;
 use othello::rules::{Bits, Color, Game, Move, Passes, Position, RuleSet, Rules, Setup, Shape};
-use othello::search::RootMoves;
+use othello::search::{Evaluation, RootMoves};
 use std::path::Path;
 
 fn setup(rows: usize, cols: usize, variant: Variant) -> Setup {
@@ -20,6 +20,7 @@ fn options(which: RootMoves) -> SolveOptions {
         which,
         hash_mb: 16,
         threads: 1,
+        eval: Evaluation::default(),
         max_empties: None,
         journal: None,
         limit: None,
@@ -240,6 +241,7 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
         which: RootMoves::Best,
         hash_mb: 1024,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        eval: Evaluation::default(),
         max_empties: None,
         journal: None,
         limit: None,

@@ -4,7 +4,7 @@
 use crate::notation::{MoveList, Obf, PositionString};
 use crate::protocols::list_entries;
 use crate::rules::{Bits, Game, Move, Passes, RuleSet, Setup, Shape, Variant};
-use crate::search::{Config, Engine, DISC};
+use crate::search::{Config, Engine, Evaluation, DISC};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -86,6 +86,7 @@ const HEADER: &str =
 pub fn bench(
     hash_mb: usize,
     threads: usize,
+    eval: &Evaluation,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<BenchLine>> {
     writeln!(out, "{HEADER}")?;
@@ -96,7 +97,7 @@ pub fn bench(
         let moves = case.moves.parse::<MoveList>()?;
         let found = crate::with_bits!(shape, |B| {
             let game = game_after::<B>(&setup, &moves.0)?;
-            search(&game, case.depth, hash_mb, threads)
+            search(&game, case.depth, hash_mb, threads, eval)
         });
         lines.push(report(out, case.name.to_string(), case.depth, found?)?);
     }
@@ -114,6 +115,7 @@ pub fn bench_positions(
     depth: u32,
     hash_mb: usize,
     threads: usize,
+    eval: &Evaluation,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<BenchLine>> {
     writeln!(out, "{HEADER}")?;
@@ -128,7 +130,7 @@ pub fn bench_positions(
                     if game.is_over() {
                         bail!("the game is over there");
                     }
-                    search(&game, Some(depth), hash_mb, threads)
+                    search(&game, Some(depth), hash_mb, threads, eval)
                 })
             })
             .with_context(at)?;
@@ -228,12 +230,14 @@ fn search<B: Bits>(
     depth: Option<u32>,
     hash_mb: usize,
     threads: usize,
+    eval: &Evaluation,
 ) -> anyhow::Result<Found> {
     let config = Config {
         depth,
         move_time: None,
         hash_mb,
         threads,
+        eval: eval.clone(),
         ..Config::default()
     };
     let mut engine = Engine::new(game.rules().clone(), config);

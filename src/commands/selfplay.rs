@@ -9,7 +9,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// What to play.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Series {
     pub a: PlayerSpec,
     pub b: PlayerSpec,

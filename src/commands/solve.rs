@@ -9,7 +9,9 @@ use crate::notation::{MoveList, Obf};
 use crate::protocols::list_entries;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
-use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
+use crate::search::{
+    Config, Engine, Evaluation, Observer, Progress, RootMoves, RootValue, Scoring,
+};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
 use std::ops::ControlFlow;
@@ -32,6 +34,8 @@ pub struct SolveOptions {
     pub hash_mb: usize,
     /// Threads solving together.
     pub threads: usize,
+    /// The evaluation that orders the solver's moves far from the end.
+    pub eval: Evaluation,
     /// Refuse positions with more empty cells than this (`None`: no limit).
     pub max_empties: Option<usize>,
     /// Keep the bounds the solve proves in this file, and read those of earlier solves from
@@ -110,7 +114,7 @@ pub fn solve_position_within<B: Bits>(
     observer: Option<Observer>,
 ) -> anyhow::Result<Result<PositionSolved, OutOfTime>> {
     let clock = Instant::now();
-    let mut engine = solver(rules, options.hash_mb, options.threads);
+    let mut engine = solver(rules, options.hash_mb, options.threads, &options.eval);
     let mut journal = match &options.journal {
         Some(path) => Some(JournalFile::open(path, rules)?),
         None => None,
@@ -253,14 +257,20 @@ pub fn solve_from(
 }
 
 /// An engine set up as `othello solve` sets one up: plain disc counts, `hash_mb` of table,
-/// `threads` solving together.
-pub(super) fn solver<B: Bits>(rules: &Rules<B>, hash_mb: usize, threads: usize) -> Engine<B> {
+/// `threads` solving together, ordering by `eval`.
+pub(super) fn solver<B: Bits>(
+    rules: &Rules<B>,
+    hash_mb: usize,
+    threads: usize,
+    eval: &Evaluation,
+) -> Engine<B> {
     Engine::new(
         rules.clone(),
         Config {
             hash_mb,
             scoring: Scoring::Plain,
             threads,
+            eval: eval.clone(),
             ..Config::default()
         },
     )
@@ -545,9 +555,10 @@ pub fn solve_file(
     input: impl BufRead,
     hash_mb: usize,
     threads: usize,
+    eval: &Evaluation,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
-    solve_file_up_to(input, hash_mb, threads, None, out)
+    solve_file_up_to(input, hash_mb, threads, eval, None, out)
 }
 
 /// As [`solve_file`], passing over each position with more than `max_empties` empty cells:
@@ -556,6 +567,7 @@ pub fn solve_file_up_to(
     input: impl BufRead,
     hash_mb: usize,
     threads: usize,
+    eval: &Evaluation,
     max_empties: Option<usize>,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
@@ -566,6 +578,7 @@ pub fn solve_file_up_to(
             hash_mb,
             scoring: Scoring::EmptiesToWinner,
             threads,
+            eval: eval.clone(),
             ..Config::default()
         },
     );

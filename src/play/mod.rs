@@ -302,7 +302,7 @@ fn new_table(
     crate::with_bits!(start.shape(), |B| {
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
         let mut table = Table {
-            engine: Engine::new(rules.clone(), options.config),
+            engine: Engine::new(rules.clone(), options.config.clone()),
             game: Game::from_position(rules, position, Passes::Automatic),
             redo: Vec::new(),
             computer,

@@ -13,14 +13,14 @@ pub use player::Player;
 pub use table::{Analysis, AnyTable, Table, TableOf};
 
 use crate::rules::{Bits, Rules};
-use crate::search::{Config, EvalKind};
+use crate::search::{Config, Evaluation};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
 /// Which player, with its settings: `random`, `greedy`, `weights`, or the engine as
 /// comma-separated settings such as `depth=6` or `time=50ms,hash=32,seed=7`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     Random,
     Greedy,
@@ -65,17 +65,7 @@ impl FromStr for PlayerSpec {
                 "hash" => config.hash_mb = parse_hash_mb(value).map_err(SpecError::Value)?,
                 "seed" => config.seed = Some(number("seed")?),
                 "threads" => config.threads = number("threads")?.clamp(1, 1024) as usize,
-                "eval" => {
-                    config.eval = match value {
-                        "learned" => EvalKind::Learned,
-                        "classic" => EvalKind::Classic,
-                        _ => {
-                            return Err(SpecError::Value(format!(
-                                "eval must be learned or classic, not {value:?}"
-                            )))
-                        }
-                    }
-                }
+                "eval" => config.eval = value.parse().map_err(SpecError::Value)?,
                 _ => return Err(SpecError::Setting(setting.to_string())),
             }
         }
@@ -107,8 +97,8 @@ impl fmt::Display for PlayerSpec {
                 if c.threads > 1 {
                     parts.push(format!("threads={}", c.threads));
                 }
-                if c.eval == EvalKind::Classic {
-                    parts.push("eval=classic".to_string());
+                if c.eval == Evaluation::Classic {
+                    parts.push(format!("eval={}", c.eval));
                 }
                 f.write_str(&parts.join(","))
             }
@@ -117,14 +107,26 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
+    /// This player with its engine's evaluation chosen within the program's `chosen` one
+    /// (see [`Evaluation::within`]).
+    pub fn evaluating_within(self, chosen: &Evaluation) -> PlayerSpec {
+        match self {
+            PlayerSpec::Engine(config) => PlayerSpec::Engine(Config {
+                eval: config.eval.within(chosen),
+                ..config
+            }),
+            other => other,
+        }
+    }
+
     /// A player for games under `rules`. `seed` varies the yardsticks' choices between equal
     /// moves.
     pub fn build<B: Bits>(&self, rules: Rules<B>, seed: u64) -> Box<dyn Player<B>> {
-        match *self {
+        match self {
             PlayerSpec::Random => Box::new(Yardstick::random(rules, seed)),
             PlayerSpec::Greedy => Box::new(Yardstick::greedy(rules, seed)),
             PlayerSpec::Weights => Box::new(Yardstick::square_weights(rules, seed)),
-            PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(rules, config)),
+            PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(rules, config.clone())),
         }
     }
 }

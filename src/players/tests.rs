@@ -94,11 +94,16 @@ fn specs() -> Vec<PlayerSpec> {
 }
 
 /// Plays a whole game, checking every move against the game's legal moves; returns the winner.
-fn play_out(setup: &Setup, black: PlayerSpec, white: PlayerSpec, seed: u64) -> Winner {
+fn play_out(setup: &Setup, black: &PlayerSpec, white: &PlayerSpec, seed: u64) -> Winner {
     crate::with_bits!(setup.shape, |B| play_out_in::<B>(setup, black, white, seed))
 }
 
-fn play_out_in<B: Bits>(setup: &Setup, black: PlayerSpec, white: PlayerSpec, seed: u64) -> Winner {
+fn play_out_in<B: Bits>(
+    setup: &Setup,
+    black: &PlayerSpec,
+    white: &PlayerSpec,
+    seed: u64,
+) -> Winner {
     let mut game = Game::<B>::new(setup, Passes::Explicit).unwrap();
     let rules = game.rules().clone();
     let mut players = [
@@ -145,9 +150,9 @@ fn play_out_in<B: Bits>(setup: &Setup, black: PlayerSpec, white: PlayerSpec, see
 fn every_player_plays_only_legal_moves_to_the_end() {
     let specs = specs();
     for setup in setups() {
-        for (i, &spec) in specs.iter().enumerate() {
+        for (i, spec) in specs.iter().enumerate() {
             // Each player takes each side, against the next player in the list.
-            let other = specs[(i + 1) % specs.len()];
+            let other = &specs[(i + 1) % specs.len()];
             play_out(&setup, spec, other, i as u64);
             play_out(&setup, other, spec, 100 + i as u64);
         }
@@ -179,8 +184,8 @@ fn the_engine_beats_the_random_player() {
     let engine: PlayerSpec = "depth=3".parse().unwrap();
     let mut wins = 0;
     for seed in 0..4 {
-        wins += (play_out(&setup, engine, PlayerSpec::Random, seed) == Winner::Black) as u32;
-        wins += (play_out(&setup, PlayerSpec::Random, engine, seed) == Winner::White) as u32;
+        wins += (play_out(&setup, &engine, &PlayerSpec::Random, seed) == Winner::Black) as u32;
+        wins += (play_out(&setup, &PlayerSpec::Random, &engine, seed) == Winner::White) as u32;
     }
     assert!(wins >= 7, "{wins} wins in 8 games");
 }

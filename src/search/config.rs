@@ -1,6 +1,6 @@
 //! What a search may spend and how it plays.
 
-use super::eval::EvalKind;
+use super::eval::Evaluation;
 use std::time::Duration;
 
 /// How final scores count empty cells.
@@ -14,7 +14,7 @@ pub enum Scoring {
 }
 
 /// What a search may spend and how it plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// Deepest iteration, in moves.
     pub depth: Option<u32>,
@@ -27,8 +27,8 @@ pub struct Config {
     pub scoring: Scoring,
     /// Threads searching together (lazy SMP over one shared table); one is deterministic.
     pub threads: usize,
-    /// Learned weights where the board has some, or the classic evaluation.
-    pub eval: EvalKind,
+    /// The evaluation: learned weights where the board has some, or the classic terms.
+    pub eval: Evaluation,
 }
 
 impl Default for Config {
@@ -40,7 +40,7 @@ impl Default for Config {
             seed: None,
             scoring: Scoring::Plain,
             threads: 1,
-            eval: EvalKind::default(),
+            eval: Evaluation::default(),
         }
     }
 }

@@ -58,7 +58,7 @@ pub struct Engine<B> {
 
 impl<B: Bits> Engine<B> {
     pub fn new(rules: Rules<B>, config: Config) -> Self {
-        let eval = Evaluator::new(&rules, config.eval);
+        let eval = Evaluator::new(&rules, &config.eval);
         let cells = rules.geometry.cell_count();
         let square_weight: Vec<i32> = (0..cells).map(|i| eval.square_weight(B::bit(i))).collect();
         let mut distinct = square_weight.clone();

@@ -324,7 +324,7 @@ mod tests {
             let journal = Journal::new(&rules.geometry, 200_000)
                 .with_sink(Box::new(move |pos, b| sink.lock().unwrap().push((*pos, b))));
             let journal = Arc::new(journal);
-            let mut first = Engine::new(rules.clone(), config);
+            let mut first = Engine::new(rules.clone(), config.clone());
             first.keep_journal(Some(Arc::clone(&journal)));
             first.observe(Some(Box::new(move |p: &Progress| {
                 if p.nodes >= half {
@@ -343,7 +343,7 @@ mod tests {
                 plain.score
             );
             for (pos, b) in &proved {
-                let value = Engine::new(rules.clone(), config)
+                let value = Engine::new(rules.clone(), config.clone())
                     .solve_exact(pos, false)
                     .score;
                 assert!(
@@ -353,7 +353,7 @@ mod tests {
             }
             // A later solve reading `journal` finds what the plain solve found, with less work.
             let resumes = |journal: Arc<Journal<u64>>, from: &str| {
-                let mut engine = Engine::new(rules.clone(), config);
+                let mut engine = Engine::new(rules.clone(), config.clone());
                 engine.keep_journal(Some(journal));
                 let resumed = engine.solve_root(&start, RootMoves::Ties);
                 assert_eq!(
@@ -395,7 +395,7 @@ mod tests {
                 ..Config::default()
             };
             let exact = |pos: &Position<u64>| {
-                Engine::new(rules.clone(), config)
+                Engine::new(rules.clone(), config.clone())
                     .solve_exact(pos, false)
                     .score
             };
@@ -417,7 +417,7 @@ mod tests {
                         .insert(&after_best, Bounds { low: v, high: v })
                         .unwrap();
                 }
-                let mut engine = Engine::new(rules.clone(), config);
+                let mut engine = Engine::new(rules.clone(), config.clone());
                 engine.keep_journal(Some(Arc::new(journal)));
                 let key = engine.zobrist.key(&after_first);
                 let score = engine.solve(&after_first, key, value - 1, value, 0);
@@ -456,7 +456,7 @@ mod tests {
             let rules = rules_for::<u64>(rows, cols, variant);
             let start = rules.start(Color::Black, Color::White);
             let exact = |pos: &Position<u64>| {
-                Engine::new(rules.clone(), config)
+                Engine::new(rules.clone(), config.clone())
                     .solve_exact(pos, false)
                     .score
             };
@@ -504,7 +504,7 @@ mod tests {
         for variant in [FULL, MISERE, SIMPLE, SIMPLE_MISERE, PLACE_ANYWHERE] {
             let rules = rules_for::<u64>(3, 3, variant);
             let start = rules.start(Color::Black, Color::White);
-            let value = Engine::new(rules.clone(), config)
+            let value = Engine::new(rules.clone(), config.clone())
                 .solve_exact(&start, false)
                 .score;
             let proved = Journal::new(&rules.geometry, 1).proved(&rules, &start, 9);

@@ -30,7 +30,7 @@ pub use crate::random::splitmix;
 pub use config::{Config, Scoring};
 pub use endgame::{RootMoves, Solved, Windowed};
 pub use engine::Engine;
-pub use eval::{patterns, weights, EvalKind, Evaluator};
+pub use eval::{patterns, weights, Evaluation, Evaluator};
 pub use journal::{Bounds, Journal, Sink};
 pub use keys::Zobrist;
 pub use midgame::Report;

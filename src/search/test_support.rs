@@ -204,10 +204,10 @@ pub(super) fn check_exact<B: Bits>(rules: &Rules<B>, pos: &Position<B>, scoring:
         ..depth(empties.max(1))
     };
     let legal = rules.moves(pos);
-    let mut e = Engine::new(rules.clone(), config);
+    let mut e = Engine::new(rules.clone(), config.clone());
     let report = e.search(pos);
     let solved = e.solve_exact(pos, true);
-    let fresh = Engine::new(rules.clone(), config).solve_exact(pos, false);
+    let fresh = Engine::new(rules.clone(), config.clone()).solve_exact(pos, false);
     let what = format!("{pos:?} ({:?}): {report:?} {solved:?}", rules.variant);
     assert!(report.exact, "{what}");
     assert_eq!(report.score, solved.score * DISC, "{what}");
@@ -264,6 +264,6 @@ pub(super) fn solved_start(
         hash_mb: 16,
         ..Config::default()
     };
-    let plain = Engine::new(rules.clone(), config).solve_root(&start, RootMoves::Ties);
+    let plain = Engine::new(rules.clone(), config.clone()).solve_root(&start, RootMoves::Ties);
     (rules, start, config, plain)
 }

@@ -17,7 +17,7 @@ impl<B: Bits> Engine<B> {
             eval: self.eval.clone(),
             zobrist: self.zobrist.clone(),
             table: Arc::clone(&self.table),
-            config: self.config,
+            config: self.config.clone(),
             id,
             shared: Arc::clone(&self.shared),
             square_weight: self.square_weight.clone(),
@@ -140,7 +140,7 @@ mod tests {
         };
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&seen);
-        let mut engine = Engine::new(rules.clone(), config);
+        let mut engine = Engine::new(rules.clone(), config.clone());
         engine.observe(Some(Box::new(move |p: &Progress| {
             sink.lock().unwrap().push(p.nodes);
             ControlFlow::Continue(())

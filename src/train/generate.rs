@@ -13,7 +13,7 @@
 use super::data::{self, Board, Sample};
 use crate::random::splitmix;
 use crate::rules::{Bits, Color, Position, Rules, Setup};
-use crate::search::{Config, Engine, RootMoves};
+use crate::search::{Config, Engine, Evaluation, RootMoves};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -39,6 +39,8 @@ pub struct GenOptions {
     pub exact_empties: u32,
     pub threads: usize,
     pub hash_mb: usize,
+    /// The evaluation the engine plays by (the solver's order uses it too).
+    pub eval: Evaluation,
 }
 
 /// What a run added.
@@ -139,6 +141,7 @@ fn generate_in<B: Bits>(
                         move_time: None,
                         hash_mb: options.hash_mb,
                         threads: 1,
+                        eval: options.eval.clone(),
                         ..Config::default()
                     },
                 );
@@ -233,6 +236,7 @@ fn play_game<B: Bits>(
             hash_mb: 4,
             seed: Some(splitmix(&mut state)),
             threads: 1,
+            eval: options.eval.clone(),
             ..Config::default()
         },
     );

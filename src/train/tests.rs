@@ -22,6 +22,7 @@ fn options(rows: usize, cols: usize, games: u32, threads: usize) -> GenOptions {
         exact_empties: 8,
         threads,
         hash_mb: 1,
+        eval: crate::search::Evaluation::default(),
     }
 }
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use othello::protocols::{LineReader, Unreadable};
-use othello::search::{Config, EvalKind};
+use othello::search::{Config, Evaluation};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -28,7 +28,7 @@ pub fn quick() -> Config {
         depth: Some(1),
         move_time: Some(Duration::from_millis(20)),
         hash_mb: 1,
-        eval: EvalKind::Classic,
+        eval: Evaluation::Classic,
         ..Config::default()
     }
 }

@@ -6,6 +6,7 @@ use crate::commands::journal::Earlier;
 use crate::commands::solve::PositionSolved;
 use crate::rules::{RuleSet, Setup, Shape, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
+use crate::search::Evaluation;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -69,6 +70,8 @@ pub struct PerfectPlayOptions {
     pub hash_mb: usize,
     /// Threads solving each entry together.
     pub threads: usize,
+    /// The evaluation that orders the solver's moves far from the end.
+    pub eval: Evaluation,
     pub cache: Option<PathBuf>,
     /// A folder of solve journals, one an entry, so that an entry stopped at its time limit
     /// goes on where it stopped when tried again.

@@ -156,6 +156,7 @@ fn solve_entry(
         which: RootMoves::Ties,
         hash_mb: options.hash_mb,
         threads: options.threads,
+        eval: options.eval.clone(),
         max_empties: None,
         journal,
         limit,

@@ -6,6 +6,7 @@ use crate::commands::journal::JournalFile;
 use crate::commands::solve::{interruptible, play_listed, position_after, solver};
 use crate::notation::MoveList;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
+use crate::search::Evaluation;
 use anyhow::{bail, Context};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -15,6 +16,8 @@ use std::time::{Duration, Instant};
 pub struct JobOptions {
     pub threads: usize,
     pub hash_mb: usize,
+    /// The evaluation behind the solver's order and the merges' estimates.
+    pub eval: Evaluation,
     pub limit: Option<Duration>,
     pub interrupt: Interrupt,
 }
@@ -115,7 +118,7 @@ fn job_in<B: Bits>(
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     let mut journal = JournalFile::open(&journal_path, &rules)?;
-    let mut engine = solver(&rules, options.hash_mb, options.threads);
+    let mut engine = solver(&rules, options.hash_mb, options.threads, &options.eval);
     engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
     engine.observe(Some(interruptible(options.interrupt.clone(), None)));
     let g = &rules.geometry;

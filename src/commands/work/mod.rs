@@ -16,7 +16,7 @@ use super::solve::{heading, write_solution, PositionSolved};
 use super::start::Start;
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Bits, Move, Position};
-use crate::search::RootMoves;
+use crate::search::{Evaluation, RootMoves};
 use anyhow::{bail, Context};
 use job::{plan_root, play_out, run_loaded_job, spread};
 use outcome::pass;
@@ -87,6 +87,7 @@ pub fn split(
     moves: &MoveList,
     which: RootMoves,
     jobs: usize,
+    eval: &Evaluation,
     dir: &Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<Round> {
@@ -139,7 +140,7 @@ pub fn split(
     let (round, depth, guess) = crate::with_bits!(start.shape(), |B| {
         let (rules, root) = plan_root::<B>(&plan)?;
         let empties = rules.empty(&root).count();
-        let mut tree = Tree::new(rules, empties);
+        let mut tree = Tree::new(rules, empties, eval);
         let guess = tree.guess(&root);
         let depth = projection::first_round(&mut tree, &root, plan.which, jobs)?;
         let (wants, lines) = (tree.wants(), tree.lines_asked.clone());
@@ -195,8 +196,8 @@ fn round_of<B: Bits>(
 
 /// Merges the results of `dir`: prints the report when they settle the value, otherwise
 /// writes the next round's jobs.
-pub fn merge(dir: &Path, out: &mut dyn Write) -> anyhow::Result<Merged> {
-    merge_keeping(dir, out, &mut Kept::default())
+pub fn merge(dir: &Path, eval: &Evaluation, out: &mut dyn Write) -> anyhow::Result<Merged> {
+    merge_keeping(dir, eval, out, &mut Kept::default())
 }
 
 /// What one merge leaves for the next in the same process: the estimates that order moves,
@@ -207,7 +208,12 @@ pub struct Kept {
 }
 
 /// As [`merge`], reusing and adding to what earlier merges of the same folder kept.
-fn merge_keeping(dir: &Path, out: &mut dyn Write, kept: &mut Kept) -> anyhow::Result<Merged> {
+fn merge_keeping(
+    dir: &Path,
+    eval: &Evaluation,
+    out: &mut dyn Write,
+    kept: &mut Kept,
+) -> anyhow::Result<Merged> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
     let rounds = folder.rounds()?;
@@ -237,7 +243,7 @@ fn merge_keeping(dir: &Path, out: &mut dyn Write, kept: &mut Kept) -> anyhow::Re
         seconds: results.iter().map(|r| r.seconds).collect(),
     };
     crate::with_bits!(plan.start.shape(), |B| {
-        merge_in::<B>(&folder, &plan, &rounds, &results, totals, out, kept)
+        merge_in::<B>(&folder, &plan, &rounds, &results, totals, eval, out, kept)
     })
 }
 
@@ -247,12 +253,13 @@ fn merge_in<B: Bits>(
     rounds: &[Round],
     results: &[JobResult],
     totals: Totals,
+    eval: &Evaluation,
     out: &mut dyn Write,
     kept: &mut Kept,
 ) -> anyhow::Result<Merged> {
     let (rules, root) = plan_root::<B>(plan)?;
     let empties = rules.empty(&root).count();
-    let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth));
+    let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth), eval);
     if let Some(estimates) = kept.estimates.take() {
         if let Ok(estimates) = estimates.downcast::<tree::Estimates<B>>() {
             tree.keep_estimates(*estimates);
@@ -394,7 +401,7 @@ pub fn run_local(
                 signal: Some(signal),
             }));
         }
-        match merge_keeping(dir, out, &mut kept)? {
+        match merge_keeping(dir, &options.eval, out, &mut kept)? {
             Merged::Settled(totals) => return Ok(Ok(totals)),
             Merged::NextRound { round, jobs } => {
                 writeln!(log, "round {round}: {jobs} jobs")?;

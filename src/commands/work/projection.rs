@@ -322,7 +322,12 @@ impl Projector<'_> {
             }
         }
         let clock = cpu_seconds();
-        let mut engine = solver(rules, self.options.hash_mb, self.options.threads);
+        let mut engine = solver(
+            rules,
+            self.options.hash_mb,
+            self.options.threads,
+            &self.options.eval,
+        );
         engine.observe(Some(interruptible(self.options.interrupt.clone(), None)));
         let found = engine.solve_window_within(
             &job.position,
@@ -350,7 +355,7 @@ impl Projector<'_> {
             (a, b) if b == a + 1 => Goal::Test(Test::AtLeast(b)),
             _ => Goal::Value,
         };
-        let mut tree = Tree::new(rules.clone(), 0);
+        let mut tree = Tree::new(rules.clone(), 0, &self.options.eval);
         frontier_for(&mut tree, &job.position, goal, NESTED_SPLIT)?;
         let sim = simulate(&mut tree, &job.position, goal)?;
         let inner = match self.project(rules, &sim, NESTED_SAMPLE, false, levels)? {
@@ -383,7 +388,11 @@ pub fn estimate(
     crate::with_bits!(plan.start.shape(), |B| {
         let (rules, root) = plan_root::<B>(&plan)?;
         let empties = rules.empty(&root).count();
-        let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth));
+        let mut tree = Tree::new(
+            rules.clone(),
+            empties.saturating_sub(plan.depth),
+            &options.eval,
+        );
         let sim = simulate(&mut tree, &root, Goal::Report(plan.which))?;
         let count = |kind| sim.jobs.iter().filter(|j| j.kind == kind).count();
         let kinds: Vec<String> = Kind::ALL

@@ -9,7 +9,7 @@
 //! results so far leave open, and a value is never guessed.
 
 use crate::rules::{Bits, Position, Rules};
-use crate::search::{Config, Engine, Scoring, DISC};
+use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
 use std::collections::HashMap;
 
 /// What a search must show of a position, for its side to move.
@@ -97,7 +97,9 @@ pub struct Tree<B: Bits> {
 }
 
 impl<B: Bits> Tree<B> {
-    pub fn new(rules: Rules<B>, frontier: u32) -> Tree<B> {
+    /// A tree of `rules`' positions solved as jobs at `frontier` empty cells or fewer, with
+    /// estimates and lines from `eval`.
+    pub fn new(rules: Rules<B>, frontier: u32, eval: &Evaluation) -> Tree<B> {
         let maps = rules.geometry.symmetries();
         let most = rules.geometry.cell_count() as i32;
         let estimator = Engine::new(
@@ -108,10 +110,11 @@ impl<B: Bits> Tree<B> {
                 hash_mb: 4,
                 scoring: Scoring::Plain,
                 threads: 1,
+                eval: eval.clone(),
                 ..Config::default()
             },
         );
-        let liner = crate::commands::solve::solver(&rules, LINE_HASH_MB, 1);
+        let liner = crate::commands::solve::solver(&rules, LINE_HASH_MB, 1, eval);
         Tree {
             liner,
             rules,

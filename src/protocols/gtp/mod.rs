@@ -291,7 +291,7 @@ impl fmt::Display for Reply {
 }
 
 /// How the engine plays, from the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub variant: Variant,
     /// Depth, move time (the longest any move may take) and table size.
@@ -330,7 +330,7 @@ impl Session {
     /// A session on the standard 8x8 board.
     pub fn new(settings: Settings) -> Self {
         Session {
-            table: AnyTable::new(Shape::STANDARD, settings.variant, settings.config),
+            table: AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone()),
             clocks: Clocks {
                 settings,
                 time: None,
@@ -378,8 +378,8 @@ impl Session {
             C::Quit | C::Komi => done(),
             C::BoardSize(n) => {
                 let shape = Shape::square(*n).map_err(|_| "unacceptable size".to_string())?;
-                let s = self.clocks.settings;
-                self.table = AnyTable::new(shape, s.variant, s.config);
+                let s = &self.clocks.settings;
+                self.table = AnyTable::new(shape, s.variant, s.config.clone());
                 self.clocks.reset();
                 done()
             }

@@ -16,7 +16,7 @@ use crate::search::Config;
 use std::io::{self, BufRead, Write};
 
 /// Command-line choices that the header does not carry.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     pub rule_set: RuleSet,
     pub place_anywhere: bool,
@@ -25,7 +25,7 @@ pub struct Options {
 }
 
 /// The program as a player in the protocol.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Computer {
     pub sides: Sides,
     pub config: Config,
@@ -181,9 +181,9 @@ impl Session {
                     first: values.first,
                     top_left: values.top_left,
                 };
-                let computer = self.options.computer;
+                let computer = self.options.computer.clone();
                 let mut playing: Erased<PlayingOf> =
-                    crate::erase!(setup.shape, |B| Playing::<B>::new(&setup, computer));
+                    crate::erase!(setup.shape, |B| Playing::<B>::new(&setup, computer.clone()));
                 let over = crate::on_erased!(&mut playing, |p| p.start(&mut out));
                 self.stage = Stage::Playing(Box::new(playing));
                 over

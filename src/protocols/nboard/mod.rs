@@ -112,7 +112,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, NBoardError> {
 }
 
 /// How the engine plays, from the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub variant: Variant,
     /// The depth until the GUI sets one, the time limit of every search, the table size.
@@ -197,7 +197,7 @@ impl Session {
         let mut settings = settings;
         // NBoard's evaluations count empty cells for the winner, as tournament results do.
         settings.config.scoring = Scoring::EmptiesToWinner;
-        let table = AnyTable::new(Shape::STANDARD, settings.variant, settings.config);
+        let table = AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone());
         Session { settings, table }
     }
 
@@ -305,8 +305,8 @@ impl Session {
         if self.table.shape().rows() != record.size || self.table.shape().cols() != record.size {
             match Shape::square(record.size) {
                 Ok(shape) => {
-                    let s = self.settings;
-                    self.table = AnyTable::new(shape, s.variant, s.config);
+                    let s = &self.settings;
+                    self.table = AnyTable::new(shape, s.variant, s.config.clone());
                 }
                 Err(e) => return writeln!(notes, "{NAME}: ignored game: {e}"),
             }

@@ -353,7 +353,7 @@ mod tests {
             let exact = check_exact(&rules, &pos, scoring);
             let wide = Rules::<Words<4>>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
             let config = Config { scoring, ..depth(64) };
-            let solved = Engine::new(wide, config).solve_exact(&widen(&pos), false);
+            let solved = Engine::new(wide, config.clone()).solve_exact(&widen(&pos), false);
             prop_assert_eq!(solved.score, exact);
         }
 
@@ -371,7 +371,7 @@ mod tests {
             let rules = rules_for::<u64>(rows, cols, variant);
             let pos = random_position(&rules, seed, empties);
             let config = Config { scoring, ..depth(64) };
-            let mut e = Engine::new(rules.clone(), config);
+            let mut e = Engine::new(rules.clone(), config.clone());
             let solved = e.solve_exact(&pos, true);
             prop_assert_eq!(solved.score, minimax(&rules, &pos, scoring));
             for &(m, value) in &solved.moves {

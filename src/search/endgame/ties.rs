@@ -137,7 +137,7 @@ mod tests {
         ] {
             let (rules, start, config, plain) = solved_start(rows, cols, variant);
             let journal = Arc::new(Journal::new(&rules.geometry, u64::MAX));
-            let mut first = Engine::new(rules.clone(), config);
+            let mut first = Engine::new(rules.clone(), config.clone());
             first.keep_journal(Some(Arc::clone(&journal)));
             let seen = Arc::new(Mutex::new(None));
             let at_ties = Arc::clone(&seen);
@@ -170,7 +170,13 @@ mod tests {
             assert!(plain.moves.len() > 1, "{rows}x{cols}: {plain:?}");
             // Ties found afterwards are those found in the window, with helpers too.
             for threads in [1, 2] {
-                let mut engine = Engine::new(rules.clone(), Config { threads, ..config });
+                let mut engine = Engine::new(
+                    rules.clone(),
+                    Config {
+                        threads,
+                        ..config.clone()
+                    },
+                );
                 let journal = Journal::new(&rules.geometry, u64::MAX);
                 engine.keep_journal(Some(Arc::new(journal)));
                 let afterwards = engine.solve_root(&start, RootMoves::Ties);

@@ -5,21 +5,11 @@
 //! cells next to them, stable discs, discs, and parity near the end. Under misère the terms that
 //! count owned discs change sign; freedom to move is worth the same in both games.
 
+use super::choice::Evaluation;
 use super::patterns::Indices;
 use super::weights::{self, Weights};
 use crate::rules::{Bits, Position, RuleSet, Rules, AXES};
 use std::sync::Arc;
-
-/// Which evaluation the engine uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EvalKind {
-    /// Learned pattern weights where some are known for the board and variant (see
-    /// [`weights::register`]), the classic evaluation elsewhere.
-    #[default]
-    Learned,
-    /// The hand-weighted terms of this module, everywhere.
-    Classic,
-}
 
 /// Masks derived from the board shape once, and the learned weights if the board has some.
 #[derive(Clone, Debug)]
@@ -36,14 +26,13 @@ pub struct Evaluator<B> {
 }
 
 impl<B: Bits> Evaluator<B> {
-    /// The evaluation of `kind` for `rules`.
-    pub fn new(rules: &Rules<B>, kind: EvalKind) -> Self {
-        let mut eval = Evaluator::classic(rules);
-        if kind == EvalKind::Learned {
-            let g = &rules.geometry;
-            eval.learned = weights::find(g.rows(), g.cols(), rules.variant);
+    /// The evaluation `chosen` for `rules`.
+    pub fn new(rules: &Rules<B>, chosen: &Evaluation) -> Self {
+        let g = &rules.geometry;
+        Evaluator {
+            learned: chosen.weights_for(g.rows(), g.cols(), rules.variant),
+            ..Evaluator::classic(rules)
         }
-        eval
     }
 
     /// The hand-weighted evaluation.
@@ -520,9 +509,6 @@ mod tests {
     #[test]
     #[ignore = "solves about 200 positions of 12-22 empty cells, about two minutes in release: cargo test --release --lib -- --ignored"]
     fn learned_estimates_miss_less_than_classic_near_the_end() {
-        // The program turns the built-in weights on; the library's tests leave them off. This is
-        // the library's only ignored test, so it runs alone.
-        weights::use_built_in(true);
         let config = |eval| Config {
             depth: Some(3),
             move_time: None,
@@ -530,8 +516,8 @@ mod tests {
             eval,
             ..Config::default()
         };
-        let mut learned = engine::<u64>(8, 8, FULL, config(EvalKind::Learned));
-        let mut classic = engine::<u64>(8, 8, FULL, config(EvalKind::Classic));
+        let mut learned = engine::<u64>(8, 8, FULL, config(Evaluation::default()));
+        let mut classic = engine::<u64>(8, 8, FULL, config(Evaluation::Classic));
         let depths = [0, 2, 4, 6, 8];
         let mut rng = 11u64;
         // Mean absolute errors summed over every count of empty cells and depth: learned, classic.

@@ -13,8 +13,7 @@
 use super::patterns::{phase, Indices, PatternSet};
 use crate::rules::{Bits, Position, RuleSet, Rules, Variant};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 const MAGIC: &[u8; 8] = b"OTHELLOW";
 /// Entries of each mobility table.
@@ -268,9 +267,6 @@ pub fn is_weights_file(start: &[u8]) -> bool {
     start.starts_with(MAGIC)
 }
 
-/// The weights the program knows, loaded once: at most one set per board shape and variant.
-static KNOWN: RwLock<Vec<Arc<Weights>>> = RwLock::new(Vec::new());
-
 /// `(name, bytes)` of `weights/NAME.weights` for each name.
 macro_rules! built_in {
     ($($name:literal),* $(,)?) => {
@@ -290,22 +286,14 @@ const BUILT_IN: &[(&str, &[u8])] = built_in![
     "6x6-simple-misere"
 ];
 
-/// Whether the built-in weights are used: the program turns them on (`--eval classic` leaves
-/// them off); a library user who wants them calls [`use_built_in`].
-static BUILT_IN_ON: AtomicBool = AtomicBool::new(false);
-
 /// The built-in weights, each read on its first use, so a run pays only for the board it plays
 /// (and one that never evaluates for none).
 static BUILT_IN_READ: [OnceLock<Option<Arc<Weights>>>; BUILT_IN.len()] =
     [const { OnceLock::new() }; BUILT_IN.len()];
 
-/// Turns the built-in weights on or off.
-pub fn use_built_in(on: bool) {
-    BUILT_IN_ON.store(on, Relaxed);
-}
-
 /// The built-in weights for a board and variant, read the first time they are asked for.
-fn built_in(board: (usize, usize, Variant)) -> Option<Arc<Weights>> {
+pub fn built_in(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> {
+    let board = (rows, cols, variant);
     let i = BUILT_IN
         .iter()
         .position(|(_, bytes)| bytes.get(BOARD_BYTES).map(board_of) == Some(board))?;
@@ -343,40 +331,15 @@ fn board_of(header: &[u8]) -> (usize, usize, Variant) {
     (byte(0).into(), byte(1).into(), variant)
 }
 
-/// Makes `weights` the learned evaluation of their board and variant (replacing any before).
-pub fn register(weights: Weights) {
-    if let Ok(mut known) = KNOWN.write() {
-        known.retain(|w| {
-            (w.rows, w.cols, w.variant) != (weights.rows, weights.cols, weights.variant)
-        });
-        known.push(Arc::new(weights));
-    }
-}
-
 /// The largest weights file read: a phase of the largest pattern set packs into at most about
 /// 0.5 MB (three bytes a weight), and the built-in files take 0.4-1.6 MB in all.
 const MAX_FILE: u64 = 64 << 20;
 
-/// Reads a weights file and registers it; a missing, damaged or oversized file is an error.
-pub fn load(path: &Path) -> Result<(), String> {
+/// Reads a weights file; a missing, damaged or oversized file is an error naming it.
+pub fn read(path: &Path) -> Result<Weights, String> {
     let bytes = crate::files::read_capped(path, MAX_FILE, "a weights file")
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    register(weights);
-    Ok(())
-}
-
-/// The learned weights for a board and variant, if any are known.
-pub fn find(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> {
-    let fits = |w: &&Arc<Weights>| (w.rows, w.cols, w.variant) == (rows, cols, variant);
-    // Weights registered (from --weights) come before the built-in ones.
-    let known = KNOWN.read().ok()?.iter().find(fits).cloned();
-    known.or_else(|| {
-        BUILT_IN_ON
-            .load(Relaxed)
-            .then(|| built_in((rows, cols, variant)))
-            .flatten()
-    })
+    Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The mobility tables' entries for `pos`: by the number of moves of the side to move, then of
@@ -514,10 +477,10 @@ mod tests {
             assert_eq!(w.set, PatternSet::new(w.rows, w.cols), "{name}");
             assert!(!boards.contains(&board), "{name} is built in twice");
             boards.push(board);
-            let found = built_in(board).unwrap();
+            let found = built_in(board.0, board.1, board.2).unwrap();
             assert_eq!((found.rows, found.cols, found.variant), board, "{name}");
         }
-        let none = built_in((7, 7, Variant::default()));
+        let none = built_in(7, 7, Variant::default());
         assert!(none.is_none(), "no 7x7 weights are built in");
     }
 

@@ -730,7 +730,7 @@ mod tests {
             move_time: Some(Duration::from_millis(20)),
             ..Config::default()
         };
-        let mut e = Engine::new(rules.clone(), config);
+        let mut e = Engine::new(rules.clone(), config.clone());
         let clock = Instant::now();
         let report = e.search(&pos);
         let took = clock.elapsed();
@@ -762,8 +762,8 @@ mod tests {
                 ..depth(5)
             },
         ] {
-            let first = Engine::new(rules.clone(), config).search(&pos);
-            let second = Engine::new(rules.clone(), config).search(&pos);
+            let first = Engine::new(rules.clone(), config.clone()).search(&pos);
+            let second = Engine::new(rules.clone(), config.clone()).search(&pos);
             let key = |r: &Report| (r.best, r.score, r.depth, r.exact, r.nodes, r.pv.clone());
             assert_eq!(key(&first), key(&second));
             assert!(first.nodes > 0);
@@ -773,7 +773,7 @@ mod tests {
     /// A whole game between two engines with the same settings on 6x6.
     fn engine_game(config: Config) -> Vec<usize> {
         let rules = rules_for::<u64>(6, 6, FULL);
-        let mut e = Engine::new(rules.clone(), config);
+        let mut e = Engine::new(rules.clone(), config.clone());
         let mut pos = rules.start(Color::Black, Color::White);
         let mut moves = Vec::new();
         while !rules.is_over(&pos) {
