@@ -5,6 +5,9 @@
 //! [`Session::handle`] is the pure core: one typed line in, the lines to print out. [`run`] does
 //! the reading and writing around it. The line protocol (`othello` with no subcommand) is the
 //! one graders diff; this is the one people read, so its words may change.
+//!
+//! The game and its engine are a [`Table`]; the board around it keeps what the sitting adds
+//! (what undo took back, the program's sides, a resignation, how the board is shown).
 
 use crate::commands::Start;
 use crate::notation::{MoveList, PositionString};
