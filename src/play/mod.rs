@@ -5,14 +5,18 @@
 //! [`Session::handle`] is the pure core: one typed line in, the lines to print out. [`run`] does
 //! the reading and writing around it. The line protocol (`othello` with no subcommand) is the
 //! one graders diff; this is the one people read, so its words may change.
+//!
+//! The game and its engine are a [`Table`]; the board around it keeps what the sitting adds
+//! (what undo took back, the program's sides, a resignation, how the board is shown).
 
 use crate::commands::Start;
 use crate::notation::{MoveList, PositionString};
+use crate::players::Table;
 use crate::protocols::line::Sides;
 use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
 use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Move, Passes, Square};
-use crate::search::{Config, Engine, Progress, Report, DISC};
+use crate::search::{Config, Progress, Report, DISC};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, Read, Write};
@@ -44,12 +48,12 @@ pub struct Options {
     pub thinking: bool,
 }
 
-/// A game at the table: the position, what undo took back, the program's sides and its engine.
-struct Table<B> {
-    game: Game<B>,
+/// The game on the terminal's board: the table (the game and the engine) and what the sitting
+/// keeps beside it: what undo took back, the program's sides, how the board is shown.
+struct Board<B> {
+    table: Table<B>,
     redo: Vec<Move>,
     computer: Option<Sides>,
-    engine: Engine<B>,
     /// The last move on the board and the discs it turned, to mark them.
     last: Option<(Square, B)>,
     colour: bool,
@@ -62,7 +66,7 @@ struct Table<B> {
     ctrl_c: Arc<AtomicBool>,
 }
 
-/// What the sitting asks of its table, whatever the board's width: the one place the
+/// What the sitting asks of its board, whatever the board's width: the one place the
 /// width is erased.
 trait Sitting {
     /// The program's moves if it is to move, then the board.
@@ -79,41 +83,41 @@ trait Sitting {
     fn command(&mut self, line: &str, words: &[&str], out: &mut Vec<String>);
 }
 
-impl<B: Bits> Sitting for Table<B> {
+impl<B: Bits> Sitting for Board<B> {
     fn open(&mut self, out: &mut Vec<String>) {
         self.computer_moves(out);
-        Table::show(self, out);
+        Board::show(self, out);
     }
     fn show(&self, out: &mut Vec<String>) {
-        Table::show(self, out)
+        Board::show(self, out)
     }
     fn interrupted(&self) -> bool {
         self.interrupted
     }
     fn moves_text(&self) -> String {
-        moves_text(&self.game)
+        moves_text(self.game())
     }
     fn moves_line(&self) -> String {
-        moves_line(&self.game)
+        moves_line(self.game())
     }
     fn save_text(&self) -> String {
-        save_text(&self.game)
+        save_text(self.game())
     }
     fn set_depth(&mut self, depth: u32) {
-        self.engine.set_limits(Some(depth), None)
+        self.table.set_limits(Some(depth), None)
     }
     fn computer(&self) -> Option<Sides> {
         self.computer
     }
     fn command(&mut self, line: &str, words: &[&str], out: &mut Vec<String>) {
-        Table::command(self, line, words, out)
+        Board::command(self, line, words, out)
     }
 }
 
 /// One sitting, fed a typed line at a time.
 pub struct Session {
     options: Options,
-    table: Box<dyn Sitting>,
+    board: Box<dyn Sitting>,
     over: bool,
     /// Whether Ctrl-C ended the sitting.
     stopped: bool,
@@ -156,7 +160,7 @@ impl Session {
     /// A sitting from `options`; fails if the start or its moves are not a legal game.
     pub fn new(options: Options) -> Result<Session, String> {
         let ctrl_c = Arc::new(AtomicBool::new(false));
-        let table = new_table(
+        let board = new_board(
             &options.start,
             &options.moves,
             options.computer,
@@ -166,7 +170,7 @@ impl Session {
         let hook = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&ctrl_c));
         Ok(Session {
             options,
-            table,
+            board,
             over: false,
             stopped: false,
             ctrl_c,
@@ -186,14 +190,14 @@ impl Session {
             "X is Black, O White; + marks a legal move, [ ] the last move, x and o the discs it turned."
                 .to_string(),
         ];
-        self.table.open(&mut out);
+        self.board.open(&mut out);
         self.check_interrupted(&mut out);
         out
     }
 
     /// Ends the sitting, with the moves so far, if Ctrl-C stopped the program's thinking.
     fn check_interrupted(&mut self, out: &mut Vec<String>) {
-        if self.table.interrupted() {
+        if self.board.interrupted() {
             out.push("Interrupted.".to_string());
             out.push(self.moves_line());
             self.over = true;
@@ -213,12 +217,12 @@ impl Session {
 
     /// The game so far in standard notation.
     pub fn moves_text(&self) -> String {
-        self.table.moves_text()
+        self.board.moves_text()
     }
 
     /// `Moves: ` and the game so far: how a sitting ends, so nothing is lost.
     pub fn moves_line(&self) -> String {
-        self.table.moves_line()
+        self.board.moves_line()
     }
 
     /// Carries out one typed line; returns the lines to print.
@@ -227,7 +231,7 @@ impl Session {
         let words: Vec<&str> = line.split_whitespace().collect();
         let command = words.first().map(|w| w.to_ascii_lowercase());
         match (command.as_deref(), &words[..]) {
-            (None, _) => self.table.show(&mut out),
+            (None, _) => self.board.show(&mut out),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
             (Some("quit" | "exit"), _) => {
                 out.push(self.moves_line());
@@ -237,7 +241,7 @@ impl Session {
                 match self.restart(&self.options.start.clone(), &MoveList::default()) {
                     Ok(()) => {
                         out.push("New game.".to_string());
-                        self.table.open(&mut out);
+                        self.board.open(&mut out);
                     }
                     Err(e) => out.push(e),
                 }
@@ -250,7 +254,7 @@ impl Session {
                     match self.restart(&start, &moves) {
                         Ok(()) => {
                             out.push(format!("Loaded {path}."));
-                            self.table.open(&mut out);
+                            self.board.open(&mut out);
                         }
                         Err(e) => out.push(format!("Cannot load {path}: {e}.")),
                     }
@@ -258,7 +262,7 @@ impl Session {
                 Err(e) => out.push(format!("Cannot load {path}: {e}.")),
             },
             (Some("save"), [_, path]) => {
-                let text = self.table.save_text();
+                let text = self.board.save_text();
                 match save_game(path, &text) {
                     Ok(()) => out.push(format!("Saved to {path}.")),
                     Err(e) => out.push(format!("Cannot save to {path}: {e}")),
@@ -269,14 +273,14 @@ impl Session {
                 Ok(depth @ 1..=60) => {
                     self.options.config.depth = Some(depth);
                     self.options.config.move_time = None;
-                    self.table.set_depth(depth);
+                    self.board.set_depth(depth);
                     out.push(format!("The computer now searches {depth} moves ahead."));
                 }
                 _ => out.push(format!("{n:?} is not a level from 1 to 60.")),
             },
             (Some("level"), [_]) => out.push(level_text(&self.options.config)),
             (Some("level"), _) => out.push("Give one level: level 6.".to_string()),
-            _ => self.table.command(line, &words, &mut out),
+            _ => self.board.command(line, &words, &mut out),
         }
         self.check_interrupted(&mut out);
         out
@@ -284,15 +288,15 @@ impl Session {
 
     /// Starts again from `start` and `moves`, keeping the program's sides and settings.
     fn restart(&mut self, start: &Start, moves: &MoveList) -> Result<(), String> {
-        let computer = self.table.computer();
-        self.table = new_table(start, moves, computer, &self.options, &self.ctrl_c)?;
+        let computer = self.board.computer();
+        self.board = new_board(start, moves, computer, &self.options, &self.ctrl_c)?;
         self.options.start = start.clone();
         Ok(())
     }
 }
 
-/// The table for a start and the moves played from it.
-fn new_table(
+/// The board for a start and the moves played from it.
+fn new_board(
     start: &Start,
     moves: &MoveList,
     computer: Option<Sides>,
@@ -301,9 +305,9 @@ fn new_table(
 ) -> Result<Box<dyn Sitting>, String> {
     crate::with_bits!(start.shape(), |B| {
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
-        let mut table = Table {
-            engine: Engine::new(rules.clone(), options.config.clone()),
-            game: Game::from_position(rules, position, Passes::Automatic),
+        let game = Game::from_position(rules, position, Passes::Automatic);
+        let mut board = Board {
+            table: Table::from_game(game, options.config.clone()),
             redo: Vec::new(),
             computer,
             last: None,
@@ -314,19 +318,23 @@ fn new_table(
             ctrl_c: Arc::clone(ctrl_c),
         };
         for (i, &played) in moves.iter().enumerate() {
-            let done = table
-                .game
+            let done = board
+                .table
                 .play_listed(played)
                 .map_err(|e| format!("move {} ({played}): {e}", i + 1))?;
             if let Move::Play(square) = done.played {
-                table.last = Some((square, done.flips));
+                board.last = Some((square, done.flips));
             }
         }
-        Ok(Box::new(table) as Box<dyn Sitting>)
+        Ok(Box::new(board) as Box<dyn Sitting>)
     })
 }
 
-impl<B: Bits> Table<B> {
+impl<B: Bits> Board<B> {
+    fn game(&self) -> &Game<B> {
+        self.table.game()
+    }
+
     /// A move or a command that needs the board.
     fn command(&mut self, line: &str, words: &[&str], out: &mut Vec<String>) {
         match words[0].to_ascii_lowercase().as_str() {
@@ -334,7 +342,7 @@ impl<B: Bits> Table<B> {
             "redo" => self.redo(out),
             "hint" => self.hint(out),
             "resign" => self.resign(out),
-            "moves" => out.push(moves_line(&self.game)),
+            "moves" => out.push(moves_line(self.game())),
             "swap" => {
                 self.computer = match self.computer {
                     None | Some(Sides::White) => Some(Sides::Black),
@@ -365,14 +373,14 @@ impl<B: Bits> Table<B> {
     /// `f5`, `F5` or `row col`, as a square; what is wrong otherwise.
     fn read_move(&self, line: &str) -> Result<Square, String> {
         let text = line.trim();
-        let off = || format!("{text} is off the {} board.", self.game.shape());
+        let off = || format!("{text} is off the {} board.", self.game().shape());
         let square = match crate::protocols::line::MoveLine::parse(text) {
             Some(m) => m.square().ok_or_else(off)?,
             None => text
                 .parse::<Square>()
                 .map_err(|_| format!("{text:?} is not a move or a command (type help)."))?,
         };
-        match self.game.shape().index(square) {
+        match self.game().shape().index(square) {
             Some(_) => Ok(square),
             None => Err(off()),
         }
@@ -384,7 +392,7 @@ impl<B: Bits> Table<B> {
             out.push(self.why(IllegalMove::GameOver, square));
             return false;
         }
-        match self.game.try_play(Move::Play(square)) {
+        match self.table.try_play(Move::Play(square)) {
             Ok(played) => {
                 self.announce(square, played.color, played.flips, played.passed, out);
                 true
@@ -398,11 +406,13 @@ impl<B: Bits> Table<B> {
 
     fn why(&self, e: IllegalMove, square: Square) -> String {
         match e {
-            IllegalMove::OffBoard(_) => format!("{square} is off the {} board.", self.game.shape()),
+            IllegalMove::OffBoard(_) => {
+                format!("{square} is off the {} board.", self.game().shape())
+            }
             IllegalMove::Occupied(_) => format!("{square} is occupied."),
             IllegalMove::FlanksNothing(_) => format!("{square} flips nothing."),
             IllegalMove::TouchesNothing(_) => {
-                let other = self.game.position().to_move.opposite();
+                let other = self.game().position().to_move.opposite();
                 format!("{square} touches no {} disc.", other.name().to_lowercase())
             }
             IllegalMove::GameOver => "The game is over (new starts again).".to_string(),
@@ -419,7 +429,7 @@ impl<B: Bits> Table<B> {
         passed: Option<Color>,
         out: &mut Vec<String>,
     ) {
-        let g = &self.game.rules().geometry;
+        let g = &self.game().rules().geometry;
         let turned: Vec<String> = flips.iter().map(|i| g.square(i).to_string()).collect();
         let flipping = if turned.is_empty() {
             "flipping nothing".to_string()
@@ -440,7 +450,7 @@ impl<B: Bits> Table<B> {
 
     /// The side to move; none once the game is over, by the rules or by a resignation.
     fn to_move(&self) -> Option<Color> {
-        self.game.to_move().filter(|_| self.resigned.is_none())
+        self.game().to_move().filter(|_| self.resigned.is_none())
     }
 
     /// The side to move gives up: the game is over, the sitting goes on.
@@ -474,7 +484,7 @@ impl<B: Bits> Table<B> {
                 break;
             };
             let Some(best) = report.best else { break };
-            let square = self.game.rules().geometry.square(best);
+            let square = self.game().rules().geometry.square(best);
             if !self.play(square, out) {
                 break;
             }
@@ -483,7 +493,7 @@ impl<B: Bits> Table<B> {
                 // The first moves of the expected line: enough to read, short enough for a row.
                 let shown = report.pv.len().min(8);
                 let more = if report.pv.len() > shown { " ..." } else { "" };
-                let line = squares_text(&self.game.rules().geometry, &report.pv[..shown]);
+                let line = squares_text(&self.game().rules().geometry, &report.pv[..shown]);
                 let secs = report.elapsed.as_secs_f64();
                 out.push(format!("  ({value}, {secs:.1} s; expects {line}{more})"));
             }
@@ -503,9 +513,9 @@ impl<B: Bits> Table<B> {
             bar
         });
         let shown = spinner.clone();
-        let geometry = self.game.rules().geometry.clone();
+        let geometry = self.game().rules().geometry.clone();
         let stop = Arc::clone(&self.ctrl_c);
-        self.engine.observe(Some(Box::new(move |p: &Progress| {
+        let report = self.table.search_watched(Box::new(move |p: &Progress| {
             if let (Some(bar), Some((_, score))) = (&shown, p.best) {
                 bar.set_message(format!(
                     "{} thinks: depth {}, {:+.2} discs, {} nodes: {}",
@@ -521,9 +531,7 @@ impl<B: Bits> Table<B> {
             } else {
                 ControlFlow::Continue(())
             }
-        })));
-        let report = self.engine.search(self.game.position());
-        self.engine.observe(None);
+        }));
         if let Some(bar) = spinner {
             bar.finish_and_clear();
         }
@@ -560,21 +568,21 @@ impl<B: Bits> Table<B> {
             return;
         }
         let mut taken = Vec::new();
-        while let Some(played) = self.game.undo() {
+        while let Some(played) = self.table.undo() {
             taken.push(played);
-            let mover = self.game.position().to_move;
+            let mover = self.game().position().to_move;
             if !self.is_computer(mover) {
                 break;
             }
         }
         // Nothing but the program's opening moves to take back: keep them.
         if self
-            .game
+            .game()
             .to_move()
             .is_some_and(|c| self.is_computer(c) && self.computer != Some(Sides::Both))
         {
             for &m in taken.iter().rev() {
-                let _ = self.game.play_listed(m);
+                let _ = self.table.play_listed(m);
             }
             taken.clear();
         }
@@ -598,7 +606,7 @@ impl<B: Bits> Table<B> {
         if self.play(square, out) {
             // The program's replies were taken back with it; they come again from the search.
             while self
-                .game
+                .game()
                 .to_move()
                 .is_some_and(|c| self.is_computer(c) && !self.redo.is_empty())
             {
@@ -631,18 +639,18 @@ impl<B: Bits> Table<B> {
             out.push("No move to suggest.".to_string());
             return;
         };
-        let square = self.game.rules().geometry.square(best);
+        let square = self.game().rules().geometry.square(best);
         out.push(format!("Hint: {square}, {}.", self.value(color, &report)));
     }
 
     /// The board, the score and whose turn it is (or the result).
     fn show(&self, out: &mut Vec<String>) {
-        let shape = self.game.shape();
+        let shape = self.game().shape();
         let legal = match self.resigned {
             Some(_) => B::ZERO,
-            None => self.game.legal_moves(),
+            None => self.game().legal_moves(),
         };
-        let g = &self.game.rules().geometry;
+        let g = &self.game().rules().geometry;
         let letters: String = (0..shape.cols())
             .map(|c| format!(" {}", (b'a' + c as u8) as char))
             .collect();
@@ -653,7 +661,7 @@ impl<B: Bits> Table<B> {
             let mut row = format!("{:>2} ", r + 1);
             for c in 0..shape.cols() {
                 let i = r * shape.cols() + c;
-                let (mark, style) = match self.game.position().color_at(i) {
+                let (mark, style) = match self.game().position().color_at(i) {
                     Some(Color::Black) if turned.contains(i) => ('x', BLACK),
                     Some(Color::White) if turned.contains(i) => ('o', WHITE),
                     Some(Color::Black) => ('X', BLACK),
@@ -676,7 +684,7 @@ impl<B: Bits> Table<B> {
             }
             out.push(row.trim_end().to_string());
         }
-        let score = self.game.score();
+        let score = self.game().score();
         let totals = format!("Black (X) {}, White (O) {}", score.black, score.white);
         out.push(match self.to_move() {
             Some(c) => {
@@ -706,13 +714,13 @@ impl<B: Bits> Table<B> {
             let other = c.opposite().name();
             return format!("Game over: {} resigned; {other} wins.", c.name());
         }
-        let score = self.game.score();
-        let misere = if self.game.variant().misere {
+        let score = self.game().score();
+        let misere = if self.game().variant().misere {
             " (misère: fewer discs win)"
         } else {
             ""
         };
-        match self.game.winner() {
+        match self.game().winner() {
             Some(Winner::Tie) | None => format!("Game over: a draw{misere}."),
             Some(Winner::Black) => format!(
                 "Game over: Black wins {}-{}{misere}.",

@@ -1,6 +1,6 @@
 //! Players: anything that picks a move for the side to move in a game of any size. The engine
 //! wraps the search; random, greedy and fixed-weights players are the yardsticks it is measured
-//! against.
+//! against. The table pairs a game with the engine, for the protocols and the terminal game.
 
 mod baseline;
 mod engine;

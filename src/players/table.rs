@@ -1,10 +1,11 @@
-//! A game that another program drives, with the engine at the table: the engine protocols (GTP,
-//! NBoard) keep one. Either colour may be told to move at any time, passes are explicit moves,
-//! every move can be taken back, and the engine analyses the position for either colour.
+//! A game with the engine at the table: the one place a game meets its search engine. The engine
+//! protocols (GTP, NBoard) drive one with explicit passes, telling either colour to move at any
+//! time and asking the engine's analysis for either colour; the terminal game plays at one with
+//! the passes made by the game, and watches the engine think. Every move can be taken back.
 
 use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Played};
 use crate::rules::{Position, Rules, Setup, Shape, Variant};
-use crate::search::{Config, Engine};
+use crate::search::{Config, Engine, Observer, Report};
 use std::time::Duration;
 
 /// What the engine found for one move of a position.
@@ -24,7 +25,7 @@ pub struct Analysis {
     pub pv: Vec<Move>,
 }
 
-/// A driven game with the engine at the table, for any bit set.
+/// A game with the engine at the table, for any bit set.
 pub struct Table<B> {
     game: Game<B>,
     engine: Engine<B>,
@@ -61,6 +62,12 @@ impl<B: Bits> Table<B> {
     pub fn new(shape: Shape, variant: Variant, config: Config) -> Self {
         let game = Game::new(&Setup::standard(shape, variant), Passes::Explicit)
             .expect("AnyTable picks a bit set that holds the board");
+        Table::from_game(game, config)
+    }
+
+    /// `game` as it stands, with an engine with `config` for its rules. The game's pass policy
+    /// stays the table's: `load` and `restart` keep it.
+    pub fn from_game(game: Game<B>, config: Config) -> Self {
         Table {
             engine: Engine::new(game.rules().clone(), config),
             game,
@@ -79,6 +86,11 @@ impl<B: Bits> Table<B> {
         self.rules().geometry.square(index)
     }
 
+    /// Plays `played` for the side to move.
+    pub fn try_play(&mut self, played: Move) -> Result<Played<B>, IllegalMove> {
+        self.game.try_play(played)
+    }
+
     /// Plays `played` for `color`, whoever's turn it was.
     pub fn play(&mut self, color: Color, played: Move) -> Result<Played<B>, IllegalMove> {
         self.game.try_play_as(color, played)
@@ -90,9 +102,10 @@ impl<B: Bits> Table<B> {
         self.game.play_listed(played)
     }
 
-    /// Takes back the last move; `false` if there is none.
-    pub fn undo(&mut self) -> bool {
-        self.game.undo().is_some()
+    /// Takes back the last move a player made (with the passes the game made after it); `None`
+    /// if there is none.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.game.undo()
     }
 
     /// Starts again from `position`, then plays `moves`; on a refused move nothing changes and
@@ -102,7 +115,7 @@ impl<B: Bits> Table<B> {
         position: Position<B>,
         moves: &[(Color, Move)],
     ) -> Result<(), (usize, IllegalMove)> {
-        let mut game = Game::from_position(self.rules().clone(), position, Passes::Explicit);
+        let mut game = Game::from_position(self.rules().clone(), position, self.game.passes());
         for (i, &(color, played)) in moves.iter().enumerate() {
             game.try_play_as(color, played).map_err(|e| (i, e))?;
         }
@@ -113,7 +126,7 @@ impl<B: Bits> Table<B> {
     /// Starts again from the standard four-disc start, black to move.
     pub fn restart(&mut self) {
         let start = self.rules().start(Color::Black, Color::White);
-        self.game = Game::from_position(self.rules().clone(), start, Passes::Explicit);
+        self.game = Game::from_position(self.rules().clone(), start, self.game.passes());
     }
 
     /// Changes how long and how deep the engine searches.
@@ -124,6 +137,16 @@ impl<B: Bits> Table<B> {
     pub fn limits(&self) -> (Option<u32>, Option<Duration>) {
         let c = self.engine.config();
         (c.depth, c.move_time)
+    }
+
+    /// The engine's own search of the position as it stands, for the side to move, with `watch`
+    /// seeing its progress; a stop from `watch` ends the search with the best found so far. The
+    /// terminal game shows its thinking this way.
+    pub fn search_watched(&mut self, watch: Observer) -> Report {
+        self.engine.observe(Some(watch));
+        let report = self.engine.search(self.game.position());
+        self.engine.observe(None);
+        report
     }
 
     /// `line` as moves from `pos`, with a pass wherever the side to move had none.
@@ -245,5 +268,66 @@ impl<B: Bits> Table<B> {
         }
         lines.truncate(count);
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Square;
+    use std::ops::ControlFlow;
+
+    fn config(depth: u32) -> Config {
+        Config {
+            depth: Some(depth),
+            move_time: None,
+            hash_mb: 1,
+            threads: 1,
+            ..Config::default()
+        }
+    }
+
+    fn square(text: &str) -> Move {
+        Move::Play(text.parse::<Square>().unwrap())
+    }
+
+    #[test]
+    fn a_table_keeps_its_games_pass_policy() {
+        let setup = Setup::standard(Shape::new(4, 4).unwrap(), Variant::default());
+        let game = Game::<u64>::new(&setup, Passes::Automatic).unwrap();
+        let mut table = Table::from_game(game, config(2));
+        // The 4x4 sample game: black must pass after white's d2, and the game passes for it.
+        let moves = ["b1", "a1", "c4", "d4", "d3", "b4", "a4", "c1", "d1", "d2"];
+        for m in moves {
+            table.try_play(square(m)).unwrap();
+        }
+        assert_eq!(table.game().position().to_move, Color::White);
+        assert_eq!(table.undo(), Some(square("d2")));
+        assert_eq!(table.game().position().to_move, Color::White);
+        table.restart();
+        assert_eq!(table.game().passes(), Passes::Automatic);
+        let start = *table.game().start();
+        let record: Vec<_> = moves.iter().map(|m| (Color::Black, square(m))).collect();
+        assert_eq!(table.load(start, &record[..1]), Ok(()));
+        assert_eq!(table.game().passes(), Passes::Automatic);
+        let protocol = Table::<u64>::new(Shape::new(4, 4).unwrap(), Variant::default(), config(2));
+        assert_eq!(protocol.game().passes(), Passes::Explicit);
+    }
+
+    #[test]
+    fn a_watched_search_stops_when_told_and_the_next_is_not_watched() {
+        let shape = Shape::new(6, 6).unwrap();
+        let mut table = Table::<u64>::new(shape, Variant::default(), config(6));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let report = table.search_watched(Box::new(move |p| {
+            let _ = tx.send(p.depth);
+            ControlFlow::Break(())
+        }));
+        let seen: Vec<u32> = rx.try_iter().collect();
+        assert_eq!(report.depth, 1, "{seen:?}");
+        assert_eq!(seen, [1]);
+        let analysis = table.analyse(Color::Black);
+        assert_eq!(analysis.depth, 6);
+        assert!(rx.try_recv().is_err());
     }
 }

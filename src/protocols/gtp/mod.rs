@@ -430,7 +430,7 @@ impl Clocks {
             }
             C::RegGenMove(color) => Ok(Vertex(self.generate(t, *color)).to_string()),
             C::Undo => {
-                if t.undo() {
+                if t.undo().is_some() {
                     done()
                 } else {
                     Err("cannot undo".to_string())
