@@ -13,3 +13,6 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod train;
+
+#[cfg(test)]
+mod testing;

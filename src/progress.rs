@@ -115,31 +115,17 @@ fn on_terminal(bar: ProgressBar) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
-
-    /// A writer whose bytes a test can read back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::testing::SharedWriter;
 
     #[test]
     fn plain_lines_are_whole_lines_and_a_hidden_display_writes_nothing() {
-        let out = Shared::default();
+        let out = SharedWriter::default();
         let p = Progress::lines(Box::new(out.clone()));
         p.message("a count".into());
         p.println("a move finished".into());
         p.set(3, "a counter".into());
         p.finish();
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let text = out.text();
         assert_eq!(text, "a count\na move finished\na counter\n");
         // Hidden: these go nowhere, and do not fail.
         let hidden = Progress::hidden();

@@ -521,7 +521,7 @@ pub fn progress_text(p: &Progress, finished: bool, cols: usize) -> String {
         _ => {}
     }
     if let Some((m, v)) = p.best {
-        text += &format!(", best {} {v:+}", name(m));
+        text += &format!(", best {} {v}", name(m));
     }
     let secs = p.elapsed.as_secs_f64();
     text + &format!(

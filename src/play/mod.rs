@@ -521,7 +521,7 @@ impl<B: Bits> Board<B> {
                     "{} thinks: depth {}, {:+.2} discs, {} nodes: {}",
                     color.name(),
                     p.depth,
-                    score as f64 / DISC as f64,
+                    score.hundredths() as f64 / DISC as f64,
                     p.nodes,
                     squares_text(&geometry, &p.pv)
                 ));

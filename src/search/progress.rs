@@ -1,5 +1,6 @@
 //! What a search tells its observer as it goes.
 
+use super::score::DISC;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -15,9 +16,9 @@ pub struct Progress {
     /// known, which tests the moves found no better than the best for a tie: `done` and
     /// `total` count those.
     pub ties: bool,
-    /// The best root move so far and its value: in a solve, in discs (exact once
-    /// `done == total`, or `ties`); in an iterative search, in hundredths of a disc.
-    pub best: Option<(usize, i32)>,
+    /// The best root move so far and its value: in a solve, whole discs (exact once
+    /// `done == total`, or `ties`); in an iterative search, an estimate.
+    pub best: Option<(usize, MoveValue)>,
     /// The last root move finished and what is known of its value.
     pub last: Option<(usize, RootValue)>,
     pub nodes: u64,
@@ -29,6 +30,44 @@ pub struct Progress {
     /// While a place-anywhere SIMPLE solve values the sets of its empty cells, how many there
     /// are (`nodes` counts those done); zero otherwise.
     pub sets: u64,
+}
+
+/// A root move's value in the unit of the search that found it, so that neither is read as
+/// the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveValue {
+    /// A solve's final disc difference.
+    Discs(i32),
+    /// An iterative search's estimate, in hundredths of a disc.
+    Hundredths(i32),
+}
+
+impl MoveValue {
+    /// The value in hundredths of a disc, whichever unit it came in.
+    pub fn hundredths(self) -> i32 {
+        match self {
+            MoveValue::Discs(discs) => discs * DISC,
+            MoveValue::Hundredths(hundredths) => hundredths,
+        }
+    }
+
+    /// The whole-disc value of a solve; `None` for an estimate.
+    pub fn discs(self) -> Option<i32> {
+        match self {
+            MoveValue::Discs(discs) => Some(discs),
+            MoveValue::Hundredths(_) => None,
+        }
+    }
+}
+
+/// Discs as `+4`, an estimate as discs to two places, `+0.43`.
+impl std::fmt::Display for MoveValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            MoveValue::Discs(discs) => write!(f, "{discs:+}"),
+            MoveValue::Hundredths(h) => write!(f, "{:+.2}", h as f64 / DISC as f64),
+        }
+    }
 }
 
 /// What a root move's search proved.

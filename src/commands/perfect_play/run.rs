@@ -264,32 +264,18 @@ fn summary(found: &Found) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::RootValue;
-    use std::sync::{Arc, Mutex};
-
-    /// A writer whose bytes the test can read while the observer owns it.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::search::{MoveValue, RootValue};
+    use crate::testing::SharedWriter;
 
     #[test]
     fn a_long_entry_reports_its_root_moves_and_short_ones_stay_quiet() {
-        let seen = Shared::default();
+        let seen = SharedWriter::default();
         let mut observe = long_entry_reporter("4x9 simple".into(), 9, Box::new(seen.clone()));
         let at = |secs: u64, done: usize, last: Option<(usize, RootValue)>| Progress {
             done,
             total: 10,
             current: Some(2),
-            best: Some((2, -12)),
+            best: Some((2, MoveValue::Discs(-12))),
             last,
             nodes: secs * 1_000_000,
             elapsed: Duration::from_secs(secs),
@@ -298,13 +284,13 @@ mod tests {
         // A move finished in the first minute, then counts in between: nothing.
         let _ = observe(&at(30, 1, Some((3, RootValue::Exact(-14)))));
         let _ = observe(&at(500, 1, None));
-        assert!(seen.0.lock().unwrap().is_empty());
+        assert!(seen.text().is_empty());
         // A move finished after a minute, and a count ten minutes after the last line.
         let _ = observe(&at(700, 2, Some((2, RootValue::Exact(-12)))));
         let _ = observe(&at(1200, 2, None));
         let _ = observe(&at(1301, 2, None));
         let _ = observe(&at(1350, 3, Some((4, RootValue::AtMost(-14)))));
-        let text = String::from_utf8(seen.0.lock().unwrap().clone()).unwrap();
+        let text = seen.text();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3, "{text}");
         assert!(lines[0].starts_with("perfect-play: 4x9 simple: move 2/10 c1 -12, best c1 -12, "));

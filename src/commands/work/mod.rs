@@ -236,14 +236,8 @@ fn merge_keeping(
     if !missing.is_empty() {
         return Ok(Merged::Missing(missing));
     }
-    let totals = Totals {
-        rounds: rounds.len() as u32,
-        jobs: results.len(),
-        nodes: results.iter().fold(0u64, |n, r| n.saturating_add(r.nodes)),
-        seconds: results.iter().map(|r| r.seconds).collect(),
-    };
     crate::with_bits!(plan.start.shape(), |B| {
-        merge_in::<B>(&folder, &plan, &rounds, &results, totals, eval, out, kept)
+        merge_in::<B>(&folder, &plan, &rounds, &results, eval, out, kept)
     })
 }
 
@@ -252,11 +246,16 @@ fn merge_in<B: Bits>(
     plan: &Plan,
     rounds: &[Round],
     results: &[JobResult],
-    totals: Totals,
     eval: &Evaluation,
     out: &mut dyn Write,
     kept: &mut Kept,
 ) -> anyhow::Result<Merged> {
+    let totals = Totals {
+        rounds: rounds.len() as u32,
+        jobs: results.len(),
+        nodes: results.iter().fold(0u64, |n, r| n.saturating_add(r.nodes)),
+        seconds: results.iter().map(|r| r.seconds).collect(),
+    };
     let (rules, root) = plan_root::<B>(plan)?;
     let empties = rules.empty(&root).count();
     let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth), eval);

@@ -9,7 +9,7 @@ use crate::rules::{Bits, Position, RuleSet};
 use crate::search::engine::Engine;
 use crate::search::midgame::Look;
 use crate::search::moves::Candidate;
-use crate::search::progress::{Progress, RootValue};
+use crate::search::progress::{MoveValue, Progress, RootValue};
 use crate::search::score::{in_discs, Outcome};
 use crate::search::shared::Shared;
 use crate::search::table::{Bound, Entry, Part, SOLVED};
@@ -351,7 +351,7 @@ impl<B: Bits> Engine<B> {
             if score > round.alpha {
                 round.alpha = score;
                 self.shared.alpha.fetch_max(score, Relaxed);
-                self.ctx.progress.best = Some((m, score));
+                self.ctx.progress.best = Some((m, MoveValue::Discs(score)));
             }
         }
         if i == 0 {

@@ -120,6 +120,7 @@ impl<B: Bits> Engine<B> {
 mod tests {
     use super::*;
     use crate::search::test_support::*;
+    use crate::search::MoveValue;
 
     /// A solve that wants every best move and keeps a journal proves the value before it tests
     /// the other moves for a tie: stopped as that round begins, it has named the best value, and
@@ -154,7 +155,7 @@ mod tests {
             let at_ties = at_ties.unwrap_or_else(|| panic!("{rows}x{cols}: no round of ties"));
             assert_eq!(
                 at_ties.best.map(|(_, v)| v),
-                Some(plain.score),
+                Some(MoveValue::Discs(plain.score)),
                 "{rows}x{cols}"
             );
             assert!(

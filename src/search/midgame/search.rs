@@ -7,6 +7,7 @@ use crate::search::engine::Engine;
 use crate::search::eval::patterns::Indices;
 use crate::search::eval::weights;
 use crate::search::moves::{Candidate, Child};
+use crate::search::progress::MoveValue;
 use crate::search::score::{Outcome, Score, Value};
 use crate::search::shared::SEARCHED_BY_ALL;
 use crate::search::table::{Bound, Entry, Part, MAX_DEPTH};
@@ -132,7 +133,7 @@ impl<B: Bits> Engine<B> {
                 }
             }
             if complete && self.observer.is_some() {
-                self.ctx.progress.best = best.map(|m| (m, report.score));
+                self.ctx.progress.best = best.map(|m| (m, MoveValue::Hundredths(report.score)));
                 self.ctx.progress.depth = depth;
                 self.ctx.progress.pv = self.principal_variation(pos, key, best, depth as usize);
                 self.notify();
