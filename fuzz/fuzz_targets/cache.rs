@@ -21,6 +21,7 @@ fuzz_target!(|data: &[u8]| {
         place_anywhere_limit: None,
         hash_mb: 1,
         threads: 1,
+        eval: othello::search::Evaluation::Classic,
         cache: Some(path.clone()),
         journals: None,
         from_cache: true,

@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
             _ => None,
         },
     };
-    let mut session = Session::new(options);
+    let mut session = Session::new(options.clone());
     // The lines of one turn (score, board rows, turn) once the header is in.
     let mut turn_lines = None;
     let mut total = 0usize;
