@@ -238,7 +238,7 @@ pub struct SearchArgs {
     depth: Option<u32>,
     /// Time for each move, such as 250ms or 2s; the move comes back within it [default: 1s, or
     /// none with --depth].
-    #[arg(long, value_parser = players::parse_duration)]
+    #[arg(long, value_parser = othello::durations::parse)]
     move_time: Option<Duration>,
     /// Transposition table size in megabytes: the most it grows to as the search needs.
     #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
@@ -630,7 +630,7 @@ pub struct SolveArgs {
     pub journal: Option<PathBuf>,
     /// Give up after this long, such as 90m or 2h, printing the work done [default: no limit];
     /// with --journal, the next run goes on from there.
-    #[arg(long, value_name = "DURATION", value_parser = players::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = othello::durations::parse)]
     pub limit: Option<Duration>,
     /// Split the solve into about N independent jobs, written to a new --work folder, for
     /// many machines (see cluster/README.md): each is run with --work DIR --job I, and
@@ -696,7 +696,7 @@ pub struct PlayArgs {
     #[arg(long = "depth", visible_alias = "level", value_name = "DEPTH", conflicts_with = "move_time", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub level: Option<u32>,
     /// The computer's time for each move, such as 500ms or 2s [default: 1s].
-    #[arg(long, value_parser = players::parse_duration)]
+    #[arg(long, value_parser = othello::durations::parse)]
     pub move_time: Option<Duration>,
     /// Transposition table size in megabytes: the most it grows to as the search needs.
     #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
@@ -820,13 +820,13 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: u16,
     /// The longest a move may take.
-    #[arg(long, default_value = "1s", value_parser = players::parse_duration)]
+    #[arg(long, default_value = "1s", value_parser = othello::durations::parse)]
     pub move_time: Duration,
     /// The first program's limit, if it differs.
-    #[arg(long, value_parser = players::parse_duration)]
+    #[arg(long, value_parser = othello::durations::parse)]
     pub a_move_time: Option<Duration>,
     /// The second program's limit, if it differs.
-    #[arg(long, value_parser = players::parse_duration)]
+    #[arg(long, value_parser = othello::durations::parse)]
     pub b_move_time: Option<Duration>,
     /// Opening lines, one per line (f5d6c3); each is played twice with colours swapped.
     #[arg(long)]
@@ -889,10 +889,10 @@ pub struct PerfectPlayArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Placement::Standard, Placement::Anywhere])]
     pub placements: Vec<Placement>,
     /// The longest any entry may take, such as 10m or 1h [default: no limit].
-    #[arg(long, value_parser = players::parse_duration)]
+    #[arg(long, value_parser = othello::durations::parse)]
     pub limit: Option<Duration>,
     /// The longest a place-anywhere entry may take (within --limit).
-    #[arg(long, default_value = "1h", value_parser = players::parse_duration)]
+    #[arg(long, default_value = "1h", value_parser = othello::durations::parse)]
     pub place_anywhere_limit: Duration,
     /// Add each finished entry to this file, and take entries found earlier from it.
     #[arg(long)]

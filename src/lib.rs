@@ -2,6 +2,7 @@
 //! player, perft, and the engine protocols GTP and NBoard.
 
 pub mod commands;
+pub mod durations;
 pub mod files;
 pub mod notation;
 pub mod play;

@@ -988,20 +988,11 @@ fn bad_input_is_a_usage_error_and_status_2() {
 
 #[test]
 fn limits_and_board_lists() {
+    assert_eq!(othello::durations::text(Duration::from_secs(3600)), "1h");
+    assert_eq!(othello::durations::text(Duration::from_secs(600)), "10m");
+    assert_eq!(othello::durations::text(Duration::from_secs(90)), "90s");
     assert_eq!(
-        othello::commands::duration_text(Duration::from_secs(3600)),
-        "1h"
-    );
-    assert_eq!(
-        othello::commands::duration_text(Duration::from_secs(600)),
-        "10m"
-    );
-    assert_eq!(
-        othello::commands::duration_text(Duration::from_secs(90)),
-        "90s"
-    );
-    assert_eq!(
-        othello::commands::duration_text(Duration::from_millis(1500)),
+        othello::durations::text(Duration::from_millis(1500)),
         "1500ms"
     );
     let boards: Vec<String> = boards_up_to(36).iter().map(|b| b.to_string()).collect();

@@ -17,9 +17,7 @@ pub use bench::{bench, bench_positions, BenchLine};
 pub use interrupt::{signal_name, Interrupt, Stopped};
 pub use journal::{Earlier, JournalFile, JOURNAL_MIN_NODES};
 pub use openings::{read_openings, read_openings_file, MAX_OPENINGS_FILE};
-pub use perfect_play::{
-    boards_up_to, duration_text, perfect_play, Found, PerfectPlayOptions, TableEntry, Work,
-};
+pub use perfect_play::{boards_up_to, perfect_play, Found, PerfectPlayOptions, TableEntry, Work};
 pub use perft::perft_table;
 pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use show::{show, IllegalListedMove, Shown};

@@ -425,7 +425,7 @@ fn write_stopped(
     let why = match stopped.signal {
         Some(signal) => format!("Stopped by {}", signal_name(signal)),
         None => {
-            let limit = options.limit.map_or(String::new(), super::duration_text);
+            let limit = options.limit.map_or(String::new(), crate::durations::text);
             format!("Not solved within {limit}")
         }
     };

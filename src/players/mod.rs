@@ -16,7 +16,6 @@ use crate::rules::{Bits, Rules};
 use crate::search::{Config, Evaluation};
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
 
 /// Which player, with its settings: `random`, `greedy`, `weights`, or the engine as
 /// comma-separated settings such as `depth=6` or `time=50ms,hash=32,seed=7`.
@@ -61,7 +60,10 @@ impl FromStr for PlayerSpec {
             };
             match key {
                 "depth" => config.depth = Some(number("depth")?.clamp(1, 1000) as u32),
-                "time" => config.move_time = Some(parse_duration(value).map_err(SpecError::Value)?),
+                "time" => {
+                    config.move_time =
+                        Some(crate::durations::parse(value).map_err(SpecError::Value)?)
+                }
                 "hash" => config.hash_mb = parse_hash_mb(value).map_err(SpecError::Value)?,
                 "seed" => config.seed = Some(number("seed")?),
                 "threads" => config.threads = number("threads")?.clamp(1, 1024) as usize,
@@ -142,24 +144,6 @@ pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
             "{text:?} is not a table size from 1 to {MAX_HASH_MB} megabytes"
         )),
     }
-}
-
-/// A duration in humantime's syntax, such as `250ms`, `1.5s`, `2m`, `1h` or `1h 30m`, from 1ms
-/// to a day. A bare number is refused: whether `2` meant seconds or milliseconds is a guess, and
-/// a wrong guess plays a game in 2 ms.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_digit() || c == '.') {
-        return Err(format!(
-            "{text:?} needs a unit: write {text}s for seconds or {text}ms for milliseconds"
-        ));
-    }
-    let duration = humantime::parse_duration(text)
-        .map_err(|e| format!("{text:?} is not a duration such as 500ms or 2s ({e})"))?;
-    if duration < Duration::from_millis(1) || duration > Duration::from_secs(86_400) {
-        return Err(format!("{text:?} is not a time from 1ms to a day"));
-    }
-    Ok(duration)
 }
 
 #[cfg(test)]

@@ -8,11 +8,10 @@
 //! 6x6 full normal anywhere unsolved limit=1h nodes=6123456789 seconds=3600.004
 //! ```
 
-use super::entry::{duration_text, Found};
+use super::entry::Found;
 use crate::commands::journal::Earlier;
 use crate::commands::solve::PositionSolved;
 use crate::notation::{MoveList, VariantWords, MAX_RUN_SECONDS};
-use crate::players::parse_duration;
 use crate::protocols::list_entry;
 use crate::rules::{Color, Game, Move, Passes, Setup, Shape, Square};
 use anyhow::{anyhow, bail, Context};
@@ -167,7 +166,7 @@ fn cache_line(setup: &Setup, found: &Found) -> Option<String> {
         } => {
             format!(
                 "{name} unsolved limit={} nodes={nodes} seconds={:.3}",
-                duration_text(*limit),
+                crate::durations::text(*limit),
                 elapsed.as_secs_f64()
             ) + &earlier_fields(*earlier)
         }
@@ -269,7 +268,7 @@ fn parse_cache_line(line: &str) -> anyhow::Result<(Setup, Found)> {
         "unsolved" => {
             let text = field("limit")?;
             Found::OutOfTime {
-                limit: parse_duration(text).map_err(|e| anyhow!("limit: {e}"))?,
+                limit: crate::durations::parse(text).map_err(|e| anyhow!("limit: {e}"))?,
                 nodes: number("nodes")?,
                 elapsed: seconds("seconds")?,
                 earlier,

@@ -1,7 +1,7 @@
 //! The markdown document of `othello perfect-play`: the command line, what each column means,
 //! one table row per entry, the totals and the lines of perfect play.
 
-use super::entry::{duration_text, entry_name, Found, PerfectPlayOptions, TableEntry, Work};
+use super::entry::{entry_name, Found, PerfectPlayOptions, TableEntry, Work};
 use super::journals::proved_leads;
 use crate::commands::journal::Proved;
 use crate::commands::signed::signed;
@@ -121,7 +121,7 @@ pub(super) fn write_document(
             }
             Found::OutOfTime { limit, .. } => {
                 let [n, secs] = work_cells(work);
-                let within = duration_text(*limit);
+                let within = crate::durations::text(*limit);
                 let proved = match &options.journals {
                     Some(folder) => proved_leads(folder, s)?,
                     None => None,
@@ -149,7 +149,7 @@ pub(super) fn write_document(
                 untried += 1;
                 not_tried(format!(
                     "not tried ({inside} not solved in {})",
-                    duration_text(*limit)
+                    crate::durations::text(*limit)
                 ))
             }
             Found::NotYetTried => {

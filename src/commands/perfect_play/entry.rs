@@ -196,15 +196,3 @@ pub(super) fn entry_name(setup: &Setup) -> String {
     }
     name
 }
-
-/// `1h`, `10m`, `90s` or `250ms`: as `--limit` reads it.
-pub fn duration_text(d: Duration) -> String {
-    let ms = d.as_millis();
-    match ms {
-        0 => "0s".to_string(),
-        _ if ms.is_multiple_of(3_600_000) => format!("{}h", ms / 3_600_000),
-        _ if ms.is_multiple_of(60_000) => format!("{}m", ms / 60_000),
-        _ if ms.is_multiple_of(1000) => format!("{}s", ms / 1000),
-        _ => format!("{ms}ms"),
-    }
-}

@@ -3,7 +3,7 @@
 
 use super::cache::Cache;
 use super::document::write_document;
-use super::entry::{duration_text, entry_name, Found, PerfectPlayOptions, TableEntry, Work};
+use super::entry::{entry_name, Found, PerfectPlayOptions, TableEntry, Work};
 use super::journals::{black_lead, journal_path};
 use crate::commands::interrupt::Stopped;
 use crate::commands::journal::Proved;
@@ -85,7 +85,7 @@ pub fn perfect_play(
                 cached: false,
             }
         } else {
-            let within = limit.map_or("no time limit".to_string(), duration_text);
+            let within = limit.map_or("no time limit".to_string(), crate::durations::text);
             writeln!(log, "perfect-play: {name}: solving ({within})")?;
             log.flush()?;
             let (found, proved) = solve_entry(&setup, limit, options)?;
@@ -250,12 +250,12 @@ fn summary(found: &Found) -> String {
         ),
         Found::OutOfTime { limit, .. } => format!(
             "not solved in {} ({})",
-            duration_text(*limit),
+            crate::durations::text(*limit),
             work(found.work().expect("a stopped entry has its work"))
         ),
         Found::NotTried { inside, limit } => format!(
             "not tried: {inside} was not solved in {}",
-            duration_text(*limit)
+            crate::durations::text(*limit)
         ),
         Found::NotYetTried => "not in the cache".to_string(),
     }
