@@ -1,5 +1,6 @@
 //! Subcommands other than the protocol: each takes plain values and a writer.
 
+pub mod analyze;
 mod bench;
 mod interrupt;
 mod journal;

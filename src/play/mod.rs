@@ -800,21 +800,14 @@ fn read_regular(path: &Path) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
-/// A saved game: an optional position string line and the move list lines after it.
+/// A saved game: what `save` writes (a position string line, then the moves), a GGF record
+/// or a bare move list.
 fn read_game(path: &str) -> Result<(Option<PositionString>, MoveList), String> {
     let text = read_regular(path.as_ref()).map_err(|e| e.to_string())?;
-    let mut position = None;
-    let mut moves = String::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if line.starts_with('(') {
-            position = Some(line.parse::<PositionString>().map_err(|e| e.to_string())?);
-        } else {
-            moves.push(' ');
-            moves.push_str(line);
-        }
-    }
-    let moves = moves.parse::<MoveList>().map_err(|e| e.to_string())?;
-    Ok((position, moves))
+    let record = text
+        .parse::<crate::notation::GameRecord>()
+        .map_err(|e| e.to_string())?;
+    Ok((record.position, record.moves))
 }
 
 /// What `level` alone says: how the computer searches now.

@@ -9,9 +9,7 @@
 //! [`parse`] turns a line into a [`Command`]; [`Session::handle`] carries it out, writing the
 //! engine's lines as they come; [`run`] does the reading.
 
-mod ggf;
-
-pub use ggf::{parse_ggf, GgfError, GgfGame};
+pub use crate::notation::{parse_ggf, GgfError, GgfGame};
 
 use crate::players::{Analysis, AnyTable, Table};
 use crate::protocols::LineReader;
@@ -95,7 +93,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, NBoardError> {
             }
         }
         "move" => Command::Move(
-            ggf::parse_move(rest).map_err(|_| NBoardError::Argument("move", rest.to_string()))?,
+            crate::notation::parse_ggf_move(rest)
+                .map_err(|_| NBoardError::Argument("move", rest.to_string()))?,
         ),
         "hint" => match rest.parse::<usize>() {
             Ok(n) if n >= 1 => Command::Hint(n),

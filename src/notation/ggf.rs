@@ -1,6 +1,6 @@
-//! GGF game records as NBoard's `set game` sends them: `(;GM[Othello]...BO[8 <cells> *]B[f5]
-//! W[d6/-1.00/0.5];)`. Only what fixes the position is read: the board (`BO`) and the moves
-//! (`B`, `W`); other properties are skipped.
+//! GGF game records, as NBoard's `set game` sends them and files keep them:
+//! `(;GM[Othello]...BO[8 <cells> *]B[f5]W[d6/-1.00/0.5];)`. Only what fixes the position is
+//! read: the board (`BO`) and the moves (`B`, `W`); other properties are skipped.
 
 use crate::rules::{Color, Move, MAX_SIDE, MIN_SIDE};
 

@@ -1,0 +1,287 @@
+//! `othello analyze`: goes over a game move by move, with the move played beside the engine's
+//! best, both values, and the discs the move lost: exact near the end, searched before.
+
+use super::solve::BadPosition;
+use super::start::Start;
+use crate::notation::MoveList;
+use crate::rules::{Bits, Color, Game, Move, Passes, Position, Rules};
+use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
+use std::fmt;
+use std::time::Duration;
+
+/// How the positions of a game are valued.
+#[derive(Clone, Debug)]
+pub struct AnalyzeOptions {
+    /// Positions with this many empty cells or fewer are solved exactly.
+    pub exact_empties: u32,
+    /// The search of the positions before that: a depth, a time each, or both.
+    pub depth: Option<u32>,
+    pub move_time: Option<Duration>,
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub eval: Evaluation,
+}
+
+/// A value for the side that moved: a final disc difference when exact, else an estimate in
+/// hundredths of a disc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Exact(i32),
+    Estimate(i32),
+}
+
+impl Value {
+    /// The value in hundredths of a disc, whichever it is.
+    pub fn hundredths(self) -> i32 {
+        match self {
+            Value::Exact(discs) => discs * DISC,
+            Value::Estimate(h) => h,
+        }
+    }
+
+    fn negated(self) -> Value {
+        match self {
+            Value::Exact(discs) => Value::Exact(-discs),
+            Value::Estimate(h) => Value::Estimate(-h),
+        }
+    }
+}
+
+/// Discs as `+4`, an estimate to two places, `+0.43`.
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Value::Exact(discs) => write!(f, "{discs:+}"),
+            Value::Estimate(h) => write!(f, "{:+.2}", h as f64 / DISC as f64),
+        }
+    }
+}
+
+/// What a move cost, by the discs it lost against the best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    /// Lost nothing, or less than [`MISTAKE`].
+    Good,
+    /// Lost [`MISTAKE`] discs or more: `?`.
+    Mistake,
+    /// Lost [`BLUNDER`] discs or more: `??`.
+    Blunder,
+}
+
+/// Discs lost from which a move is a mistake, and a blunder.
+pub const MISTAKE: i32 = 2;
+pub const BLUNDER: i32 = 6;
+
+impl Mark {
+    fn of(loss_hundredths: i32) -> Mark {
+        if loss_hundredths >= BLUNDER * DISC {
+            Mark::Blunder
+        } else if loss_hundredths >= MISTAKE * DISC {
+            Mark::Mistake
+        } else {
+            Mark::Good
+        }
+    }
+
+    /// `?`, `??`, or nothing.
+    pub fn sign(self) -> &'static str {
+        match self {
+            Mark::Good => "",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
+        }
+    }
+}
+
+/// One move of the game under review. Forced passes are not reviewed: there was no choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reviewed {
+    /// The move's number in the game, passes counted (1 is the first move).
+    pub ply: usize,
+    pub player: Color,
+    pub played: Move,
+    /// The engine's best move; the move played when it is as good.
+    pub best: Move,
+    /// The value of the move played and of the best, for `player`.
+    pub value: Value,
+    pub best_value: Value,
+    /// What the move played lost against the best, in hundredths of a disc (never below 0).
+    pub loss: i32,
+    /// Whether both values are exact.
+    pub exact: bool,
+    pub mark: Mark,
+}
+
+/// The review of a whole game (or of the part played so far).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Review {
+    pub moves: Vec<Reviewed>,
+    /// The final disc difference for Black if the game is over.
+    pub result: Option<i32>,
+}
+
+impl Review {
+    /// Black's, then White's: moves reviewed, discs lost (hundredths), mistakes, blunders.
+    pub fn totals(&self) -> [(Color, usize, i32, usize, usize); 2] {
+        [Color::Black, Color::White].map(|color| {
+            let mine = self.moves.iter().filter(|m| m.player == color);
+            let (mut n, mut lost, mut mistakes, mut blunders) = (0, 0, 0, 0);
+            for m in mine {
+                n += 1;
+                lost += m.loss;
+                mistakes += (m.mark == Mark::Mistake) as usize;
+                blunders += (m.mark == Mark::Blunder) as usize;
+            }
+            (color, n, lost, mistakes, blunders)
+        })
+    }
+}
+
+/// A value of a position for its side to move, and the best move there.
+struct Valued {
+    value: Value,
+    best: Option<usize>,
+}
+
+/// Reviews the game from `start` through `moves` (an unfinished game too); `each` is told
+/// after every position valued, with how many there are, for a progress display.
+pub fn analyze(
+    start: &Start,
+    moves: &MoveList,
+    options: &AnalyzeOptions,
+    each: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<Review> {
+    crate::with_bits!(start.shape(), |B| analyze_in::<B>(
+        start, moves, options, each
+    ))
+}
+
+fn analyze_in<B: Bits>(
+    start: &Start,
+    moves: &MoveList,
+    options: &AnalyzeOptions,
+    each: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<Review> {
+    let (rules, position) = start.rules_and_position::<B>()?;
+    let mut game = Game::from_position(rules.clone(), position, Passes::Automatic);
+    // The positions where a player chose a move, the move, and who moved: the game passes
+    // by itself, so every listed move is a choice.
+    let mut chosen: Vec<(usize, Position<B>, Move)> = Vec::new();
+    let mut ply = 0;
+    for (i, &listed) in moves.iter().enumerate() {
+        let before = *game.position();
+        let played = game
+            .play_listed(listed)
+            .map_err(|e| BadPosition(format!("move {} ({listed}): {e}", i + 1)))?;
+        if played.played == Move::Pass {
+            // A `pa` recording a pass the game made: counted when it was made.
+            continue;
+        }
+        let mut at = before;
+        if before.to_move != played.color {
+            // A start where the side to move must pass: the game passed first.
+            ply += 1;
+            at = rules.pass(&before);
+        }
+        ply += 1;
+        chosen.push((ply, at, played.played));
+        if played.passed.is_some() {
+            ply += 1;
+        }
+    }
+    let mut engine = Engine::new(
+        rules.clone(),
+        Config {
+            depth: options.depth,
+            move_time: options.move_time,
+            hash_mb: options.hash_mb,
+            seed: None,
+            scoring: Scoring::Plain,
+            threads: options.threads,
+            eval: options.eval.clone(),
+        },
+    );
+    // Each position is valued once: the value after a move is the next position's.
+    let mut positions: Vec<Position<B>> = chosen.iter().map(|c| c.1).collect();
+    positions.push(*game.position());
+    let total = positions.len();
+    let mut values = Vec::with_capacity(total);
+    for (i, pos) in positions.iter().enumerate() {
+        values.push(value_of(&mut engine, &rules, pos, options.exact_empties));
+        each(i + 1, total);
+    }
+    let square = |m: usize| Move::Play(rules.geometry.square(m));
+    let mut reviewed = Vec::with_capacity(chosen.len());
+    for (k, &(ply, pos, played)) in chosen.iter().enumerate() {
+        let player = pos.to_move;
+        let here = &values[k];
+        // The next position is valued for its side to move: the opponent's, unless they had
+        // to pass.
+        let next = &values[k + 1];
+        let after = if positions[k + 1].to_move == player {
+            next.value
+        } else {
+            next.value.negated()
+        };
+        let best_value = here.value;
+        let engine_best = here.best.map_or(Move::Pass, square);
+        let as_good = played == engine_best || after.hundredths() >= best_value.hundredths();
+        // A searched move the engine also chose keeps the value of the position it chose it
+        // in: the next position's search, one move deeper, would only add noise.
+        let value = if played == engine_best && !matches!(after, Value::Exact(_)) {
+            best_value
+        } else {
+            after
+        };
+        let loss = (best_value.hundredths() - value.hundredths()).max(0);
+        reviewed.push(Reviewed {
+            ply,
+            player,
+            played,
+            best: if as_good { played } else { engine_best },
+            value,
+            best_value,
+            loss,
+            exact: matches!((value, best_value), (Value::Exact(_), Value::Exact(_))),
+            mark: Mark::of(loss),
+        });
+    }
+    let end = game.position();
+    let result = rules.is_over(end).then(|| rules.margin(end, Color::Black));
+    Ok(Review {
+        moves: reviewed,
+        result,
+    })
+}
+
+/// The value of `pos` for its side to move: solved with `exact_empties` empty cells or fewer,
+/// searched otherwise; a finished game is its margin.
+fn value_of<B: Bits>(
+    engine: &mut Engine<B>,
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    exact_empties: u32,
+) -> Valued {
+    if rules.is_over(pos) {
+        return Valued {
+            value: Value::Exact(rules.margin(pos, pos.to_move)),
+            best: None,
+        };
+    }
+    if rules.empty(pos).count() <= exact_empties {
+        let solved = engine.solve_exact(pos, false);
+        return Valued {
+            value: Value::Exact(solved.score),
+            best: solved.best,
+        };
+    }
+    let report = engine.search(pos);
+    Valued {
+        value: if report.exact {
+            Value::Exact(report.score / DISC)
+        } else {
+            Value::Estimate(report.score)
+        },
+        best: report.best,
+    }
+}
