@@ -328,6 +328,14 @@ pub enum Command {
     /// Perfect play: the value, final count, best moves and a line of perfect play from the
     /// start position (or after --moves); or every position of an OBF file.
     Solve(SolveArgs),
+    /// Go over a game move by move: the move played, the engine's best, both values and the
+    /// discs lost, exact near the end and searched before; mistakes (?) and blunders (??)
+    /// marked, each player's totals.
+    ///
+    /// The game is --moves, or a FILE (- for standard input) holding a GGF record, a game
+    /// saved by `othello play` or a move list; an unfinished game too. It starts from the
+    /// file's own position, --position, or the four-disc start of --rows/--cols.
+    Analyze(AnalyzeArgs),
     /// Play a move list and print every step: the move, its flips, passes, the position after.
     ///
     /// Moves are squares in standard notation, a column letter and a row counted from the top
@@ -670,6 +678,45 @@ pub struct SolveArgs {
     #[arg(long, value_name = "K", requires = "estimate", default_value_t = 20)]
     pub sample: usize,
 }
+
+/// The options of `othello analyze`; its help is its [`Command`]'s doc comment.
+#[derive(clap::Args)]
+pub struct AnalyzeArgs {
+    /// The game: a GGF record, a game saved by `othello play`, or a move list; - reads
+    /// standard input.
+    #[arg(conflicts_with = "moves")]
+    pub file: Option<PathBuf>,
+    /// The moves, such as f5d6c3, instead of a file.
+    #[arg(long)]
+    pub moves: Option<MoveList>,
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Positions with this many empty cells or fewer are solved exactly.
+    #[arg(long, default_value_t = ANALYZE_EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub exact_empties: u32,
+    /// Search the earlier positions this many moves ahead [default: 14 without --move-time].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Or search each earlier position for this long, such as 500ms.
+    #[arg(long, value_parser = othello::durations::parse)]
+    pub move_time: Option<Duration>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
+    pub hash_mb: usize,
+    /// Search with this many threads [default: every core; with 1, the review repeats exactly].
+    #[arg(long, value_parser = threads_arg)]
+    pub threads: Option<usize>,
+    /// One JSON object a move, a line each, and nothing else on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `analyze`'s exact solves start at this many empty cells: an 8x8 game takes about a minute
+/// on two cores (see docs/performance.md, "Analysis").
+pub const ANALYZE_EXACT_EMPTIES: u32 = 26;
+
+/// `analyze`'s depth where neither a depth nor a time is given.
+pub const ANALYZE_DEPTH: u32 = 14;
 
 /// The options of `othello show`; its help is its [`Command`]'s doc comment.
 #[derive(clap::Args)]

@@ -23,6 +23,7 @@ fn dispatch(cli: cli::Cli, started: std::time::Instant) -> Result<Outcome, AppEr
         None => return run::play(rules, cli.computer, &cli.search, eval),
         Some(Command::Perft(args)) => run::perft(args, rules),
         Some(Command::Solve(args)) => run::solve(args, rules, eval),
+        Some(Command::Analyze(args)) => run::analyze(args, rules, eval),
         Some(Command::Show(args)) => run::show(args, rules),
         Some(Command::Play(args)) => run::play_game(args, rules, eval),
         Some(Command::Selfplay(args)) => run::selfplay(args, rules, eval),

@@ -2,14 +2,14 @@
 //! library, with every failure as an [`AppError`].
 
 use crate::cli::{
-    all_cores, BenchArgs, ComputerArg, EngineArgs, GameRules, Goal, MatchArgs, PerfectPlayArgs,
-    PerftArgs, Placement, PlayArgs, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs, TrainArgs,
-    TrainStep,
+    all_cores, AnalyzeArgs, BenchArgs, ComputerArg, EngineArgs, GameRules, Goal, MatchArgs,
+    PerfectPlayArgs, PerftArgs, Placement, PlayArgs, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs,
+    TrainArgs, TrainStep,
 };
 use crate::error::{AppError, Outcome};
 use anyhow::Context;
 use othello::commands;
-use othello::notation::MoveList;
+use othello::notation::{GameRecord, MoveList};
 use othello::players::PlayerSpec;
 use othello::progress::Progress;
 use othello::protocols::line::{self, Computer, Ending, Options, RunError};
@@ -20,7 +20,7 @@ use othello::rules::{Color, Game, Passes, RuleSet};
 use othello::search::{Evaluation, RootMoves};
 use othello::train::data;
 use std::fs::File;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 
 /// The line protocol (no subcommand).
@@ -214,6 +214,85 @@ pub fn referee_match(args: MatchArgs, rules: GameRules) -> Result<(), AppError> 
         }
     }
     played?;
+    Ok(())
+}
+
+/// `othello analyze`: the review on stdout (a table, or JSON lines), progress on stderr.
+pub fn analyze(args: AnalyzeArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
+    use othello::commands::analyze;
+    let record = match (&args.file, &args.moves) {
+        (_, Some(moves)) => GameRecord {
+            position: None,
+            moves: moves.clone(),
+        },
+        (Some(path), None) => {
+            let text = if path.as_os_str() == "-" {
+                let mut bytes = Vec::new();
+                io::stdin()
+                    .lock()
+                    .take(commands::MAX_LIST_FILE + 1)
+                    .read_to_end(&mut bytes)?;
+                if bytes.len() as u64 > commands::MAX_LIST_FILE {
+                    return Err(AppError::Input(
+                        "standard input: too long for a game".into(),
+                    ));
+                }
+                String::from_utf8(bytes)
+                    .map_err(|_| AppError::Input("standard input: not UTF-8 text".into()))?
+            } else {
+                let bytes = read_list(path, "a game file")?;
+                String::from_utf8(bytes)
+                    .map_err(|_| AppError::Input(format!("{}: not UTF-8 text", path.display())))?
+            };
+            let name = if path.as_os_str() == "-" {
+                "standard input".to_string()
+            } else {
+                path.display().to_string()
+            };
+            text.parse::<GameRecord>()
+                .map_err(|e| AppError::Input(format!("{name}: {e}")))?
+        }
+        (None, None) => {
+            return Err(AppError::Usage(
+                "analyze needs a game: --moves LIST, or a FILE (- for standard input)".into(),
+            ))
+        }
+    };
+    let mut start = args.start.start(rules);
+    if let Some(position) = record.position {
+        start = commands::Start::Position(position, start.variant());
+    }
+    let options = analyze::AnalyzeOptions {
+        exact_empties: args.exact_empties,
+        depth: match (args.depth, args.move_time) {
+            (None, None) => Some(crate::cli::ANALYZE_DEPTH),
+            (depth, _) => depth,
+        },
+        move_time: args.move_time,
+        hash_mb: args.hash_mb,
+        threads: args.threads.unwrap_or_else(all_cores),
+        eval: eval.clone(),
+    };
+    let mut progress: Option<Progress> = None;
+    let mut each = |done: usize, total: usize| {
+        let bar = progress.get_or_insert_with(|| Progress::counter(total as u64, "positions"));
+        bar.set(done as u64, "valuing the positions".into());
+    };
+    let review = analyze::analyze(&start, &record.moves, &options, &mut each);
+    if let Some(bar) = &progress {
+        bar.finish();
+    }
+    // An illegal move is status 1, as `show` gives it.
+    let review = review.map_err(|e| match e.downcast_ref::<commands::BadPosition>() {
+        Some(_) => AppError::Failed(format!("{e:#}")),
+        None => e.into(),
+    })?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        analyze::write_json(&review, &mut out)?;
+    } else {
+        analyze::write_text(&review, &mut out)?;
+    }
     Ok(())
 }
 

@@ -141,6 +141,8 @@ impl Review {
 struct Valued {
     value: Value,
     best: Option<usize>,
+    /// Whether it was solved (or the game was over) rather than searched.
+    solved: bool,
 }
 
 /// Reviews the game from `start` through `moves` (an unfinished game too); `each` is told
@@ -201,7 +203,9 @@ fn analyze_in<B: Bits>(
             eval: options.eval.clone(),
         },
     );
-    // Each position is valued once: the value after a move is the next position's.
+    // Each position is valued once. Where it was solved, the move played is worth what the
+    // next position is; where it was searched, a move other than the engine's is searched
+    // one move less deep, so that both values look as far ahead.
     let mut positions: Vec<Position<B>> = chosen.iter().map(|c| c.1).collect();
     positions.push(*game.position());
     let total = positions.len();
@@ -215,24 +219,33 @@ fn analyze_in<B: Bits>(
     for (k, &(ply, pos, played)) in chosen.iter().enumerate() {
         let player = pos.to_move;
         let here = &values[k];
-        // The next position is valued for its side to move: the opponent's, unless they had
-        // to pass.
-        let next = &values[k + 1];
-        let after = if positions[k + 1].to_move == player {
-            next.value
-        } else {
-            next.value.negated()
-        };
         let best_value = here.value;
         let engine_best = here.best.map_or(Move::Pass, square);
-        let as_good = played == engine_best || after.hundredths() >= best_value.hundredths();
-        // A searched move the engine also chose keeps the value of the position it chose it
-        // in: the next position's search, one move deeper, would only add noise.
-        let value = if played == engine_best && !matches!(after, Value::Exact(_)) {
+        // The position after the move, valued for its side to move: the opponent's, unless
+        // they had to pass.
+        let after = &positions[k + 1];
+        let for_player = |v: Value| {
+            if after.to_move == player {
+                v
+            } else {
+                v.negated()
+            }
+        };
+        let value = if here.solved {
+            for_player(values[k + 1].value)
+        } else if played == engine_best {
             best_value
         } else {
-            after
+            engine.set_limits(
+                options.depth.map(|d| d.saturating_sub(1).max(1)),
+                options.move_time,
+            );
+            let reply = value_of(&mut engine, &rules, after, 0);
+            engine.set_limits(options.depth, options.move_time);
+            for_player(reply.value)
         };
+        // A move as good as the engine's is a best move too (symmetric or equal moves).
+        let as_good = played == engine_best || value.hundredths() >= best_value.hundredths();
         let loss = (best_value.hundredths() - value.hundredths()).max(0);
         reviewed.push(Reviewed {
             ply,
@@ -266,6 +279,7 @@ fn value_of<B: Bits>(
         return Valued {
             value: Value::Exact(rules.margin(pos, pos.to_move)),
             best: None,
+            solved: true,
         };
     }
     if rules.empty(pos).count() <= exact_empties {
@@ -273,6 +287,7 @@ fn value_of<B: Bits>(
         return Valued {
             value: Value::Exact(solved.score),
             best: solved.best,
+            solved: true,
         };
     }
     let report = engine.search(pos);
@@ -283,5 +298,83 @@ fn value_of<B: Bits>(
             Value::Estimate(report.score)
         },
         best: report.best,
+        solved: false,
     }
+}
+
+/// `hundredths` as discs: whole when `exact`, else to two places.
+fn discs_text(hundredths: i32, exact: bool) -> String {
+    if exact {
+        format!("{}", hundredths / DISC)
+    } else {
+        format!("{:.2}", hundredths as f64 / DISC as f64)
+    }
+}
+
+/// The review as a table, a move a line, then each player's totals and the result.
+pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{:>4}  {:<6} {:<7} {:<5} {:>7} {:>7} {:>6}",
+        "ply", "player", "move", "best", "value", "best", "loss"
+    )?;
+    for m in &review.moves {
+        let played = format!("{} {}", m.played, m.mark.sign());
+        writeln!(
+            out,
+            "{:>4}  {:<6} {:<7} {:<5} {:>7} {:>7} {:>6}  {}",
+            m.ply,
+            m.player.name(),
+            played.trim_end(),
+            m.best.to_string(),
+            m.value.to_string(),
+            m.best_value.to_string(),
+            discs_text(m.loss, m.exact),
+            if m.exact { "exact" } else { "searched" }
+        )?;
+    }
+    for (color, moves, lost, mistakes, blunders) in review.totals() {
+        let exact = lost % DISC == 0;
+        writeln!(
+            out,
+            "{}: {moves} moves, {} discs lost, {mistakes} mistake{} (?), {blunders} blunder{} (??)",
+            color.name(),
+            discs_text(lost, exact),
+            if mistakes == 1 { "" } else { "s" },
+            if blunders == 1 { "" } else { "s" },
+        )?;
+    }
+    match review.result {
+        Some(0) => writeln!(out, "Result: a draw."),
+        Some(d) if d > 0 => writeln!(out, "Result: Black wins by {d}."),
+        Some(d) => writeln!(out, "Result: White wins by {}.", -d),
+        None => writeln!(out, "Result: the game is not over."),
+    }
+}
+
+/// The review as JSON, one object a move and a line each: `ply`, `player`, `move`, `best`,
+/// `value`, `best_value`, `loss` (discs: whole when exact) and `exact`.
+pub fn write_json(review: &Review, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let number = |hundredths: i32, exact: bool| -> serde_json::Value {
+        if exact {
+            (hundredths / DISC).into()
+        } else {
+            (hundredths as f64 / DISC as f64).into()
+        }
+    };
+    for m in &review.moves {
+        let is_exact = |v: Value| matches!(v, Value::Exact(_));
+        let line = serde_json::json!({
+            "ply": m.ply,
+            "player": m.player.name().to_lowercase(),
+            "move": m.played.to_string(),
+            "best": m.best.to_string(),
+            "value": number(m.value.hundredths(), is_exact(m.value)),
+            "best_value": number(m.best_value.hundredths(), is_exact(m.best_value)),
+            "loss": number(m.loss, m.exact),
+            "exact": m.exact,
+        });
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
 }

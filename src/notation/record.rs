@@ -72,7 +72,10 @@ mod tests {
         assert_eq!(saved.moves.to_string(), "b1a1c4");
         assert!(saved.position.is_some());
         let bare: GameRecord = "f5d6c3\n".parse().unwrap();
-        assert_eq!((bare.position, bare.moves.to_string()), (None, "f5d6c3".into()));
+        assert_eq!(
+            (bare.position, bare.moves.to_string()),
+            (None, "f5d6c3".into())
+        );
     }
 
     #[test]

@@ -1,0 +1,95 @@
+//! `othello analyze`: golden reviews of small games (`tests/analyze/NAME.args`, as for
+//! `show`; `tests/analyze/README.md` says what each shows), and on 8x8 the two checks of a
+//! review's values: a perfect-play line loses nothing once it is solved, and a blunder loses
+//! what the solver says it does.
+
+mod golden;
+
+use assert_cmd::Command;
+use othello::rules::{Move, Rules, Shape, Variant};
+use othello::search::{Config, Engine, RootMoves};
+use std::path::Path;
+use std::time::Duration;
+
+/// One optimal line of 8x8 (a draw), from `shared/data/README.md`.
+const PERFECT_LINE: &str = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6a7g5e3b4c8g6g4c2e8d1f7e2\
+g3h4f1e1f2g1b1f8g8b3h3b2h5b7a3a4a1a2c1h2h1g2b8a8g7h8h7h6";
+
+#[test]
+fn analyze_transcripts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/analyze");
+    golden::check_all(&golden::cases("analyze", "args", 10), |case| {
+        golden::check_args_case("analyze", case, Some(&dir), Duration::from_secs(60))
+    });
+}
+
+/// The review as JSON objects, one a move.
+fn review(args: &[&str]) -> Vec<serde_json::Value> {
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .arg("analyze")
+        .args(["--threads", "1", "--json"])
+        .args(args)
+        .timeout(Duration::from_secs(600))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// Every move of the perfect-play line from 22 empty cells on (ply 39) is exact and loses
+/// nothing.
+#[test]
+fn a_perfect_line_loses_nothing_once_solved() {
+    let moves = review(&[
+        "--exact-empties",
+        "22",
+        "--depth",
+        "1",
+        "--moves",
+        PERFECT_LINE,
+    ]);
+    assert_eq!(moves.len(), 60);
+    for m in &moves[38..] {
+        assert_eq!(m["exact"], true, "{m}");
+        assert_eq!(m["loss"], 0, "{m}");
+        assert_eq!(m["value"], 0, "{m}");
+    }
+}
+
+/// The perfect line to 14 empty cells, then Black's worst move there: the review's loss is
+/// the solver's difference between the best move and that one.
+#[test]
+fn a_blunder_loses_what_the_solver_says() {
+    let list: othello::notation::MoveList = PERFECT_LINE.parse().unwrap();
+    let rules = Rules::<u64>::new(Shape::STANDARD, Variant::default()).unwrap();
+    let mut game = othello::rules::Game::from_position(
+        rules.clone(),
+        rules.start(othello::rules::Color::Black, othello::rules::Color::White),
+        othello::rules::Passes::Automatic,
+    );
+    for &m in &list.0[..46] {
+        game.play_listed(m).unwrap();
+    }
+    let mut engine = Engine::new(rules.clone(), Config::default());
+    let solved = engine.solve_root(game.position(), RootMoves::All);
+    let (worst, worst_value) = *solved.moves.last().unwrap();
+    let loss = solved.score - worst_value;
+    assert!(loss > 0, "{solved:?}");
+    let blunder = Move::Play(rules.geometry.square(worst));
+    let moves = format!(
+        "{}{blunder}",
+        othello::notation::MoveList(list.0[..46].to_vec())
+    );
+    let reviewed = review(&["--exact-empties", "14", "--depth", "1", "--moves", &moves]);
+    let last = reviewed.last().unwrap();
+    assert_eq!(last["ply"], 47, "{last}");
+    assert_eq!(last["move"], blunder.to_string(), "{last}");
+    assert_eq!(last["exact"], true, "{last}");
+    assert_eq!(last["loss"], loss, "{last}");
+    assert_eq!(last["best_value"], solved.score, "{last}");
+}
