@@ -5,7 +5,7 @@ use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use othello::commands;
+use othello::commands::{self, analyze};
 use othello::notation::{MoveList, PositionString};
 use othello::players::{self, PlayerSpec};
 use othello::protocols::line::Sides;
@@ -692,7 +692,7 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pub start: StartArgs,
     /// Positions with this many empty cells or fewer are solved exactly.
-    #[arg(long, default_value_t = ANALYZE_EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=64))]
+    #[arg(long, default_value_t = analyze::EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub exact_empties: u32,
     /// Search the earlier positions this many moves ahead [default: 14 without --move-time].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
@@ -710,13 +710,6 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub json: bool,
 }
-
-/// `analyze`'s exact solves start at this many empty cells: an 8x8 game takes about a minute
-/// on two cores (see docs/performance.md, "Analysis").
-pub const ANALYZE_EXACT_EMPTIES: u32 = 26;
-
-/// `analyze`'s depth where neither a depth nor a time is given.
-pub const ANALYZE_DEPTH: u32 = 14;
 
 /// The options of `othello show`; its help is its [`Command`]'s doc comment.
 #[derive(clap::Args)]

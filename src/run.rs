@@ -265,7 +265,7 @@ pub fn analyze(args: AnalyzeArgs, rules: GameRules, eval: &Evaluation) -> Result
     let options = analyze::AnalyzeOptions {
         exact_empties: args.exact_empties,
         depth: match (args.depth, args.move_time) {
-            (None, None) => Some(crate::cli::ANALYZE_DEPTH),
+            (None, None) => Some(analyze::DEPTH),
             (depth, _) => depth,
         },
         move_time: args.move_time,

@@ -9,6 +9,11 @@ use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
 use std::fmt;
 use std::time::Duration;
 
+/// Where the exact solves start by default, in empty cells, and the search's depth before:
+/// together about a minute for an 8x8 game on two cores (docs/analysis.md).
+pub const EXACT_EMPTIES: u32 = 26;
+pub const DEPTH: u32 = 14;
+
 /// How the positions of a game are valued.
 #[derive(Clone, Debug)]
 pub struct AnalyzeOptions {

@@ -77,6 +77,8 @@ trait Sitting {
     fn moves_text(&self) -> String;
     fn moves_line(&self) -> String;
     fn save_text(&self) -> String;
+    /// The review of the game so far (`othello analyze`), as lines.
+    fn analysis(&self, config: &Config) -> Vec<String>;
     fn set_depth(&mut self, depth: u32);
     fn computer(&self) -> Option<Sides>;
     /// A move, or a command about the game itself.
@@ -102,6 +104,9 @@ impl<B: Bits> Sitting for Board<B> {
     }
     fn save_text(&self) -> String {
         save_text(self.game())
+    }
+    fn analysis(&self, config: &Config) -> Vec<String> {
+        analysis(self.game(), config)
     }
     fn set_depth(&mut self, depth: u32) {
         self.table.set_limits(Some(depth), None)
@@ -143,6 +148,7 @@ const HELP: &[&str] = &[
     "  redo        play a taken-back move again",
     "  hint        the engine's best move and its value in discs (Ctrl-C stops it)",
     "  moves       the game so far, in standard notation",
+    "  analyze     every move so far beside the engine's best, and the discs it lost",
     "  save FILE   write the start position and the moves to FILE",
     "  load FILE   play the position and moves of FILE (a position string and/or a move list)",
     "  new         start again",
@@ -233,6 +239,9 @@ impl Session {
         match (command.as_deref(), &words[..]) {
             (None, _) => self.board.show(&mut out),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
+            (Some("analyze" | "analyse"), _) => {
+                out.extend(self.board.analysis(&self.options.config))
+            }
             (Some("quit" | "exit"), _) => {
                 out.push(self.moves_line());
                 self.over = true;
@@ -720,14 +729,15 @@ impl<B: Bits> Board<B> {
         } else {
             ""
         };
+        let by = score.black.abs_diff(score.white);
         match self.game().winner() {
             Some(Winner::Tie) | None => format!("Game over: a draw{misere}."),
             Some(Winner::Black) => format!(
-                "Game over: Black wins {}-{}{misere}.",
+                "Game over: Black wins {}-{}, by {by}{misere}.",
                 score.black, score.white
             ),
             Some(Winner::White) => format!(
-                "Game over: White wins {}-{}{misere}.",
+                "Game over: White wins {}-{}, by {by}{misere}.",
                 score.white, score.black
             ),
         }
@@ -753,6 +763,34 @@ fn moves_line<B: Bits>(game: &Game<B>) -> String {
 fn squares_text<B: Bits>(g: &Geometry<B>, cells: &[usize]) -> String {
     let squares: Vec<String> = cells.iter().map(|&m| g.square(m).to_string()).collect();
     squares.join(" ")
+}
+
+/// The review of `game` so far, searched as deep as the computer plays (at most
+/// [`analyze::DEPTH`]) and solved from [`analyze::EXACT_EMPTIES`] empty cells on.
+fn analysis<B: Bits>(game: &Game<B>, config: &Config) -> Vec<String> {
+    use crate::commands::analyze;
+    let start = PositionString::from_position(&game.rules().geometry, game.start());
+    let start = Start::Position(start, game.variant());
+    let moves: MoveList = game.moves().collect();
+    let options = analyze::AnalyzeOptions {
+        exact_empties: analyze::EXACT_EMPTIES,
+        depth: Some(config.depth.unwrap_or(analyze::DEPTH).min(analyze::DEPTH)),
+        move_time: None,
+        hash_mb: config.hash_mb,
+        threads: config.threads,
+        eval: config.eval.clone(),
+    };
+    let mut text = Vec::new();
+    let written = analyze::analyze(&start, &moves, &options, &mut |_, _| {})
+        .map_err(|e| e.to_string())
+        .and_then(|review| analyze::write_text(&review, &mut text).map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => String::from_utf8_lossy(&text)
+            .lines()
+            .map(String::from)
+            .collect(),
+        Err(e) => vec![format!("Cannot analyze the game: {e}.")],
+    }
 }
 
 /// What `save` writes: the start position string, then the moves.

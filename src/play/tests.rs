@@ -69,7 +69,9 @@ fn passes_and_the_end_are_said_in_words() {
     }
     assert!(all.contains(&"Black has no legal move and passes.".to_string()));
     assert!(
-        all.last().unwrap().ends_with("Game over: White wins 12-4."),
+        all.last()
+            .unwrap()
+            .ends_with("Game over: White wins 12-4, by 8."),
         "{all:?}"
     );
     assert_eq!(s.moves_text(), "b1a1c4d4d3b4a4c1d1d2paa3a2");
