@@ -146,7 +146,7 @@ const HELP: &[&str] = &[
     "Type a move as f5 (column letter, row number) or as row col (3 4). Commands:",
     "  undo        take back your last move (and the computer's reply)",
     "  redo        play a taken-back move again",
-    "  hint        the engine's best move and its value in discs (Ctrl-C stops it)",
+    "  hint [N]    the engine's best move (or N best) and its value in discs (Ctrl-C stops it)",
     "  moves       the game so far, in standard notation",
     "  analyze     every move so far beside the engine's best, and the discs it lost",
     "  save FILE   write the start position and the moves to FILE",
@@ -349,7 +349,11 @@ impl<B: Bits> Board<B> {
         match words[0].to_ascii_lowercase().as_str() {
             "undo" => self.undo(out),
             "redo" => self.redo(out),
-            "hint" => self.hint(out),
+            "hint" => match words.get(1).map(|n| n.parse::<usize>()) {
+                None => self.hint(out),
+                Some(Ok(n @ 1..=64)) => self.hints(n, out),
+                Some(_) => out.push("hint N lists the N best moves, N from 1 to 64.".to_string()),
+            },
             "resign" => self.resign(out),
             "moves" => out.push(moves_line(self.game())),
             "swap" => {
@@ -550,24 +554,49 @@ impl<B: Bits> Board<B> {
 
     /// A search's value in words, for `color`: exact when it reached the end.
     fn value(&self, color: Color, report: &Report) -> String {
-        if report.exact {
-            let discs = report.score / DISC;
-            let outcome = match discs.cmp(&0) {
-                std::cmp::Ordering::Greater => format!("{} wins by {discs}", color.name()),
-                std::cmp::Ordering::Less => format!("{} loses by {}", color.name(), -discs),
-                std::cmp::Ordering::Equal => "a draw".to_string(),
-            };
-            format!("{outcome} with perfect play")
-        } else {
-            format!(
-                "{:+.1} discs for {} (depth {})",
-                report.score as f64 / DISC as f64,
-                color.name(),
-                report.depth
-            )
-        }
+        value_text(color, report.score, report.exact, report.depth)
     }
 
+    /// `hint N`: the `count` best moves for the side to move, best first, each searched one
+    /// move less deep within a share of the time (exact where the solver reaches).
+    fn hints(&mut self, count: usize, out: &mut Vec<String>) {
+        let Some(color) = self.to_move() else {
+            out.push("The game is over: no hint.".to_string());
+            return;
+        };
+        let lines = self.table.analyse_moves(color, count);
+        // A Ctrl-C meanwhile stops nothing more than the hint.
+        if self.ctrl_c.swap(false, Relaxed) {
+            out.push("Hint stopped.".to_string());
+            return;
+        }
+        for (i, a) in lines.iter().enumerate() {
+            let value = value_text(color, a.score, a.exact, a.depth);
+            out.push(format!("Hint {}: {}, {value}.", i + 1, a.best));
+        }
+    }
+}
+
+/// A value for `color` in words: the outcome when exact, else discs and the depth.
+fn value_text(color: Color, score: i32, exact: bool, depth: u32) -> String {
+    if exact {
+        let discs = score / DISC;
+        let outcome = match discs.cmp(&0) {
+            std::cmp::Ordering::Greater => format!("{} wins by {discs}", color.name()),
+            std::cmp::Ordering::Less => format!("{} loses by {}", color.name(), -discs),
+            std::cmp::Ordering::Equal => "a draw".to_string(),
+        };
+        format!("{outcome} with perfect play")
+    } else {
+        format!(
+            "{:+.1} discs for {} (depth {depth})",
+            score as f64 / DISC as f64,
+            color.name(),
+        )
+    }
+}
+
+impl<B: Bits> Board<B> {
     /// Takes back to the person's previous turn: their last move and the program's replies.
     /// After a resignation, takes back the resignation.
     fn undo(&mut self, out: &mut Vec<String>) {

@@ -313,3 +313,36 @@ fn a_forced_move_has_a_true_value() {
         "{out:?}"
     );
 }
+
+/// `hint N` lists the N best moves, best first, with exact values where the search reaches the
+/// end: on 4x4 the start is lost by 8 whatever Black plays (the four moves are images of one
+/// another), and after b1 a1 c4 White's two best, c1 and d4, win by 14.
+#[test]
+fn hint_n_lists_the_best_moves_with_their_values() {
+    let mut s = session(4, 4, None);
+    s.handle("level 20");
+    let out = s.handle("hint 4");
+    assert_eq!(out.len(), 4, "{out:?}");
+    for (i, line) in out.iter().enumerate() {
+        assert!(line.starts_with(&format!("Hint {}: ", i + 1)), "{out:?}");
+        assert!(
+            line.ends_with(", Black loses by 8 with perfect play."),
+            "{out:?}"
+        );
+    }
+    for m in ["b1", "a1", "c4"] {
+        s.handle(m);
+    }
+    let out = s.handle("hint 2");
+    assert_eq!(
+        out,
+        [
+            "Hint 1: c1, White wins by 14 with perfect play.",
+            "Hint 2: d4, White wins by 14 with perfect play."
+        ],
+    );
+    assert_eq!(
+        s.handle("hint 0"),
+        ["hint N lists the N best moves, N from 1 to 64."]
+    );
+}
