@@ -143,7 +143,7 @@ impl Drop for Session {
 
 /// The commands, as `help` prints them.
 const HELP: &[&str] = &[
-    "Type a move as f5 (column letter, row number) or as row col (3 4). Commands:",
+    "Type a move as f5 (column letter, row number), as row col (3 4), or several as f5d6c3. Commands:",
     "  undo        take back your last move (and the computer's reply)",
     "  redo        play a taken-back move again",
     "  hint [N]    the engine's best move (or N best) and its value in discs (Ctrl-C stops it)",
@@ -355,6 +355,7 @@ impl<B: Bits> Board<B> {
                 Some(_) => out.push("hint N lists the N best moves, N from 1 to 64.".to_string()),
             },
             "resign" => self.resign(out),
+            "pass" | "pa" => self.pass(out),
             "moves" => out.push(moves_line(self.game())),
             "swap" => {
                 self.computer = match self.computer {
@@ -378,8 +379,66 @@ impl<B: Bits> Board<B> {
                         self.show(out);
                     }
                 }
-                Err(why) => out.push(why),
+                Err(why) => match self.read_line_of_moves(line) {
+                    Some(squares) => self.play_line(&squares, out),
+                    None => out.push(why),
+                },
             },
+        }
+    }
+
+    /// A typed pass: the game passes by itself for a side with no move, so a pass is only ever
+    /// taken as saying so.
+    fn pass(&self, out: &mut Vec<String>) {
+        let last = self.game().record().last();
+        match (last, self.to_move()) {
+            (Some((passed, Move::Pass)), Some(_)) => out.push(format!(
+                "Noted: {} had no move and has passed.",
+                passed.name()
+            )),
+            (_, None) => out.push("The game is over (new starts again).".to_string()),
+            (_, Some(color)) => out.push(format!(
+                "{} has a move and cannot pass (a side with none is passed over by itself).",
+                color.name()
+            )),
+        }
+    }
+
+    /// A line of two moves or more, such as `f5d6c3` (passes left out or written `pa`), as
+    /// the squares to play; `None` when the line is not one.
+    fn read_line_of_moves(&self, line: &str) -> Option<Vec<Square>> {
+        let list = line.trim().parse::<MoveList>().ok()?;
+        let squares: Vec<Square> = list
+            .iter()
+            .filter_map(|m| match m {
+                Move::Play(square) => Some(*square),
+                Move::Pass => None,
+            })
+            .collect();
+        (squares.len() >= 2).then_some(squares)
+    }
+
+    /// Plays a typed line of moves for whoever is to move, each announced, stopping at the
+    /// first that cannot be played; then the computer's moves, if it is its turn.
+    fn play_line(&mut self, squares: &[Square], out: &mut Vec<String>) {
+        let mut played = false;
+        for &square in squares {
+            if self.game().shape().index(square).is_none() {
+                out.push(format!(
+                    "{square} is off the {} board.",
+                    self.game().shape()
+                ));
+                break;
+            }
+            if !self.play(square, out) {
+                break;
+            }
+            played = true;
+        }
+        if played {
+            self.redo.clear();
+            self.computer_moves(out);
+            self.show(out);
         }
     }
 

@@ -346,3 +346,24 @@ fn hint_n_lists_the_best_moves_with_their_values() {
         ["hint N lists the N best moves, N from 1 to 64."]
     );
 }
+
+/// A typed line of moves plays them all, for whoever is to move, and stops at the first that
+/// cannot be played; a typed pass is taken only as saying a forced pass happened.
+#[test]
+fn a_line_of_moves_is_played_and_a_pass_is_only_acknowledged() {
+    let mut s = session(4, 4, None);
+    let out = s.handle("b1a1c4");
+    assert_eq!(out[0], "Black plays b1, flipping b2.", "{out:?}");
+    assert_eq!(s.moves_text(), "b1a1c4");
+    let out = s.handle("d4 d3 a1");
+    assert!(out.contains(&"a1 is occupied.".to_string()), "{out:?}");
+    assert_eq!(s.moves_text(), "b1a1c4d4d3");
+    assert_eq!(
+        s.handle("pass"),
+        ["White has a move and cannot pass (a side with none is passed over by itself)."]
+    );
+    // Black has no move after d2: the game passes for it.
+    s.handle("b4a4c1d1d2");
+    assert!(s.moves_text().ends_with("d2pa"), "{}", s.moves_text());
+    assert_eq!(s.handle("pa"), ["Noted: Black had no move and has passed."]);
+}
