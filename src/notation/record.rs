@@ -1,7 +1,9 @@
 //! A game as a file keeps it, in any of the forms the program reads: a GGF record, what
 //! `othello play` saves (a position string line, then the moves), or a bare move list.
 
-use super::{GgfError, GgfGame, MoveList, MoveListError, PositionError, PositionString};
+use super::ggf::{GgfError, GgfGame};
+use super::moves::{MoveList, MoveListError};
+use super::position::{PositionError, PositionString};
 use crate::rules::Move;
 use std::str::FromStr;
 
