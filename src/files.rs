@@ -11,10 +11,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// The bytes of the file at `path`, refused (`InvalidData`, naming `what` the file should be)
 /// when there are more than `cap` of them. Reads no more than `cap + 1`.
 pub fn read_capped(path: &Path, cap: u64, what: &str) -> io::Result<Vec<u8>> {
+    read_capped_from(std::fs::File::open(path)?, cap, what)
+}
+
+/// As [`read_capped`], from any reader: standard input.
+pub fn read_capped_from(reader: impl Read, cap: u64, what: &str) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(cap + 1)
-        .read_to_end(&mut bytes)?;
+    reader.take(cap + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,

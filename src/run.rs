@@ -20,7 +20,7 @@ use othello::rules::{Color, Game, Passes, RuleSet};
 use othello::search::{Evaluation, RootMoves};
 use othello::train::data;
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
 /// The line protocol (no subcommand).
@@ -226,29 +226,19 @@ pub fn analyze(args: AnalyzeArgs, rules: GameRules, eval: &Evaluation) -> Result
             moves: moves.clone(),
         },
         (Some(path), None) => {
-            let text = if path.as_os_str() == "-" {
-                let mut bytes = Vec::new();
-                io::stdin()
-                    .lock()
-                    .take(commands::MAX_LIST_FILE + 1)
-                    .read_to_end(&mut bytes)?;
-                if bytes.len() as u64 > commands::MAX_LIST_FILE {
-                    return Err(AppError::Input(
-                        "standard input: too long for a game".into(),
-                    ));
-                }
-                String::from_utf8(bytes)
-                    .map_err(|_| AppError::Input("standard input: not UTF-8 text".into()))?
+            let (name, bytes) = if path.as_os_str() == "-" {
+                let cap = commands::MAX_LIST_FILE;
+                let read = othello::files::read_capped_from(io::stdin().lock(), cap, "a game");
+                let bytes = read.map_err(|e| match e.kind() {
+                    io::ErrorKind::InvalidData => AppError::Input(format!("standard input: {e}")),
+                    _ => e.into(),
+                })?;
+                ("standard input".to_string(), bytes)
             } else {
-                let bytes = read_list(path, "a game file")?;
-                String::from_utf8(bytes)
-                    .map_err(|_| AppError::Input(format!("{}: not UTF-8 text", path.display())))?
+                (path.display().to_string(), read_list(path, "a game file")?)
             };
-            let name = if path.as_os_str() == "-" {
-                "standard input".to_string()
-            } else {
-                path.display().to_string()
-            };
+            let text = String::from_utf8(bytes)
+                .map_err(|_| AppError::Input(format!("{name}: not UTF-8 text")))?;
             text.parse::<GameRecord>()
                 .map_err(|e| AppError::Input(format!("{name}: {e}")))?
         }

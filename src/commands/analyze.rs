@@ -5,8 +5,7 @@ use super::solve::BadPosition;
 use super::start::Start;
 use crate::notation::MoveList;
 use crate::rules::{Bits, Color, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
-use std::fmt;
+use crate::search::{Config, Engine, Evaluation, MoveValue, Scoring, DISC};
 use std::time::Duration;
 
 /// Where the exact solves start by default, in empty cells, and the search's depth before:
@@ -25,41 +24,6 @@ pub struct AnalyzeOptions {
     pub hash_mb: usize,
     pub threads: usize,
     pub eval: Evaluation,
-}
-
-/// A value for the side that moved: a final disc difference when exact, else an estimate in
-/// hundredths of a disc.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value {
-    Exact(i32),
-    Estimate(i32),
-}
-
-impl Value {
-    /// The value in hundredths of a disc, whichever it is.
-    pub fn hundredths(self) -> i32 {
-        match self {
-            Value::Exact(discs) => discs * DISC,
-            Value::Estimate(h) => h,
-        }
-    }
-
-    fn negated(self) -> Value {
-        match self {
-            Value::Exact(discs) => Value::Exact(-discs),
-            Value::Estimate(h) => Value::Estimate(-h),
-        }
-    }
-}
-
-/// Discs as `+4`, an estimate to two places, `+0.43`.
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Value::Exact(discs) => write!(f, "{discs:+}"),
-            Value::Estimate(h) => write!(f, "{:+.2}", h as f64 / DISC as f64),
-        }
-    }
 }
 
 /// What a move cost, by the discs it lost against the best.
@@ -107,9 +71,9 @@ pub struct Reviewed {
     pub played: Move,
     /// The engine's best move; the move played when it is as good.
     pub best: Move,
-    /// The value of the move played and of the best, for `player`.
-    pub value: Value,
-    pub best_value: Value,
+    /// The value of the move played and of the best, for `player`: whole discs where solved.
+    pub value: MoveValue,
+    pub best_value: MoveValue,
     /// What the move played lost against the best, in hundredths of a disc (never below 0).
     pub loss: i32,
     /// Whether both values are exact.
@@ -144,7 +108,7 @@ impl Review {
 
 /// A value of a position for its side to move, and the best move there.
 struct Valued {
-    value: Value,
+    value: MoveValue,
     best: Option<usize>,
     /// Whether it was solved (or the game was over) rather than searched.
     solved: bool,
@@ -229,13 +193,7 @@ fn analyze_in<B: Bits>(
         // The position after the move, valued for its side to move: the opponent's, unless
         // they had to pass.
         let after = &positions[k + 1];
-        let for_player = |v: Value| {
-            if after.to_move == player {
-                v
-            } else {
-                v.negated()
-            }
-        };
+        let for_player = |v: MoveValue| if after.to_move == player { v } else { -v };
         let value = if here.solved {
             for_player(values[k + 1].value)
         } else if played == engine_best {
@@ -260,7 +218,7 @@ fn analyze_in<B: Bits>(
             value,
             best_value,
             loss,
-            exact: matches!((value, best_value), (Value::Exact(_), Value::Exact(_))),
+            exact: value.discs().is_some() && best_value.discs().is_some(),
             mark: Mark::of(loss),
         });
     }
@@ -282,7 +240,7 @@ fn value_of<B: Bits>(
 ) -> Valued {
     if rules.is_over(pos) {
         return Valued {
-            value: Value::Exact(rules.margin(pos, pos.to_move)),
+            value: MoveValue::Discs(rules.margin(pos, pos.to_move)),
             best: None,
             solved: true,
         };
@@ -290,7 +248,7 @@ fn value_of<B: Bits>(
     if rules.empty(pos).count() <= exact_empties {
         let solved = engine.solve_exact(pos, false);
         return Valued {
-            value: Value::Exact(solved.score),
+            value: MoveValue::Discs(solved.score),
             best: solved.best,
             solved: true,
         };
@@ -298,9 +256,9 @@ fn value_of<B: Bits>(
     let report = engine.search(pos);
     Valued {
         value: if report.exact {
-            Value::Exact(report.score / DISC)
+            MoveValue::Discs(report.score / DISC)
         } else {
-            Value::Estimate(report.score)
+            MoveValue::Hundredths(report.score)
         },
         best: report.best,
         solved: false,
@@ -368,7 +326,7 @@ pub fn write_json(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
         }
     };
     for m in &review.moves {
-        let is_exact = |v: Value| matches!(v, Value::Exact(_));
+        let is_exact = |v: MoveValue| v.discs().is_some();
         let line = serde_json::json!({
             "ply": m.ply,
             "player": m.player.name().to_lowercase(),

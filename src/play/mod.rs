@@ -423,13 +423,7 @@ impl<B: Bits> Board<B> {
     fn play_line(&mut self, squares: &[Square], out: &mut Vec<String>) {
         let mut played = false;
         for &square in squares {
-            if self.game().shape().index(square).is_none() {
-                out.push(format!(
-                    "{square} is off the {} board.",
-                    self.game().shape()
-                ));
-                break;
-            }
+            // `play` says why a move cannot be played, off the board too.
             if !self.play(square, out) {
                 break;
             }

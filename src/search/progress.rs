@@ -60,6 +60,17 @@ impl MoveValue {
     }
 }
 
+/// The same value for the other side.
+impl std::ops::Neg for MoveValue {
+    type Output = MoveValue;
+    fn neg(self) -> MoveValue {
+        match self {
+            MoveValue::Discs(discs) => MoveValue::Discs(-discs),
+            MoveValue::Hundredths(h) => MoveValue::Hundredths(-h),
+        }
+    }
+}
+
 /// Discs as `+4`, an estimate as discs to two places, `+0.43`.
 impl std::fmt::Display for MoveValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
