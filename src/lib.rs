@@ -5,6 +5,7 @@ pub mod commands;
 pub mod durations;
 pub mod files;
 pub mod notation;
+pub mod opening;
 pub mod play;
 pub mod players;
 pub mod progress;

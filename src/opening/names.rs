@@ -1,0 +1,1 @@
+//! The named openings.
