@@ -15,5 +15,5 @@ pub use journal::{JournalLine, VariantWords, MAX_RUN_SECONDS};
 pub use moves::{MoveList, MoveListError};
 pub use obf::{Obf, ObfError};
 pub use position::{PositionError, PositionString};
-pub use record::{GameRecord, RecordError};
+pub use record::{GameRecord, RecordError, RecordFormat};
 pub use square::SquareError;

@@ -4,7 +4,8 @@
 use super::ggf::{GgfError, GgfGame};
 use super::moves::{MoveList, MoveListError};
 use super::position::{PositionError, PositionString};
-use crate::rules::Move;
+use crate::rules::{Color, Move};
+use std::fmt;
 use std::str::FromStr;
 
 /// Where a recorded game starts (its own position, or the usual start when it names none)
@@ -58,6 +59,76 @@ impl FromStr for GameRecord {
     }
 }
 
+/// The forms a game is written in: what `play` saves (the start position, then the moves),
+/// a GGF record, or the bare move list from the board's usual start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    Saved,
+    Ggf,
+    Moves,
+}
+
+impl RecordFormat {
+    /// The form a file's name asks for: GGF for `.ggf`, else the saved-game form.
+    pub fn for_path(path: &str) -> RecordFormat {
+        let ggf = std::path::Path::new(path)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("ggf"));
+        if ggf {
+            RecordFormat::Ggf
+        } else {
+            RecordFormat::Saved
+        }
+    }
+
+    /// The text of a game that starts at `start` with `moves`, each with its mover. A move list
+    /// says nothing of the start, so the caller decides whether the usual start is meant.
+    pub fn write(self, start: &PositionString, moves: &[(Color, Move)]) -> Result<String, String> {
+        let list = MoveList(moves.iter().map(|&(_, m)| m).collect());
+        Ok(match self {
+            RecordFormat::Saved => format!("{start}\n{list}\n"),
+            RecordFormat::Moves => format!("{list}\n"),
+            RecordFormat::Ggf => {
+                if start.rows() != start.cols() {
+                    return Err(format!(
+                        "GGF holds square boards only, not {}",
+                        start.shape()
+                    ));
+                }
+                let game = GgfGame {
+                    size: start.rows(),
+                    cells: start.cells().to_vec(),
+                    to_move: start.to_move(),
+                    moves: moves.to_vec(),
+                };
+                format!("{game}\n")
+            }
+        })
+    }
+}
+
+impl FromStr for RecordFormat {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "game" => Ok(RecordFormat::Saved),
+            "ggf" => Ok(RecordFormat::Ggf),
+            "moves" => Ok(RecordFormat::Moves),
+            _ => Err(format!("{text:?} is not a form: game, ggf or moves")),
+        }
+    }
+}
+
+impl fmt::Display for RecordFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RecordFormat::Saved => "game",
+            RecordFormat::Ggf => "ggf",
+            RecordFormat::Moves => "moves",
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +157,29 @@ mod tests {
         assert!(e.to_string().starts_with("GGF: "), "{e}");
         assert!("f5 zz9".parse::<GameRecord>().is_err());
         assert!("(b --- -wb)\nf5".parse::<GameRecord>().is_err());
+    }
+
+    #[test]
+    fn every_form_written_reads_back_as_the_same_game() {
+        let start: PositionString = "(b ---- -wb- -bw- ----)".parse().unwrap();
+        let moves = [
+            (Color::Black, "b1".parse().unwrap()),
+            (Color::White, "a1".parse().unwrap()),
+            (Color::Black, Move::Pass),
+        ];
+        for format in [RecordFormat::Saved, RecordFormat::Ggf, RecordFormat::Moves] {
+            let text = format.write(&start, &moves).unwrap();
+            let back: GameRecord = text.parse().unwrap();
+            assert_eq!(back.moves.to_string(), "b1a1pa", "{format}: {text}");
+            let position = (format != RecordFormat::Moves).then(|| start.clone());
+            assert_eq!(back.position, position, "{format}: {text}");
+            assert_eq!(format.to_string().parse::<RecordFormat>(), Ok(format));
+        }
+        let wide: PositionString = "(b ----- -wb-- -bw-- -----)".parse().unwrap();
+        let e = RecordFormat::Ggf.write(&wide, &moves).unwrap_err();
+        assert!(e.contains("square boards only"), "{e}");
+        assert_eq!(RecordFormat::for_path("x/game.GGF"), RecordFormat::Ggf);
+        assert_eq!(RecordFormat::for_path("game.txt"), RecordFormat::Saved);
+        assert!("sgf".parse::<RecordFormat>().is_err());
     }
 }

@@ -10,7 +10,7 @@
 //! (what undo took back, the program's sides, a resignation, how the board is shown).
 
 use crate::commands::Start;
-use crate::notation::{MoveList, PositionString};
+use crate::notation::{MoveList, PositionString, RecordFormat};
 use crate::players::Table;
 use crate::protocols::line::Sides;
 use crate::protocols::{LineReader, Unreadable, MAX_LINE};
@@ -76,7 +76,8 @@ trait Sitting {
     fn interrupted(&self) -> bool;
     fn moves_text(&self) -> String;
     fn moves_line(&self) -> String;
-    fn save_text(&self) -> String;
+    /// Where the game started and its moves, each with its mover: what `save` writes.
+    fn record(&self) -> (PositionString, Vec<(Color, Move)>);
     /// The review of the game so far (`othello analyze`), as lines.
     fn analysis(&self, config: &Config) -> Vec<String>;
     fn set_depth(&mut self, depth: u32);
@@ -102,8 +103,10 @@ impl<B: Bits> Sitting for Board<B> {
     fn moves_line(&self) -> String {
         moves_line(self.game())
     }
-    fn save_text(&self) -> String {
-        save_text(self.game())
+    fn record(&self) -> (PositionString, Vec<(Color, Move)>) {
+        let game = self.game();
+        let start = PositionString::from_position(&game.rules().geometry, game.start());
+        (start, game.record().collect())
     }
     fn analysis(&self, config: &Config) -> Vec<String> {
         analysis(self.game(), config)
@@ -149,8 +152,8 @@ const HELP: &[&str] = &[
     "  hint [N]    the engine's best move (or N best) and its value in discs (Ctrl-C stops it)",
     "  moves       the game so far, in standard notation",
     "  analyze     every move so far beside the engine's best, and the discs it lost",
-    "  save FILE   write the start position and the moves to FILE",
-    "  load FILE   play the position and moves of FILE (a position string and/or a move list)",
+    "  save FILE   write the game to FILE (save FILE ggf, save FILE moves: other forms)",
+    "  load FILE   play the game in FILE (saved, a GGF record or a move list)",
     "  new         start again",
     "  level N     the computer searches N moves ahead (level alone: the level now)",
     "  swap        the computer takes the other side",
@@ -270,14 +273,15 @@ impl Session {
                 }
                 Err(e) => out.push(format!("Cannot load {path}: {e}.")),
             },
-            (Some("save"), [_, path]) => {
-                let text = self.board.save_text();
-                match save_game(path, &text) {
+            (Some("save"), [_, path, form @ ..]) if form.len() <= 1 => {
+                match self.save(path, form.first().copied()) {
                     Ok(()) => out.push(format!("Saved to {path}.")),
                     Err(e) => out.push(format!("Cannot save to {path}: {e}")),
                 }
             }
-            (Some("load" | "save"), _) => out.push("Name a file: save FILE, load FILE.".into()),
+            (Some("load" | "save"), _) => {
+                out.push("Name a file: save FILE [game|ggf|moves], load FILE.".into())
+            }
             (Some("level"), [_, n]) => match n.parse::<u32>() {
                 Ok(depth @ 1..=60) => {
                     self.options.config.depth = Some(depth);
@@ -293,6 +297,23 @@ impl Session {
         }
         self.check_interrupted(&mut out);
         out
+    }
+
+    /// `save FILE [FORM]`: the game in the form named, else the one the file's name asks for.
+    fn save(&self, path: &str, form: Option<&str>) -> Result<(), String> {
+        let format = match form {
+            Some(word) => word.parse::<RecordFormat>().map_err(|e| format!("{e}."))?,
+            None => RecordFormat::for_path(path),
+        };
+        // A move list is read back from the usual start, so it cannot hold any other.
+        if format == RecordFormat::Moves && !matches!(self.options.start, Start::Setup(_)) {
+            return Err("a move list cannot hold this game's start position; \
+                        save it as game or ggf."
+                .into());
+        }
+        let (start, moves) = self.board.record();
+        let text = format.write(&start, &moves).map_err(|e| format!("{e}."))?;
+        save_game(path, &text)
     }
 
     /// Starts again from `start` and `moves`, keeping the program's sides and settings.
@@ -617,12 +638,13 @@ impl<B: Bits> Board<B> {
             out.push("The game is over: no hint.".to_string());
             return;
         };
-        let lines = self.table.analyse_moves(color, count);
-        // A Ctrl-C meanwhile stops nothing more than the hint.
-        if self.ctrl_c.swap(false, Relaxed) {
+        // Ctrl-C stops the hint at once, and nothing more.
+        let lines = self.table.analyse_moves_until(color, count, &self.ctrl_c);
+        let stopped = self.ctrl_c.swap(false, Relaxed);
+        let Some(lines) = lines.filter(|_| !stopped) else {
             out.push("Hint stopped.".to_string());
             return;
-        }
+        };
         for (i, a) in lines.iter().enumerate() {
             let value = value_text(color, a.score, a.exact, a.depth);
             out.push(format!("Hint {}: {}, {value}.", i + 1, a.best));
@@ -873,13 +895,6 @@ fn analysis<B: Bits>(game: &Game<B>, config: &Config) -> Vec<String> {
             .collect(),
         Err(e) => vec![format!("Cannot analyze the game: {e}.")],
     }
-}
-
-/// What `save` writes: the start position string, then the moves.
-fn save_text<B: Bits>(game: &Game<B>) -> String {
-    let start = PositionString::from_position(&game.rules().geometry, game.start());
-    let list: MoveList = game.moves().collect();
-    format!("{start}\n{list}\n")
 }
 
 /// Writes `text` to `path` whole or not at all (a temporary file renamed over it, a link

@@ -367,3 +367,80 @@ fn a_line_of_moves_is_played_and_a_pass_is_only_acknowledged() {
     assert!(s.moves_text().ends_with("d2pa"), "{}", s.moves_text());
     assert_eq!(s.handle("pa"), ["Noted: Black had no move and has passed."]);
 }
+
+/// `save` writes the saved-game form, GGF (asked for, or by a `.ggf` name) and a move list;
+/// each loads back as the same game. A move list is refused for a game from its own position.
+#[test]
+fn a_game_saves_as_ggf_and_as_a_move_list_and_loads_back() {
+    let dir = std::env::temp_dir().join(format!("othello-play-forms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = session(4, 4, None);
+    s.handle("b1 a1 c4");
+    for (name, form) in [
+        ("a.ggf", ""),
+        ("b.txt", " ggf"),
+        ("c", " moves"),
+        ("d", " game"),
+    ] {
+        let path = dir.join(name);
+        let path = path.to_str().unwrap();
+        assert_eq!(
+            s.handle(&format!("save {path}{form}")),
+            [format!("Saved to {path}.")]
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        match form {
+            "" | " ggf" => assert!(text.starts_with("(;GM[Othello]BO[4 "), "{text}"),
+            " moves" => assert_eq!(text, "b1a1c4\n"),
+            _ => assert!(text.starts_with("(b "), "{text}"),
+        }
+        let mut other = session(4, 4, None);
+        assert_eq!(
+            other.handle(&format!("load {path}"))[0],
+            format!("Loaded {path}.")
+        );
+        assert_eq!(other.moves_text(), "b1a1c4", "{name}{form}");
+    }
+    let path = dir.join("e");
+    let path = path.to_str().unwrap();
+    assert_eq!(
+        s.handle(&format!("save {path} sgf")),
+        [format!(
+            "Cannot save to {path}: \"sgf\" is not a form: game, ggf or moves."
+        )]
+    );
+    // Loaded from a GGF record, the game starts at its own position: no move list then.
+    s.handle(&format!("load {}", dir.join("a.ggf").display()));
+    assert_eq!(
+        s.handle(&format!("save {path} moves")),
+        [format!(
+            "Cannot save to {path}: a move list cannot hold this game's start position; \
+             save it as game or ggf."
+        )]
+    );
+    assert!(!Path::new(path).exists());
+    let mut wide = session(4, 5, None);
+    let out = wide.handle(&format!("save {path} ggf"));
+    assert!(out[0].contains("GGF holds square boards only"), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Ctrl-C while `hint N` searches stops the search in hand at once (level 30 would otherwise
+/// search for hours); the game goes on and the next hint is whole.
+#[test]
+fn ctrl_c_stops_a_hint_of_several_moves_while_it_searches() {
+    let mut s = session(8, 8, None);
+    s.handle("level 30");
+    let flag = Arc::clone(&s.ctrl_c);
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, Relaxed);
+    });
+    assert_eq!(s.handle("hint 3"), ["Hint stopped."]);
+    raiser.join().unwrap();
+    assert!(!s.is_over() && !s.ctrl_c_pressed());
+    s.handle("level 2");
+    let out = s.handle("hint 2");
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out[0].starts_with("Hint 1: "), "{out:?}");
+}

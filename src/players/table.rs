@@ -5,7 +5,10 @@
 
 use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Played};
 use crate::rules::{Position, Rules, Setup, Shape, Variant};
-use crate::search::{Config, Engine, Observer, Report};
+use crate::search::{Config, Engine, Observer, Progress, Report};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the engine found for one move of a position.
@@ -226,34 +229,70 @@ impl<B: Bits> Table<B> {
     /// The engine's view of up to `count` moves for `color`, best first: each legal move is
     /// searched one move less deep (and within an equal share of the time).
     pub fn analyse_moves(&mut self, color: Color, count: usize) -> Vec<Analysis> {
+        let never = Arc::new(AtomicBool::new(false));
+        self.analyse_moves_until(color, count, &never)
+            .unwrap_or_default()
+    }
+
+    /// [`analyse_moves`](Self::analyse_moves), given up (`None`) as soon as `stop` is raised:
+    /// the search in hand stops at once and no further move is searched.
+    pub fn analyse_moves_until(
+        &mut self,
+        color: Color,
+        count: usize,
+        stop: &Arc<AtomicBool>,
+    ) -> Option<Vec<Analysis>> {
+        let watched = Arc::clone(stop);
+        self.engine.observe(Some(Box::new(move |_: &Progress| {
+            if watched.load(Relaxed) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })));
+        let lines = self.analyse_moves_watched(color, count, stop);
+        self.engine.observe(None);
+        lines.filter(|_| !stop.load(Relaxed))
+    }
+
+    fn analyse_moves_watched(
+        &mut self,
+        color: Color,
+        count: usize,
+        stop: &AtomicBool,
+    ) -> Option<Vec<Analysis>> {
         let pos = self.for_color(color);
         let moves = self.rules().moves(&pos);
         if count <= 1 || moves.count() <= 1 {
-            return vec![self.search(&pos)];
+            return Some(vec![self.search(&pos)]);
         }
         let (depth, move_time) = self.limits();
         let share = move_time.map(|t| (t / moves.count()).max(Duration::from_millis(1)));
         self.engine
             .set_limits(depth.map(|d| d.saturating_sub(1).max(1)), share);
-        let mut lines: Vec<Analysis> = moves
-            .iter()
-            .map(|m| {
-                let child = self.rules().play_unchecked(&pos, m);
-                let reply = self.search(&child);
-                let mut pv = vec![Move::Play(self.square(m))];
-                pv.extend(reply.pv);
-                Analysis {
-                    best: Move::Play(self.square(m)),
-                    score: -reply.score,
-                    depth: reply.depth + 1,
-                    exact: reply.exact,
-                    nodes: reply.nodes + 1,
-                    elapsed: reply.elapsed,
-                    pv,
-                }
-            })
-            .collect();
+        let mut lines = Vec::new();
+        for m in moves.iter() {
+            if stop.load(Relaxed) {
+                break;
+            }
+            let child = self.rules().play_unchecked(&pos, m);
+            let reply = self.search(&child);
+            let mut pv = vec![Move::Play(self.square(m))];
+            pv.extend(reply.pv);
+            lines.push(Analysis {
+                best: Move::Play(self.square(m)),
+                score: -reply.score,
+                depth: reply.depth + 1,
+                exact: reply.exact,
+                nodes: reply.nodes + 1,
+                elapsed: reply.elapsed,
+                pv,
+            });
+        }
         self.engine.set_limits(depth, move_time);
+        if stop.load(Relaxed) {
+            return None;
+        }
         // Best first; equal scores keep board order, so the list is the same every time.
         lines.sort_by_key(|a| std::cmp::Reverse(a.score));
         // Where several moves share the best score, the one the engine would play (`analyse`)
@@ -267,7 +306,7 @@ impl<B: Bits> Table<B> {
             }
         }
         lines.truncate(count);
-        lines
+        Some(lines)
     }
 }
 
