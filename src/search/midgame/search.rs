@@ -64,6 +64,23 @@ impl<B: Bits> Engine<B> {
         report
     }
 
+    /// As [`Engine::search`], choosing among the moves of `among` only: an opening book asks
+    /// for the best move it does not hold yet. Runs on this thread alone (helpers would search
+    /// every move); the root's value goes to the table as a lower bound only.
+    pub fn search_among(&mut self, pos: &Position<B>, among: B) -> Report {
+        let clock = Instant::now();
+        self.begin(clock, self.config.move_time);
+        let threads = std::mem::replace(&mut self.config.threads, 1);
+        let mut report = self.with_helpers(
+            |e| e.search_main_among(pos, clock, among),
+            |h| h.help_search(pos),
+        );
+        self.config.threads = threads;
+        report.nodes = self.ctx.nodes;
+        report.elapsed = clock.elapsed();
+        report
+    }
+
     /// A helper's part of a search: iterative deepening of its own, every other helper a move
     /// deeper and each trying the root moves from a different one, so that the threads spread
     /// over the tree and meet through the table.
@@ -92,10 +109,14 @@ impl<B: Bits> Engine<B> {
     }
 
     pub(in crate::search) fn search_main(&mut self, pos: &Position<B>, clock: Instant) -> Report {
+        self.search_main_among(pos, clock, self.rules.moves(pos))
+    }
+
+    fn search_main_among(&mut self, pos: &Position<B>, clock: Instant, among: B) -> Report {
         let key = self.zobrist.key(pos);
         let empties = self.rules.empty(pos).count();
         // Square weights order the first iteration; each iteration puts its best move first.
-        let mut root: Vec<usize> = self.rules.moves(pos).iter().collect();
+        let mut root: Vec<usize> = (self.rules.moves(pos) & among).iter().collect();
         root.sort_by_key(|&m| std::cmp::Reverse(self.square_weight[m]));
         let mut report = Report {
             best: root.first().copied(),
@@ -195,7 +216,10 @@ impl<B: Bits> Engine<B> {
             }
         }
         if let Some(m) = best {
-            self.store(key, depth, alpha, Bound::Exact, Some(m));
+            // Where some moves were left out, a better one may be among them.
+            let all = root.len() == self.rules.moves(pos).count() as usize;
+            let bound = if all { Bound::Exact } else { Bound::Lower };
+            self.store(key, depth, alpha, bound, Some(m));
         }
         (alpha, best, true)
     }

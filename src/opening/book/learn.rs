@@ -1,0 +1,409 @@
+//! Growing a book by self-play, after Edax's "deviate": from the learning root, every book
+//! position within `deviation` plies whose best move out of the book (its leaf) is within
+//! `margin` discs of its value gets that move played, and a line of best moves follows to
+//! where values are exact, each new position searched (`depth`) or solved (`exact_empties`).
+//! Each line is a game: its end's result counts in the games of every position above it.
+//!
+//! Learning goes in rounds: the lines to play are found on the book as it is, played on every
+//! core against that same book, and added in the order they were found, so a round does not
+//! depend on the threads. A run stops between rounds (a resumed run then makes the same book
+//! as one run), or mid-round at a signal, keeping the lines finished.
+
+use super::{add_link, Book, Entry, Frame, Leaf, Level};
+use crate::commands::{BadPosition, Interrupt};
+use crate::progress::Progress;
+use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
+use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
+use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The most lines of one round: a round's work is saved only at its end.
+pub const ROUND_LINES: usize = 64;
+
+/// How `learn` grows the book.
+#[derive(Clone, Debug)]
+pub struct LearnOptions {
+    /// Moves near the best are explored at positions fewer than this many plies from the root.
+    pub deviation: u32,
+    /// How near, in discs.
+    pub margin: i32,
+    /// The depth of the searches that value new positions.
+    pub depth: u32,
+    /// Positions with this many empty cells or fewer are solved; lines end there.
+    pub exact_empties: u32,
+    /// Stop after the round in which this many games have been played (none: when nothing
+    /// is left to explore).
+    pub games: Option<u64>,
+    pub threads: usize,
+    /// Each thread's table, in megabytes.
+    pub hash_mb: usize,
+    pub eval: Evaluation,
+    /// The book is saved after a round once this long has passed since the last save.
+    pub save_every: Duration,
+}
+
+/// What a run of `learn` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnReport {
+    /// Lines played this run.
+    pub games: u64,
+    /// Positions added this run.
+    pub added: usize,
+    /// Positions in the book now.
+    pub positions: usize,
+    /// Whether nothing is left to explore under these options.
+    pub done: bool,
+    /// The signal that stopped the run, if one did.
+    pub stopped: Option<i32>,
+}
+
+/// Grows `book` from its start after `moves` (which are added to it), calling `save` after a
+/// round now and then and once at the end. A move of `moves` that is not legal is a
+/// [`BadPosition`].
+pub fn learn(
+    book: &mut Book,
+    moves: &[Move],
+    options: &LearnOptions,
+    interrupt: &Interrupt,
+    progress: &Progress,
+    save: &mut dyn FnMut(&Book) -> std::io::Result<()>,
+) -> anyhow::Result<LearnReport> {
+    crate::with_bits!(book.header.shape, |B| learn_in::<B>(
+        book, moves, options, interrupt, progress, save
+    ))
+}
+
+/// The searches of one thread.
+struct Searcher<B> {
+    engine: Engine<B>,
+    exact_empties: u32,
+}
+
+impl<B: Bits> Searcher<B> {
+    /// The best move of `pos` (in the book's frame) other than those of `excluded`, with its
+    /// value: solved near the end, searched before. Each search starts from an empty table,
+    /// so that its result depends on nothing else.
+    fn leaf(&mut self, frame: &Frame<B>, pos: &Position<B>, excluded: B) -> Option<Leaf> {
+        let rules = &frame.rules;
+        let among = rules.moves(pos) & !excluded;
+        let first = among.lowest()?;
+        self.engine.clear();
+        if rules.empty(pos).count() <= self.exact_empties {
+            if excluded.is_empty() {
+                let solved = self.engine.solve_exact(pos, false);
+                return Some(Leaf {
+                    cell: solved.best.unwrap_or(first) as u16,
+                    value: solved.score as i16,
+                    level: Level::Exact,
+                });
+            }
+            // A solve takes every move: the moves left are solved one by one.
+            let mut best: Option<Leaf> = None;
+            for m in among.iter() {
+                let (child, passed) = frame.child(pos, m);
+                let value = if rules.is_over(&child) {
+                    frame.margin(&child)
+                } else {
+                    self.engine.clear();
+                    self.engine.solve_exact(&child, false).score as i16
+                };
+                let value = if passed { value } else { -value };
+                if best.is_none_or(|b| value > b.value) {
+                    best = Some(Leaf {
+                        cell: m as u16,
+                        value,
+                        level: Level::Exact,
+                    });
+                }
+            }
+            return best;
+        }
+        let report = self.engine.search_among(pos, among);
+        let cell = report.best.unwrap_or(first) as u16;
+        Some(if report.exact {
+            Leaf {
+                cell,
+                value: (report.score / DISC) as i16,
+                level: Level::Exact,
+            }
+        } else {
+            Leaf {
+                cell,
+                value: (report.score as f64 / DISC as f64).round() as i16,
+                level: Level::Depth(report.depth.min(254) as u8),
+            }
+        })
+    }
+
+    /// A line from the book position `from` through its leaf, then best moves to where the
+    /// values are exact or the line meets the book.
+    fn line(&mut self, frame: &Frame<B>, book: &Book, from: &[u8]) -> Line {
+        let mut line = Line::default();
+        let (Some(mut parent), Some(leaf)) =
+            (frame.position(from), book.entry(from).and_then(|e| e.leaf))
+        else {
+            return line;
+        };
+        let mut parent_key = from.to_vec();
+        let mut cell = leaf.cell;
+        loop {
+            line.edges.push((parent_key, cell));
+            let (child, _) = frame.child(&parent, cell as usize);
+            let key = frame.canonical(&child).0;
+            if book.entry(&key).is_some() || line.entries.iter().any(|(k, _)| *k == key) {
+                break;
+            }
+            let Some(pos) = frame.position(&key) else {
+                break;
+            };
+            if frame.rules.is_over(&pos) {
+                line.entries
+                    .push((key, Entry::finished(frame.margin(&pos))));
+                break;
+            }
+            let Some(leaf) = self.leaf(frame, &pos, B::ZERO) else {
+                break;
+            };
+            line.entries.push((key.clone(), Entry::from_leaf(leaf)));
+            if leaf.level == Level::Exact {
+                break;
+            }
+            (parent, parent_key, cell) = (pos, key, leaf.cell);
+        }
+        line
+    }
+}
+
+/// What a line found: new positions, and the moves it played (position key, cell).
+#[derive(Default)]
+struct Line {
+    entries: Vec<(Vec<u8>, Entry)>,
+    edges: Vec<(Vec<u8>, u16)>,
+}
+
+/// Runs `work` on each item on every searcher's thread; an item not started before a signal
+/// comes back `None`.
+fn on_every_core<B: Bits, T: Sync, R: Send>(
+    searchers: &mut [Searcher<B>],
+    items: &[T],
+    interrupt: &Interrupt,
+    work: impl Fn(&mut Searcher<B>, &T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for searcher in searchers.iter_mut() {
+            let (next, results, work) = (&next, &results, &work);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Relaxed);
+                if i >= items.len() || interrupt.signal().is_some() {
+                    break;
+                }
+                let r = work(searcher, &items[i]);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+fn learn_in<B: Bits>(
+    book: &mut Book,
+    moves: &[Move],
+    options: &LearnOptions,
+    interrupt: &Interrupt,
+    progress: &Progress,
+    save: &mut dyn FnMut(&Book) -> std::io::Result<()>,
+) -> anyhow::Result<LearnReport> {
+    let rules = Rules::<B>::new(book.header.shape, book.header.variant)?;
+    let frame = Frame::new(rules.clone());
+    let config = Config {
+        depth: Some(options.depth.max(1)),
+        move_time: None,
+        hash_mb: options.hash_mb,
+        seed: None,
+        scoring: Scoring::Plain,
+        threads: 1,
+        eval: options.eval.clone(),
+    };
+    let mut searchers: Vec<Searcher<B>> = (0..options.threads.max(1))
+        .map(|_| Searcher {
+            engine: Engine::new(rules.clone(), config.clone()),
+            exact_empties: options.exact_empties,
+        })
+        .collect();
+    let before = book.len();
+    // The line of `moves`, each position in the book and linked to the next.
+    let mut game = Game::from_position(rules.clone(), book.start(&frame), Passes::Automatic);
+    let mut path = vec![*game.position()];
+    for (i, &m) in moves.iter().enumerate() {
+        game.play_listed(m)
+            .map_err(|e| BadPosition(format!("move {} ({m}): {e}", i + 1)))?;
+        path.push(*game.position());
+    }
+    for (i, pos) in path.iter().enumerate() {
+        let (key, s) = frame.canonical(pos);
+        if book.entry(&key).is_none() {
+            let Some(keyed) = frame.position(&key) else {
+                continue;
+            };
+            let entry = match searchers[0].leaf(&frame, &keyed, B::ZERO) {
+                _ if rules.is_over(&keyed) => Entry::finished(frame.margin(&keyed)),
+                Some(leaf) => Entry::from_leaf(leaf),
+                None => continue,
+            };
+            book.insert(key.clone(), entry);
+        }
+        if let Some(next) = path.get(i + 1) {
+            // The cell played, in the frame of this position's key.
+            let played = (pos.occupied() ^ next.occupied()) & !pos.occupied();
+            if let Some(cell) = played.lowest() {
+                add_link(book, &key, frame.to_key_frame(s, cell) as u16);
+            }
+        }
+    }
+    research(book, &frame, &mut searchers, interrupt);
+    book.fix_in(&frame);
+    let root = frame.canonical(path.last().expect("the start")).0;
+
+    let started = Instant::now();
+    let mut saved = Instant::now();
+    let mut games = 0u64;
+    let mut done = false;
+    let mut round = 0;
+    while interrupt.signal().is_none() && options.games.is_none_or(|g| games < g) {
+        let todo = deviations(book, &frame, &root, options);
+        if todo.is_empty() {
+            done = true;
+            break;
+        }
+        round += 1;
+        let finished = AtomicUsize::new(0);
+        let (positions, total) = (book.len(), todo.len());
+        let snapshot: &Book = book;
+        let lines = on_every_core(&mut searchers, &todo, interrupt, |s, from| {
+            let line = s.line(&frame, snapshot, from);
+            let n = finished.fetch_add(1, Relaxed) + 1;
+            progress.message(format!(
+                "book learn: round {round}, line {n}/{total}; {} games, {positions} positions, {:.0} s",
+                games + n as u64,
+                started.elapsed().as_secs_f64()
+            ));
+            line
+        });
+        games += lines.iter().flatten().count() as u64;
+        merge(book, &frame, lines.into_iter().flatten());
+        research(book, &frame, &mut searchers, interrupt);
+        book.fix_in(&frame);
+        if saved.elapsed() >= options.save_every {
+            progress.suspend(|| save(book))?;
+            saved = Instant::now();
+        }
+    }
+    progress.suspend(|| save(book))?;
+    Ok(LearnReport {
+        games,
+        added: book.len() - before,
+        positions: book.len(),
+        done,
+        stopped: interrupt.signal(),
+    })
+}
+
+/// The book positions whose leaf is to be played next, in the order a breadth-first walk
+/// from `root` meets them: fewer than `deviation` plies from it, through moves within
+/// `margin` of the best, with a leaf within `margin` too. At most [`ROUND_LINES`].
+fn deviations<B: Bits>(
+    book: &Book,
+    frame: &Frame<B>,
+    root: &[u8],
+    options: &LearnOptions,
+) -> Vec<Vec<u8>> {
+    let mut todo = Vec::new();
+    let mut seen: HashSet<Vec<u8>> = HashSet::from([root.to_vec()]);
+    let mut queue = VecDeque::from([(root.to_vec(), 0u32)]);
+    while let Some((key, ply)) = queue.pop_front() {
+        if ply >= options.deviation {
+            continue;
+        }
+        let (Some(entry), Some(pos)) = (book.entry(&key), frame.position(&key)) else {
+            continue;
+        };
+        let near = |value: i16| entry.value as i32 - value as i32 <= options.margin;
+        if entry
+            .leaf
+            .is_some_and(|l| near(l.value) && !entry.links_cell(l.cell))
+        {
+            todo.push(key.clone());
+            if todo.len() >= ROUND_LINES {
+                break;
+            }
+        }
+        for link in entry.links.iter().filter(|l| near(l.value)) {
+            let child = frame.canonical(&frame.child(&pos, link.cell as usize).0).0;
+            if seen.insert(child.clone()) {
+                queue.push_back((child, ply + 1));
+            }
+        }
+    }
+    todo
+}
+
+/// Adds the lines' positions and moves to the book, in order (a position two lines found is
+/// the first's), and links each new position to the book's positions its moves reach.
+fn merge<B: Bits>(book: &mut Book, frame: &Frame<B>, lines: impl Iterator<Item = Line>) {
+    let mut added = Vec::new();
+    for line in lines {
+        for (key, entry) in line.entries {
+            if book.entry(&key).is_none() {
+                book.insert(key.clone(), entry);
+                added.push(key);
+            }
+        }
+        for (key, cell) in line.edges {
+            add_link(book, &key, cell);
+        }
+    }
+    for key in added {
+        let Some(pos) = frame.position(&key) else {
+            continue;
+        };
+        for m in frame.rules.moves(&pos).iter() {
+            let child = frame.canonical(&frame.child(&pos, m).0).0;
+            if book.entry(&child).is_some() {
+                add_link(book, &key, m as u16);
+            }
+        }
+    }
+}
+
+/// Searches again, on every core, the leaf of every position whose leaf has become a link:
+/// the best move among those still out of the book. A run stopped before that leaves them
+/// for the next (which begins here).
+fn research<B: Bits>(
+    book: &mut Book,
+    frame: &Frame<B>,
+    searchers: &mut [Searcher<B>],
+    interrupt: &Interrupt,
+) {
+    let mut keys: Vec<Vec<u8>> = book
+        .entries()
+        .filter(|(_, e)| e.leaf.is_some_and(|l| e.links_cell(l.cell)))
+        .map(|(k, _)| k.to_vec())
+        .collect();
+    keys.sort_unstable();
+    let snapshot: &Book = book;
+    let leaves = on_every_core(searchers, &keys, interrupt, |s, key| {
+        let pos = frame.position(key)?;
+        let linked = snapshot.entry(key)?.links.iter();
+        let excluded = linked.fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
+        Some(s.leaf(frame, &pos, excluded))
+    });
+    for (key, leaf) in keys.iter().zip(leaves) {
+        if let (Some(Some(leaf)), Some(entry)) = (leaf, book.entry_mut(key)) {
+            entry.leaf = leaf;
+        }
+    }
+}

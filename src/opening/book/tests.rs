@@ -1,0 +1,424 @@
+use super::*;
+use crate::commands::Interrupt;
+use crate::progress::Progress;
+use crate::rules::{Color, Passes, RuleSet, Setup, Square};
+use crate::search::{Config, Engine, Evaluation, Scoring};
+use std::time::Duration;
+
+fn rules(side: usize) -> Rules<u64> {
+    Rules::new(Shape::square(side).unwrap(), Variant::default()).unwrap()
+}
+
+fn options(deviation: u32, margin: i32, depth: u32, exact_empties: u32) -> LearnOptions {
+    LearnOptions {
+        deviation,
+        margin,
+        depth,
+        exact_empties,
+        games: None,
+        threads: 2,
+        hash_mb: 1,
+        eval: Evaluation::Classic,
+        save_every: Duration::from_secs(3600),
+    }
+}
+
+/// A book learned on a square board from the standard start.
+fn learned(side: usize, o: &LearnOptions) -> (Book, LearnReport) {
+    let r = rules(side);
+    let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
+    let report = learn(
+        &mut book,
+        &[],
+        o,
+        &Interrupt::default(),
+        &Progress::hidden(),
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    (book, report)
+}
+
+fn solver(r: &Rules<u64>) -> Engine<u64> {
+    Engine::new(
+        r.clone(),
+        Config {
+            depth: None,
+            move_time: None,
+            hash_mb: 4,
+            seed: None,
+            scoring: Scoring::Plain,
+            threads: 1,
+            eval: Evaluation::Classic,
+        },
+    )
+}
+
+/// The exact value of `pos` for its side to move.
+fn solve(e: &mut Engine<u64>, r: &Rules<u64>, pos: &Position<u64>) -> i32 {
+    if r.is_over(pos) {
+        return r.margin(pos, pos.to_move);
+    }
+    if r.moves(pos).is_empty() {
+        return -solve(e, r, &r.pass(pos));
+    }
+    e.clear();
+    e.solve_exact(pos, false).score
+}
+
+fn game_after(side: usize, moves: &[&str]) -> Game<u64> {
+    let setup = Setup::standard(Shape::square(side).unwrap(), Variant::default());
+    let mut game = Game::new(&setup, Passes::Automatic).unwrap();
+    for m in moves {
+        let m: crate::notation::MoveList = m.parse().unwrap();
+        game.play_listed(m.0[0]).unwrap();
+    }
+    game
+}
+
+#[test]
+fn a_4x4_book_is_exact_and_agrees_with_the_solver_in_every_orientation() {
+    let (book, report) = learned(4, &options(6, 64, 2, 12));
+    assert!(
+        report.done && report.games > 0 && book.len() > 20,
+        "{report:?}"
+    );
+    let r = rules(4);
+    let mut e = solver(&r);
+    let start = r.start(Color::Black, Color::White);
+    let frame = Frame::new(r.clone());
+    let (root, _) = book.find(&frame, &start).unwrap();
+    assert_eq!(root.level, Level::Exact);
+    assert_eq!(root.value as i32, solve(&mut e, &r, &start));
+    // Every position two plies deep, in whichever orientation the game reached it: each book
+    // move is legal there and worth what the solver says.
+    let first = game_after(4, &[]);
+    let mut checked = 0;
+    for a in first.legal_moves().iter() {
+        let mut g = first.clone();
+        g.try_play(Move::Play(r.geometry.square(a))).unwrap();
+        for b in std::iter::once(None).chain(g.legal_moves().iter().map(Some)) {
+            let mut h = g.clone();
+            if let Some(b) = b {
+                h.try_play(Move::Play(r.geometry.square(b))).unwrap();
+            }
+            for m in book.moves(&h) {
+                let mut after = h.clone();
+                after
+                    .try_play(m.played)
+                    .expect("a book move is legal in the game");
+                let pos = after.position();
+                let value = solve(&mut e, &r, pos);
+                let value = if pos.to_move == h.position().to_move {
+                    value
+                } else {
+                    -value
+                };
+                assert_eq!(m.level, Level::Exact);
+                assert_eq!(m.value, value, "{:?} then {}", h.position(), m.played);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+#[test]
+fn a_move_found_in_a_rotated_position_comes_back_in_the_games_frame() {
+    let r: Rules<u64> = rules(8);
+    let frame = Frame::new(r.clone());
+    let game = game_after(8, &["f5"]);
+    let mut book = Book::new(&r, game.start());
+    // The book knows d6 after f5; asked after each of the four first moves, which are f5
+    // turned and reflected, it answers the move that d6 turns into.
+    let (key, s) = frame.canonical(game.position());
+    let d6 = r.geometry.index(Square::new(5, 3)).unwrap();
+    book.insert(
+        key,
+        Entry::from_leaf(Leaf {
+            cell: frame.to_key_frame(s, d6) as u16,
+            value: 3,
+            level: Level::Depth(4),
+        }),
+    );
+    for (first, reply) in [("f5", "d6"), ("e6", "f4"), ("d3", "c5"), ("c4", "e3")] {
+        let g = game_after(8, &[first]);
+        let moves = book.moves(&g);
+        assert_eq!(moves.len(), 1, "{first}");
+        assert_eq!(moves[0].played.to_string(), reply, "after {first}");
+        assert_eq!(moves[0].value, 3);
+        assert!(!moves[0].linked);
+        assert_eq!(book.choose(&g, 0, &mut 7), Some(moves[0].played));
+    }
+    // Not in the book: the start, and a position after two moves.
+    assert!(book.moves(&game_after(8, &[])).is_empty());
+    assert!(book.moves(&game_after(8, &["f5", "d6"])).is_empty());
+}
+
+#[test]
+fn fix_redoes_the_negamax_and_choose_keeps_within_the_margin() {
+    let (mut book, _) = learned(6, &options(2, 3, 2, 8));
+    assert_eq!(book.fix(), 0, "a learned book is already fixed");
+    let game = game_after(6, &[]);
+    let moves = book.moves(&game);
+    assert!(moves.len() >= 2, "{moves:?}");
+    assert!(moves.windows(2).all(|w| w[0].value >= w[1].value));
+    // Raise the value of the second move's position (a loss for the mover there): after a
+    // fix the start's value is what that move is now worth.
+    let r = rules(6);
+    let frame = Frame::new(r.clone());
+    let second = moves.iter().find(|m| m.linked && m.value < moves[0].value);
+    if let Some(second) = second {
+        let mut after = game.clone();
+        after.try_play(second.played).unwrap();
+        let (key, _) = frame.canonical(after.position());
+        book.entry_mut(&key).unwrap().leaf = Some(Leaf {
+            cell: 0,
+            value: -60,
+            level: Level::Exact,
+        });
+        book.entry_mut(&key).unwrap().links.clear();
+        assert!(book.fix() > 0);
+        let best = &book.moves(&game)[0];
+        assert_eq!(best.played, second.played);
+        assert_eq!(best.value, 60);
+        assert_eq!(book.find(&frame, game.position()).unwrap().0.value, 60);
+    }
+    // Margin 0: always a best move; a wide margin: more than one move over many draws.
+    let (mut book, _) = learned(6, &options(2, 3, 2, 8));
+    let moves = book.moves(&game);
+    let best = moves[0].value;
+    let mut rng = 1;
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..200 {
+        let m = book.choose(&game, 0, &mut rng).unwrap();
+        assert!(moves.iter().any(|b| b.played == m && b.value == best));
+        seen.insert(book.choose(&game, 100, &mut rng).unwrap());
+    }
+    assert!(seen.len() >= 2);
+    book.entries.clear();
+    assert_eq!(book.choose(&game, 100, &mut rng), None);
+}
+
+#[test]
+fn a_6x6_book_is_exact_where_it_says_so() {
+    let (book, report) = learned(6, &options(2, 1, 2, 10));
+    assert!(report.done, "{report:?}");
+    let r = rules(6);
+    let frame = Frame::new(r.clone());
+    let mut e = solver(&r);
+    let mut exact = 0;
+    for (key, entry) in book.entries() {
+        let pos = frame.position(key).unwrap();
+        if entry.level == Level::Exact {
+            assert_eq!(entry.value as i32, solve(&mut e, &r, &pos), "{pos:?}");
+            exact += 1;
+        }
+        // Games below a position add up; a leaf is never one of the links.
+        assert!(entry.games.games() <= entry.games.lines as u64);
+        assert!(entry.leaf.is_none_or(|l| !entry.links_cell(l.cell)));
+    }
+    assert!(exact > 0);
+}
+
+#[test]
+fn a_resumed_learn_makes_the_book_of_one_run_on_any_number_of_threads() {
+    let o = options(3, 2, 2, 10);
+    let (whole, report) = learned(6, &o);
+    assert!(report.done);
+    let r = rules(6);
+    let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
+    let mut one_thread = o.clone();
+    one_thread.threads = 1;
+    one_thread.games = Some(1);
+    let quiet = Progress::hidden();
+    let first = learn(
+        &mut book,
+        &[],
+        &one_thread,
+        &Interrupt::default(),
+        &quiet,
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    assert!(!first.done && first.games < report.games);
+    let bytes = to_bytes(&book);
+    let mut book = from_bytes(&bytes).unwrap();
+    let mut saves = 0;
+    let rest = learn(
+        &mut book,
+        &[],
+        &o,
+        &Interrupt::default(),
+        &quiet,
+        &mut |_| {
+            saves += 1;
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert!(rest.done && saves >= 1);
+    assert_eq!(first.games + rest.games, report.games);
+    assert_eq!(book, whole);
+    // Learning again finds nothing to add.
+    let again = learn(
+        &mut book,
+        &[],
+        &o,
+        &Interrupt::default(),
+        &quiet,
+        &mut |_| Ok(()),
+    );
+    assert_eq!(again.unwrap().games, 0);
+    assert_eq!(book, whole);
+}
+
+#[test]
+fn a_signal_stops_learning_with_the_book_saved() {
+    let r = rules(6);
+    let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
+    let stop = Interrupt::default();
+    stop.raise(2);
+    let mut saved = None;
+    let report = learn(
+        &mut book,
+        &[],
+        &options(3, 2, 2, 10),
+        &stop,
+        &Progress::hidden(),
+        &mut |b| {
+            saved = Some(b.len());
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(report.stopped, Some(2));
+    assert_eq!(report.games, 0);
+    // The start was valued before the first round.
+    assert_eq!(saved, Some(1));
+}
+
+#[test]
+fn learning_after_moves_adds_their_line() {
+    let r = rules(6);
+    let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
+    // Two moves from the start: the first legal move, then the first legal reply.
+    let mut game = game_after(6, &[]);
+    let mut line = Vec::new();
+    for _ in 0..2 {
+        let m = Move::Play(r.geometry.square(game.legal_moves().lowest().unwrap()));
+        game.try_play(m).unwrap();
+        line.push(m);
+    }
+    let mut o = options(1, 0, 2, 10);
+    o.games = Some(1);
+    let quiet = Progress::hidden();
+    learn(
+        &mut book,
+        &line,
+        &o,
+        &Interrupt::default(),
+        &quiet,
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    let texts: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    for n in 0..=2 {
+        let moves: Vec<&str> = texts[..n].iter().map(|t| t.as_str()).collect();
+        let g = game_after(6, &moves);
+        assert!(!book.moves(&g).is_empty(), "{moves:?}");
+    }
+    // Each move of the line is a link of the position before it.
+    let g = game_after(6, &[&texts[0]]);
+    assert!(book
+        .moves(&g)
+        .iter()
+        .any(|m| m.played == line[1] && m.linked));
+    let bad: crate::notation::MoveList = "a1".parse().unwrap();
+    let refused = learn(
+        &mut book,
+        &bad.0,
+        &o,
+        &Interrupt::default(),
+        &quiet,
+        &mut |_| Ok(()),
+    );
+    assert!(refused.unwrap_err().to_string().contains("move 1 (a1)"));
+}
+
+#[test]
+fn the_file_round_trips_and_every_damage_is_named() {
+    let (book, _) = learned(4, &options(2, 1, 2, 12));
+    let bytes = to_bytes(&book);
+    assert_eq!(from_bytes(&bytes).unwrap(), book);
+    assert_eq!(to_bytes(&from_bytes(&bytes).unwrap()), bytes);
+    let error = |b: &[u8]| from_bytes(b).unwrap_err().to_string();
+    // A flipped bit anywhere after the magic and version: the checksum, or the length.
+    for at in [
+        10,
+        20,
+        40,
+        bytes.len() / 2,
+        bytes.len() - 5,
+        bytes.len() - 1,
+    ] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        let e = error(&b);
+        assert!(
+            e.contains("damaged") || e.contains("truncated"),
+            "byte {at}: {e}"
+        );
+    }
+    let mut b = bytes.clone();
+    b[bytes.len() / 2] ^= 1;
+    assert!(error(&b).contains("checksum"));
+    for len in [0, 5, 20, bytes.len() - 1, bytes.len() / 2] {
+        let e = error(&bytes[..len]);
+        assert!(
+            e.contains("truncated") || (len < 8 && e.contains("not an opening book")),
+            "{len}: {e}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(error(&longer).contains("after the end"));
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    assert!(error(&b).contains("not an opening book"));
+    assert!(error(b"PK\x03\x04 a zip file").contains("not an opening book"));
+    let mut b = bytes.clone();
+    b[8] = 2;
+    assert_eq!(
+        error(&b),
+        "book format version 2, but this program reads version 1"
+    );
+}
+
+#[test]
+fn a_book_is_refused_for_another_game() {
+    let r = rules(6);
+    let book = Book::new(&r, &r.start(Color::Black, Color::White));
+    let other = rules(8);
+    let e = book.check(&other, &other.start(Color::Black, Color::White));
+    assert_eq!(
+        e.unwrap_err().to_string(),
+        "the book is for a 6x6 board, the game is on 8x8"
+    );
+    let simple = Variant {
+        rule_set: RuleSet::Simple,
+        ..Variant::default()
+    };
+    let s: Rules<u64> = Rules::new(Shape::square(6).unwrap(), simple).unwrap();
+    let e = book
+        .check(&s, &s.start(Color::Black, Color::White))
+        .unwrap_err();
+    assert!(e.to_string().contains("simple rules"), "{e}");
+    // The start with the colours swapped is the same game turned over; another is not.
+    assert!(book.check(&r, &r.start(Color::White, Color::Black)).is_ok());
+    assert!(book.check(&r, &r.start(Color::Black, Color::Black)).is_ok());
+    let moved = r.play_unchecked(&r.start(Color::Black, Color::White), 8);
+    assert_eq!(book.check(&r, &moved), Err(Mismatch::Start));
+    // Nor does it answer for a game on another board.
+    assert!(book.moves(&game_after(8, &[])).is_empty());
+}
