@@ -1,1 +1,2 @@
 //! The opening book.
+pub mod edax;
