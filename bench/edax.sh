@@ -31,8 +31,8 @@ die() { echo "edax.sh: $*" >&2; exit 1; }
 mkdir -p "$TARGET"
 status=0
 BUILT=$(bench/edax-build.sh 2>"$EDAX_DIR.build.err") || status=$?
-cat "$EDAX_DIR.build.err" >&2
 [ "$status" -ne 3 ] || skip "$(tail -1 "$EDAX_DIR.build.err")"
+cat "$EDAX_DIR.build.err" >&2
 [ "$status" -eq 0 ] || die "building Edax failed"
 { read -r EDAX; read -r EVAL; read -r EDAX_DESC; } <<<"$BUILT"
 RUN=$EDAX_DIR/run

@@ -540,7 +540,7 @@ pub fn position_from_board<B: Bits>(player: u64, opponent: u64, to_move: Color) 
 
 /// The side to move as Edax guesses it: black when the number of empty squares is even.
 pub fn color_by_parity(player: u64, opponent: u64) -> Color {
-    if (player | opponent).count_zeros() % 2 == 0 {
+    if (player | opponent).count_zeros().is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
