@@ -1,30 +1,13 @@
-//! Edax's opening book file (`book.dat` of Edax 4.x), read and written byte for byte.
+//! Edax's opening book file (`book.dat` of Edax 4.x), read and written byte for byte; the
+//! layout is in docs/book.md, "Edax's book format". Everything is little-endian: a 42-byte
+//! header (magic words, version, date, options, count), then per position its two bitboards,
+//! game counts, value and bounds, link count, level, links and leaf.
 //!
-//! All numbers are little-endian (Edax writes its structs as they lie in memory on x86).
-//!
-//! | bytes | field |
-//! |---|---|
-//! | 4 | `0x45444158` (`EDAX`), u32 |
-//! | 4 | `0x424f4f4b` (`BOOK`), u32 |
-//! | 1, 1 | version (4: Edax refuses any other), release (6 for Edax 4.6; not checked) |
-//! | 8 | date: year i16, month, day, hour, minute, second (one byte each), one byte of padding |
-//! | 20 | options, five i32: level, n_empties, midgame_error, endcut_error, verbosity |
-//! | 4 | number of positions, i32 |
-//!
-//! then each position: player u64, opponent u64, wins, draws, losses, lines (u32 each), value,
-//! lower, upper (i16 each), the number of links (u8), level (u8), the links (score i8, square
-//! u8), and the leaf (score i8, square u8): 42 bytes and 2 a link.
-//!
-//! Squares: 0 is A1 (top left), 1 is B1, ... 7 is H1, 8 is A2, ... 63 is H8; 64 is a pass and 65
-//! "no move". A board is two bitboards on those squares (bit `x` for square `x`): `player`, the
-//! discs of the side to move, and `opponent`. Colours are not stored; Edax takes the side to move
-//! to be black when the number of empty squares is even (which passes make wrong).
-//!
-//! Edax keeps each position once for its eight symmetries, in the form [`unique_board`] picks, and
-//! looks a board up by that form: a position in another orientation is never found. Links are
-//! the moves to positions in the book, with their negamaxed scores; the leaf is the best move left
-//! out of the book, with its searched score. Scores are in discs for the side to move; wins, draws
-//! and losses count the finished lines below a position, from its side to move's view.
+//! Squares: 0 is A1 (top left), 1 B1, ... 8 A2, ... 63 H8, as our 8x8 cells; 64 is a pass, 65
+//! "no move". Bit `x` of a bitboard is square `x`; `player` holds the side to move's discs.
+//! Edax keeps a position once for its eight symmetries, in the orientation [`unique_board`]
+//! picks, and finds a board by that form only. Links are moves to positions in the book; the
+//! leaf is the best move left out. Scores are discs for the side to move.
 
 use crate::rules::{Bits, Color, Move, Position, Rules, Shape, Square, Variant};
 use std::collections::HashMap;
@@ -107,16 +90,19 @@ impl EdaxLink {
     }
 }
 
-/// One position of the book; see the module's text for the meaning of each field.
+/// One position of the book.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdaxPosition {
+    /// The discs of the side to move.
     pub player: u64,
     pub opponent: u64,
+    /// Finished games below this position, from its side to move's view.
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
     /// Lines below this position, finished or not.
     pub lines: u32,
+    /// The negamaxed score (the best of the links and the leaf) and its bounds, in discs.
     pub value: i16,
     pub lower: i16,
     pub upper: i16,
