@@ -116,5 +116,15 @@ def main():
         record = struct.pack("<I", 7) + bytes([0x10] * side) + bytes([0x08] * side) + b"\0" + struct.pack("<h", -4) + b"\1"
         put("train_data", header + record + record[:5])
 
+    # Edax's book: the header, the start with its four moves linked, and the position after f5
+    # (in Edax's unique orientation) with a leaf; the same cut short.
+    header = struct.pack("<IIBBhBBBBBBiiiiii", 0x45444158, 0x424F4F4B, 4, 6, 2024, 1, 2, 3, 4, 5, 0, 21, 24, 2, 1, 0, 2)
+    start = struct.pack("<QQIIIIhhhBB", 0x0000000810000000, 0x0000001008000000, 0, 0, 0, 1, -1, -3, 1, 4, 21)
+    start += bytes([1, 19, 1, 26, 1, 37, 1, 44, 0x81, 65])
+    after = struct.pack("<QQIIIIhhhBB", 0x0000000008000000, 0x0000003810000000, 0, 0, 0, 1, 1, -1, 3, 0, 21)
+    after += bytes([1, 29])
+    put("edax_book", header + start + after)
+    put("edax_book", header + start[:30])
+
 
 main()

@@ -9,6 +9,7 @@
 //! that does not (the leaf) with its searched value: [`Book::fix`] redoes the negamax from
 //! these alone, no search needed.
 
+pub mod edax;
 mod file;
 mod learn;
 mod show;
