@@ -7,7 +7,8 @@ use clap::parser::ValueSource;
 use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use othello::commands::{self, analyze};
 use othello::notation::{MoveList, PositionString};
-use othello::players::{self, PlayerSpec};
+use othello::opening::book;
+use othello::players::{self, BookUse, PlayerSpec};
 use othello::protocols::line::Sides;
 use othello::referee::Protocol;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
@@ -42,6 +43,8 @@ pub struct Cli {
     /// or the classic one everywhere.
     #[arg(long, global = true, default_value = "learned", value_parser = evaluation_arg(), conflicts_with = "weights")]
     pub eval: Evaluation,
+    #[command(flatten)]
+    pub book: BookChoice,
 }
 
 impl Cli {
@@ -63,6 +66,46 @@ impl Cli {
                 Ok(Evaluation::Learned(sets))
             }
         }
+    }
+}
+
+/// Which opening book the computer plays from, and how freely.
+#[derive(clap::Args, Clone)]
+pub struct BookChoice {
+    /// The opening book the computer plays from where it has the position (made by `othello
+    /// book learn`) [default: the built-in 8x8 book].
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<std::path::PathBuf>,
+    /// Play without an opening book: every move from a search.
+    #[arg(long, global = true)]
+    pub no_book: bool,
+    /// Vary the book's play: any book move within this many discs of the best may be played
+    /// (0: always the best).
+    #[arg(long, global = true, value_name = "DISCS", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub book_margin: u32,
+}
+
+impl BookChoice {
+    /// The book the computer plays from: `--book`'s file, else the built-in one, none with
+    /// `--no-book`. A missing or damaged file is an error naming it.
+    pub fn load(&self) -> Result<Option<BookUse>, String> {
+        if self.no_book {
+            return Ok(None);
+        }
+        let book = match &self.book {
+            Some(path) => std::sync::Arc::new(
+                book::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            ),
+            None => match book::built_in() {
+                Some(book) => book,
+                None => return Ok(None),
+            },
+        };
+        // The draws among near moves differ from run to run unless the search's seed is set.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Ok(Some(BookUse::new(book, self.book_margin, seed)))
     }
 }
 
@@ -385,6 +428,9 @@ pub enum Command {
     /// Train a pattern evaluation: games labelled by the solver (gen), weights fitted to them
     /// (fit).
     Train(TrainArgs),
+    /// The opening book: learn one by self-play, fix its values, show what it holds at a
+    /// position, and exchange it with Edax (docs/book.md).
+    Book(BookArgs),
     /// Print a completion script for a shell on stdout (README.md says where to put it).
     Completions(CompletionsArgs),
     /// Print the manual page, in roff, on stdout: `othello manpage > othello.1`.
@@ -504,6 +550,101 @@ pub enum TrainStep {
     /// `train fit` keeps out with the same number, so weights can be compared on positions
     /// none of them was fitted to; 1 measures every game).
     Test(TrainTestArgs),
+}
+
+/// The options of `othello book`.
+#[derive(clap::Args)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    pub verb: BookVerb,
+}
+
+#[derive(clap::Subcommand)]
+pub enum BookVerb {
+    /// Grow a book by self-play (made if missing; resumed if there).
+    ///
+    /// From the position after --moves, every book position within --deviation plies whose
+    /// best move out of the book is within --margin discs of its value gets that move played,
+    /// and a line of best moves follows to where values are exact; new positions are searched
+    /// to --depth, or solved from --exact-empties on. The book is saved now and then and at
+    /// the end (Ctrl-C too); running the same command again goes on where it stopped.
+    Learn(BookLearnArgs),
+    /// Redo the values of the whole book from its leaves up (after it was changed by hand or
+    /// by an import).
+    Fix(BookFileArg),
+    /// The book's moves at the position after MOVES: each one's value, how it was found, and
+    /// the games learned below it (wins, draws, losses for the side to move).
+    Show(BookShowArgs),
+    /// Write the book as Edax's book file (8x8, standard rules).
+    Export(BookExchangeArgs),
+    /// Read an Edax book file into a book of ours.
+    Import(BookExchangeArgs),
+}
+
+/// The book a verb works on.
+#[derive(clap::Args)]
+pub struct BookFileArg {
+    /// The book file.
+    pub book: PathBuf,
+}
+
+/// The options of `othello book learn`.
+#[derive(clap::Args)]
+pub struct BookLearnArgs {
+    /// The book file to grow (made for the board and rules of the options if missing; an
+    /// existing one must be for them).
+    pub book: PathBuf,
+    /// Learn from the position after these moves (they are added to the book).
+    #[arg(long, default_value = "")]
+    pub moves: MoveList,
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Explore moves near the best at positions fewer than this many plies from the root.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub deviation: u32,
+    /// How near to the best, in discs, a move must be to be explored.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i32).range(0..=64))]
+    pub margin: i32,
+    /// The depth of the searches that value new positions.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// Solve positions with this many empty cells or fewer exactly; lines end there.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub exact_empties: u32,
+    /// Stop after the round in which this many games have been played [default: when
+    /// nothing is left to explore].
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Save the book after a round once this long has passed since the last save.
+    #[arg(long, default_value = "5m", value_parser = othello::durations::parse)]
+    pub save_every: Duration,
+    /// Searches at once [default: every core].
+    #[arg(long, value_parser = threads_arg)]
+    pub threads: Option<usize>,
+    /// Each search's table, in megabytes.
+    #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
+    pub hash_mb: usize,
+}
+
+/// The options of `othello book show`.
+#[derive(clap::Args)]
+pub struct BookShowArgs {
+    /// The book file.
+    pub book: PathBuf,
+    /// The moves from the book's start (or from --position), such as f5d6c3.
+    pub moves: Vec<MoveList>,
+    /// Start from this position string instead of the book's start.
+    #[arg(long)]
+    pub position: Option<PositionString>,
+}
+
+/// The files of `othello book export` and `import`.
+#[derive(clap::Args)]
+pub struct BookExchangeArgs {
+    /// The file read: our book for export, Edax's for import.
+    pub from: PathBuf,
+    /// The file written (whole or not at all).
+    pub to: PathBuf,
 }
 
 /// The options of `othello train gen`.

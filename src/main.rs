@@ -19,20 +19,23 @@ fn main() -> ExitCode {
 fn dispatch(cli: cli::Cli, started: std::time::Instant) -> Result<Outcome, AppError> {
     let rules = cli.rules;
     let eval = &cli.evaluation().map_err(AppError::Input)?;
+    let books = cli.book.clone();
+    let book = || books.load().map_err(AppError::Input);
     match cli.command {
-        None => return run::play(rules, cli.computer, &cli.search, eval),
+        None => return run::play(rules, cli.computer, &cli.search, eval, book()?),
         Some(Command::Perft(args)) => run::perft(args, rules),
         Some(Command::Solve(args)) => run::solve(args, rules, eval),
         Some(Command::Analyze(args)) => run::analyze(args, rules, eval),
         Some(Command::Show(args)) => run::show(args, rules),
-        Some(Command::Play(args)) => run::play_game(args, rules, eval),
-        Some(Command::Selfplay(args)) => run::selfplay(args, rules, eval),
-        Some(Command::Engine(args)) => run::engine(args, rules, eval, started),
+        Some(Command::Play(args)) => run::play_game(args, rules, eval, book()?),
+        Some(Command::Selfplay(args)) => run::selfplay(args, rules, eval, book()?),
+        Some(Command::Engine(args)) => run::engine(args, rules, eval, book()?, started),
         Some(Command::Match(args)) => run::referee_match(args, rules),
-        Some(Command::Gtp(search)) => run::gtp(search, rules, eval),
-        Some(Command::Nboard(search)) => run::nboard(search, rules, eval),
+        Some(Command::Gtp(search)) => run::gtp(search, rules, eval, book()?),
+        Some(Command::Nboard(search)) => run::nboard(search, rules, eval, book()?),
         Some(Command::Bench(args)) => run::bench(args, eval),
         Some(Command::PerfectPlay(args)) => run::perfect_play(args, eval),
+        Some(Command::Book(args)) => run::book(args, rules, eval),
         Some(Command::Train(args)) => run::train(args, rules, eval, &cli.weights),
         Some(Command::Completions(args)) => print(&cli::completions(args.shell)),
         Some(Command::Manpage) => print(&cli::manpage()?),

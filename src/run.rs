@@ -2,15 +2,15 @@
 //! library, with every failure as an [`AppError`].
 
 use crate::cli::{
-    all_cores, AnalyzeArgs, BenchArgs, ComputerArg, EngineArgs, GameRules, Goal, MatchArgs,
-    PerfectPlayArgs, PerftArgs, Placement, PlayArgs, SearchArgs, SelfplayArgs, ShowArgs, SolveArgs,
-    TrainArgs, TrainStep,
+    all_cores, AnalyzeArgs, BenchArgs, BookArgs, BookVerb, ComputerArg, EngineArgs, GameRules,
+    Goal, MatchArgs, PerfectPlayArgs, PerftArgs, Placement, PlayArgs, SearchArgs, SelfplayArgs,
+    ShowArgs, SolveArgs, TrainArgs, TrainStep,
 };
 use crate::error::{AppError, Outcome};
 use anyhow::Context;
 use othello::commands;
 use othello::notation::{GameRecord, MoveList};
-use othello::players::PlayerSpec;
+use othello::players::{BookUse, PlayerSpec};
 use othello::progress::Progress;
 use othello::protocols::line::{self, Computer, Ending, Options, RunError};
 use othello::protocols::triples;
@@ -29,6 +29,7 @@ pub fn play(
     computer: Option<ComputerArg>,
     search: &SearchArgs,
     eval: &Evaluation,
+    book: Option<BookUse>,
 ) -> Result<Outcome, AppError> {
     let options = Options {
         rule_set: rules.rules.into(),
@@ -36,6 +37,7 @@ pub fn play(
         computer: computer.map(|c| Computer {
             sides: c.into(),
             config: search.config(eval),
+            book,
         }),
     };
     if io::stdin().is_terminal() {
@@ -57,13 +59,19 @@ pub fn play(
 
 /// `othello play`: a game for people. On a terminal: colour, line editing and the program's
 /// thinking shown live.
-pub fn play_game(args: PlayArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
+pub fn play_game(
+    args: PlayArgs,
+    rules: GameRules,
+    eval: &Evaluation,
+    book: Option<BookUse>,
+) -> Result<(), AppError> {
     let colour = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never;
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     let options = othello::play::Options {
         colour: colour && io::stdout().is_terminal(),
         thinking: terminal && io::stderr().is_terminal(),
         config: args.config(eval),
+        book,
         computer: args.computer.into(),
         moves: args.moves,
         start: args.start.start(rules),
@@ -94,7 +102,12 @@ pub fn perft(args: PerftArgs, rules: GameRules) -> Result<(), AppError> {
 }
 
 /// A spec's engine that does not ask for the classic evaluation plays by the program's.
-pub fn selfplay(args: SelfplayArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
+pub fn selfplay(
+    args: SelfplayArgs,
+    rules: GameRules,
+    eval: &Evaluation,
+    book: Option<BookUse>,
+) -> Result<(), AppError> {
     let setup = args.board.setup(rules.variant(args.misere));
     let series = commands::Series {
         a: args.a.evaluating_within(eval),
@@ -105,6 +118,7 @@ pub fn selfplay(args: SelfplayArgs, rules: GameRules, eval: &Evaluation) -> Resu
             .opening_plies
             .unwrap_or_else(|| commands::default_opening_plies(setup.shape)),
         seed: args.seed,
+        book,
     };
     let progress = Progress::counter(series.games as u64, "games");
     commands::selfplay(&series, &mut io::stdout().lock(), &progress)?;
@@ -118,6 +132,7 @@ pub fn engine(
     args: EngineArgs,
     rules: GameRules,
     eval: &Evaluation,
+    book: Option<BookUse>,
     started: std::time::Instant,
 ) -> Result<(), AppError> {
     let setup = args.board.setup(rules);
@@ -128,7 +143,7 @@ pub fn engine(
     othello::with_bits!(setup.shape, |B| {
         let game =
             Game::<B>::new(&setup, Passes::Explicit).map_err(|e| AppError::Usage(e.to_string()))?;
-        let player = PlayerSpec::Engine(config).build(game.rules().clone(), 0);
+        let player = PlayerSpec::Engine(config).build(game.rules().clone(), 0, book.as_ref());
         let session = triples::EngineSession::new(game, me, player, &args.opening.0, started)
             .map_err(|e| AppError::Usage(e.to_string()))?;
         engine_result(triples::run(
@@ -293,18 +308,30 @@ pub fn show(args: ShowArgs, rules: GameRules) -> Result<(), AppError> {
     Ok(())
 }
 
-pub fn gtp(search: SearchArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
+pub fn gtp(
+    search: SearchArgs,
+    rules: GameRules,
+    eval: &Evaluation,
+    book: Option<BookUse>,
+) -> Result<(), AppError> {
     let settings = gtp::Settings {
         variant: rules.variant(false),
         config: search.config(eval),
+        book,
     };
     Ok(gtp::run(settings, io::stdin().lock(), io::stdout().lock())?)
 }
 
-pub fn nboard(search: SearchArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
+pub fn nboard(
+    search: SearchArgs,
+    rules: GameRules,
+    eval: &Evaluation,
+    book: Option<BookUse>,
+) -> Result<(), AppError> {
     let settings = nboard::Settings {
         variant: rules.variant(false),
         config: search.config(eval),
+        book,
     };
     let (input, output) = (io::stdin().lock(), io::stdout().lock());
     Ok(nboard::run(settings, input, output, io::stderr())?)
@@ -549,6 +576,128 @@ fn stopped_job(end: commands::work::JobEnd) -> AppError {
 /// The bytes of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or
 /// endless one (`/dev/zero`) is refused rather than read without end. Its lines are read as
 /// text one by one, so that one that is not names its number.
+/// `othello book`: learn, fix, show, export, import.
+pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
+    use othello::opening::book::{self, edax, Book, BookFileError, LearnOptions};
+    let read = |path: &Path| {
+        book::read(path).map_err(|e| AppError::Input(format!("{}: {e}", path.display())))
+    };
+    match args.verb {
+        BookVerb::Learn(a) => {
+            let start = a.start.start(rules);
+            let mut the_book = match book::read(&a.book) {
+                Ok(b) => {
+                    b.check_start(&start).map_err(|e| {
+                        AppError::Usage(format!(
+                            "{}: {e}: give the book's board and rule options",
+                            a.book.display()
+                        ))
+                    })?;
+                    b
+                }
+                Err(BookFileError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+                    Book::for_start(&start).map_err(|e| AppError::Usage(e.to_string()))?
+                }
+                Err(e) => return Err(AppError::Input(format!("{}: {e}", a.book.display()))),
+            };
+            let options = LearnOptions {
+                deviation: a.deviation,
+                margin: a.margin,
+                depth: a.depth,
+                exact_empties: a.exact_empties,
+                games: a.games,
+                threads: a.threads.unwrap_or_else(all_cores),
+                hash_mb: a.hash_mb,
+                eval: eval.clone(),
+                save_every: a.save_every,
+            };
+            let interrupt = commands::Interrupt::on_signals()?;
+            let progress = if io::stderr().is_terminal() {
+                Progress::status()
+            } else {
+                Progress::hidden()
+            };
+            let path = a.book.clone();
+            let mut save = |b: &Book| book::write(&path, b);
+            let report = book::learn(
+                &mut the_book,
+                &a.moves.0,
+                &options,
+                &interrupt,
+                &progress,
+                &mut save,
+            )
+            .map_err(|e| match e.downcast_ref::<commands::BadPosition>() {
+                Some(_) => AppError::Failed(format!("{e:#}")),
+                None => e.into(),
+            })?;
+            progress.finish();
+            println!(
+                "{} games, {} positions added, {} in the book{}",
+                report.games,
+                report.added,
+                report.positions,
+                if report.done {
+                    "; nothing left to explore"
+                } else {
+                    ""
+                }
+            );
+            if let Some(signal) = report.stopped {
+                return Err(AppError::Stopped {
+                    signal,
+                    message: format!(
+                        "stopped by {}: the book is saved; the same command goes on",
+                        commands::signal_name(signal)
+                    ),
+                });
+            }
+        }
+        BookVerb::Fix(a) => {
+            let mut the_book = read(&a.book)?;
+            let changed = the_book.fix();
+            book::write(&a.book, &the_book)?;
+            println!("{changed} of {} positions changed", the_book.len());
+        }
+        BookVerb::Show(a) => {
+            let the_book = read(&a.book)?;
+            let moves: MoveList = a.moves.into_iter().flat_map(|list| list.0).collect();
+            let shown = book::show(&the_book, a.position.as_ref(), &moves.0)
+                .map_err(|e| AppError::Failed(e.to_string()))?;
+            book::write_show(&shown, &mut io::stdout().lock())?;
+        }
+        BookVerb::Export(a) => {
+            let ours = read(&a.from)?;
+            let theirs = ours
+                .to_edax()
+                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
+            othello::files::write_atomic(&a.to, &edax::write(&theirs))?;
+            println!(
+                "{} positions of ours, {} of Edax's written to {}",
+                ours.len(),
+                theirs.positions.len(),
+                a.to.display()
+            );
+        }
+        BookVerb::Import(a) => {
+            let bytes = othello::files::read_capped(&a.from, book::MAX_BOOK_FILE, "an Edax book")
+                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
+            let theirs = edax::read(&bytes)
+                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
+            let ours = Book::from_edax(&theirs)
+                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
+            book::write(&a.to, &ours)?;
+            println!(
+                "{} positions of Edax's, {} of ours written to {}",
+                theirs.positions.len(),
+                ours.len(),
+                a.to.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn read_list(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
     othello::files::read_capped(path, commands::MAX_LIST_FILE, what)
         .with_context(|| format!("cannot read {}", path.display()))

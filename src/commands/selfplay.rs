@@ -1,6 +1,7 @@
 //! `othello selfplay`: a series of games between two players, colours alternating, each random
 //! opening played twice so that neither side gets the better half of the openings.
 
+use crate::players::BookUse;
 use crate::players::PlayerSpec;
 use crate::progress::Progress;
 use crate::random::splitmix;
@@ -19,6 +20,8 @@ pub struct Series {
     /// Random plies played before the players take over.
     pub opening_plies: usize,
     pub seed: u64,
+    /// The opening book the engine players play from where it has the position.
+    pub book: Option<BookUse>,
 }
 
 /// Per-player move statistics.
@@ -104,8 +107,12 @@ fn selfplay_in<B: Bits>(
         };
         let seed = series.seed.wrapping_add(g as u64);
         let mut game = Game::<B>::new(setup, Passes::Automatic)?;
-        let mut a = series.a.build(game.rules().clone(), seed);
-        let mut b = series.b.build(game.rules().clone(), seed ^ 0x5555);
+        let mut a = series
+            .a
+            .build(game.rules().clone(), seed, series.book.as_ref());
+        let mut b = series
+            .b
+            .build(game.rules().clone(), seed ^ 0x5555, series.book.as_ref());
         let mut opening = Vec::new();
         for _ in 0..series.opening_plies {
             let moves: Vec<usize> = game.legal_moves().iter().collect();

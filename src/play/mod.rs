@@ -11,6 +11,7 @@
 
 use crate::commands::Start;
 use crate::notation::{MoveList, PositionString, RecordFormat};
+use crate::players::BookUse;
 use crate::players::Table;
 use crate::protocols::line::Sides;
 use crate::protocols::{LineReader, Unreadable, MAX_LINE};
@@ -41,6 +42,8 @@ pub struct Options {
     pub computer: Option<Sides>,
     /// How the program searches, for its moves and for hints.
     pub config: Config,
+    /// The opening book the program plays (and hints) from where it has the position.
+    pub book: Option<BookUse>,
     /// Discs, legal moves and the last move in colour (for a terminal).
     pub colour: bool,
     /// The program's thinking shown as it goes, on standard error, and summed up after each
@@ -337,7 +340,7 @@ fn new_board(
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
         let game = Game::from_position(rules, position, Passes::Automatic);
         let mut board = Board {
-            table: Table::from_game(game, options.config.clone()),
+            table: Table::from_game(game, options.config.clone()).with_book(options.book.clone()),
             redo: Vec::new(),
             computer,
             last: None,
@@ -590,6 +593,11 @@ impl<B: Bits> Board<B> {
     /// The engine's search for `color`, shown as it goes when `thinking` is on. `None` when
     /// Ctrl-C stopped it.
     fn think(&mut self, color: Color) -> Option<Report> {
+        if color == self.game().position().to_move {
+            if let Some(report) = self.table.book_move() {
+                return Some(report);
+            }
+        }
         // Ctrl-C stops the search rather than the program, so the game can be printed.
         let spinner = self.thinking.then(|| {
             let bar = ProgressBar::new_spinner().with_message(format!("{} thinks", color.name()));

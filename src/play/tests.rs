@@ -7,6 +7,7 @@ fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
     Session::new(Options {
         start: Start::Setup(Setup::standard(shape, Variant::default())),
         moves: MoveList::default(),
+        book: None,
         computer,
         config: Config {
             depth: Some(2),
@@ -292,6 +293,7 @@ fn a_forced_move_has_a_true_value() {
     let options = |computer| Options {
         start: Start::Setup(Setup::standard(shape, Variant::default())),
         moves: "b1a1c4d4d3b4a4c1d1d2paa3".parse().unwrap(),
+        book: None,
         computer,
         config: Config {
             hash_mb: 1,

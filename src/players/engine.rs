@@ -1,12 +1,15 @@
 //! The search as a player.
 
+use super::book::BookUse;
 use super::player::Player;
 use crate::rules::{Bits, Game, Move, Rules};
 use crate::search::{Config, Engine};
 
-/// Plays the search's best move; keeps its table from move to move.
+/// Plays the book's move where it has one, else the search's best; keeps its table from move
+/// to move.
 pub struct EnginePlayer<B> {
     engine: Engine<B>,
+    book: Option<BookUse>,
     settled: bool,
     owed_since: Option<std::time::Instant>,
 }
@@ -15,9 +18,15 @@ impl<B: Bits> EnginePlayer<B> {
     pub fn new(rules: Rules<B>, config: Config) -> Self {
         EnginePlayer {
             engine: Engine::new(rules, config),
+            book: None,
             settled: false,
             owed_since: None,
         }
+    }
+
+    /// This player, playing from `book` where it has the position.
+    pub fn with_book(self, book: Option<BookUse>) -> Self {
+        EnginePlayer { book, ..self }
     }
 }
 
@@ -27,6 +36,11 @@ impl<B: Bits> Player<B> for EnginePlayer<B> {
         if game.must_pass() {
             self.settled = true;
             return Some(Move::Pass);
+        }
+        if let Some(played) = self.book.as_mut().and_then(|b| b.choose(game)) {
+            self.settled = false;
+            self.owed_since = None;
+            return Some(played.played);
         }
         let pos = game.position();
         let clock = self

@@ -3,11 +3,13 @@
 //! against. The table pairs a game with the engine, for the protocols and the terminal game.
 
 mod baseline;
+mod book;
 mod engine;
 mod player;
 mod table;
 
 pub use baseline::{Preference, Yardstick};
+pub use book::BookUse;
 pub use engine::EnginePlayer;
 pub use player::Player;
 pub use table::{Analysis, AnyTable, Table, TableOf};
@@ -122,13 +124,20 @@ impl PlayerSpec {
     }
 
     /// A player for games under `rules`. `seed` varies the yardsticks' choices between equal
-    /// moves.
-    pub fn build<B: Bits>(&self, rules: Rules<B>, seed: u64) -> Box<dyn Player<B>> {
+    /// moves; the engine plays from `book` where it has the position.
+    pub fn build<B: Bits>(
+        &self,
+        rules: Rules<B>,
+        seed: u64,
+        book: Option<&BookUse>,
+    ) -> Box<dyn Player<B>> {
         match self {
             PlayerSpec::Random => Box::new(Yardstick::random(rules, seed)),
             PlayerSpec::Greedy => Box::new(Yardstick::greedy(rules, seed)),
             PlayerSpec::Weights => Box::new(Yardstick::square_weights(rules, seed)),
-            PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(rules, config.clone())),
+            PlayerSpec::Engine(config) => {
+                Box::new(EnginePlayer::new(rules, config.clone()).with_book(book.cloned()))
+            }
         }
     }
 }

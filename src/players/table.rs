@@ -3,6 +3,8 @@
 //! time and asking the engine's analysis for either colour; the terminal game plays at one with
 //! the passes made by the game, and watches the engine think. Every move can be taken back.
 
+use super::book::BookUse;
+use crate::opening::book::Level;
 use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Played};
 use crate::rules::{Position, Rules, Setup, Shape, Variant};
 use crate::search::{Config, Engine, Observer, Progress, Report};
@@ -32,6 +34,7 @@ pub struct Analysis {
 pub struct Table<B> {
     game: Game<B>,
     engine: Engine<B>,
+    book: Option<BookUse>,
 }
 
 /// [`Table`] without its bit set, for [`AnyTable`].
@@ -50,6 +53,12 @@ impl AnyTable {
     /// an engine with `config`.
     pub fn new(shape: Shape, variant: Variant, config: Config) -> AnyTable {
         crate::erase!(shape, |B| Table::<B>::new(shape, variant, config))
+    }
+
+    /// This table, playing from `book` where it has the position.
+    pub fn with_book(mut self, book: Option<BookUse>) -> AnyTable {
+        crate::on_erased!(&mut self, |t| t.book = book);
+        self
     }
 
     pub fn shape(&self) -> Shape {
@@ -74,7 +83,37 @@ impl<B: Bits> Table<B> {
         Table {
             engine: Engine::new(game.rules().clone(), config),
             game,
+            book: None,
         }
+    }
+
+    /// This table, playing from `book` where it has the position.
+    pub fn with_book(self, book: Option<BookUse>) -> Self {
+        Table { book, ..self }
+    }
+
+    /// The book's move for the side to move, as a search would report it (the book's value,
+    /// no nodes); `None` where the book has no move.
+    pub fn book_move(&mut self) -> Option<Report> {
+        let played = self.book.as_mut()?.choose(&self.game)?;
+        let Move::Play(square) = played.played else {
+            return None;
+        };
+        let cell = self.rules().geometry.index(square)?;
+        let exact = played.level == Level::Exact;
+        let depth = match played.level {
+            Level::Exact => self.rules().empty(self.game.position()).count(),
+            Level::Depth(d) => d as u32,
+        };
+        Some(Report {
+            best: Some(cell),
+            score: played.value * crate::search::DISC,
+            depth,
+            exact,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: vec![cell],
+        })
     }
 
     pub fn game(&self) -> &Game<B> {
@@ -198,6 +237,11 @@ impl<B: Bits> Table<B> {
             return reply;
         }
         let report = self.engine.search(pos);
+        self.analysis(pos, report)
+    }
+
+    /// A search's report at `pos` as moves.
+    fn analysis(&self, pos: &Position<B>, report: Report) -> Analysis {
         let pv = self.with_passes(pos, &report.pv);
         Analysis {
             best: report
@@ -220,9 +264,15 @@ impl<B: Bits> Table<B> {
         }
     }
 
-    /// The engine's best move for `color` in the current position.
+    /// The engine's best move for `color` in the current position: the book's where it has
+    /// the position and `color` is to move.
     pub fn analyse(&mut self, color: Color) -> Analysis {
         let pos = self.for_color(color);
+        if color == self.game.position().to_move {
+            if let Some(report) = self.book_move() {
+                return self.analysis(&pos, report);
+            }
+        }
         self.search(&pos)
     }
 

@@ -91,8 +91,8 @@ fn play_out_in<B: Bits>(
     let mut game = Game::<B>::new(setup, Passes::Explicit).unwrap();
     let rules = game.rules().clone();
     let mut players = [
-        black.build(rules.clone(), seed),
-        white.build(rules.clone(), seed + 1),
+        black.build(rules.clone(), seed, None),
+        white.build(rules.clone(), seed + 1, None),
     ];
     let mut moves = 0;
     while let Some(color) = game.to_move() {
@@ -154,7 +154,7 @@ fn engine_players_on_the_largest_board() {
         hash_mb: 1,
         ..Default::default()
     })
-    .build(game.rules().clone(), 0);
+    .build(game.rules().clone(), 0, None);
     for _ in 0..12 {
         let played = engine.choose(&game).unwrap();
         assert!(game.check(played).is_ok(), "{played} is illegal");
@@ -186,7 +186,7 @@ fn a_move_owed_since_long_ago_comes_back_at_once() {
         hash_mb: 1,
         ..Default::default()
     })
-    .build(game.rules().clone(), 0);
+    .build(game.rules().clone(), 0, None);
     let Some(long_ago) = std::time::Instant::now().checked_sub(budget) else {
         return; // a clock too young to go back 10 s: nothing to check
     };

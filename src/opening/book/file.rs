@@ -46,6 +46,24 @@ pub fn read(path: &Path) -> Result<Book, BookFileError> {
     from_bytes(&bytes)
 }
 
+/// The book that ships with the program: `books/8x8.book` in the source (books/README.md
+/// says how it was made), read on its first use.
+pub fn built_in() -> Option<std::sync::Arc<Book>> {
+    static READ: std::sync::OnceLock<Option<std::sync::Arc<Book>>> = std::sync::OnceLock::new();
+    READ.get_or_init(|| match from_bytes(BUILT_IN) {
+        _ if BUILT_IN.is_empty() => None,
+        Ok(book) => Some(std::sync::Arc::new(book)),
+        Err(e) => {
+            // The bytes are compiled in and tested: only a damaged binary gets here.
+            eprintln!("othello: the built-in opening book is damaged ({e}); playing without it");
+            None
+        }
+    })
+    .clone()
+}
+
+const BUILT_IN: &[u8] = &[];
+
 /// Writes `book` to `path` whole or not at all.
 pub fn write(path: &Path, book: &Book) -> std::io::Result<()> {
     crate::files::write_atomic(path, &to_bytes(book))

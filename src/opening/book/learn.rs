@@ -260,7 +260,7 @@ fn learn_in<B: Bits>(
             // The cell played, in the frame of this position's key.
             let played = (pos.occupied() ^ next.occupied()) & !pos.occupied();
             if let Some(cell) = played.lowest() {
-                add_link(book, &key, frame.to_key_frame(s, cell) as u16);
+                add_link(book, &key, frame.key_cell(s, cell) as u16);
             }
         }
     }

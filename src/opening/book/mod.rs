@@ -10,13 +10,17 @@
 //! these alone, no search needed.
 
 pub mod edax;
+mod exchange;
 mod file;
 mod learn;
 mod show;
 #[cfg(test)]
 mod tests;
 
-pub use file::{from_bytes, read, to_bytes, write, BookFileError, MAGIC, MAX_BOOK_FILE, VERSION};
+pub use exchange::ExchangeError;
+pub use file::{
+    built_in, from_bytes, read, to_bytes, write, BookFileError, MAGIC, MAX_BOOK_FILE, VERSION,
+};
 pub use learn::{learn, LearnOptions, LearnReport};
 pub use show::{show, write_show, Shown};
 
@@ -281,10 +285,10 @@ impl<B: Bits> Frame<B> {
     }
 
     /// A cell of the position's frame in the frame of its key (symmetry `s`), and back.
-    pub fn to_key_frame(&self, s: usize, cell: usize) -> usize {
+    pub fn key_cell(&self, s: usize, cell: usize) -> usize {
         self.maps[s][cell]
     }
-    pub fn from_key_frame(&self, s: usize, cell: usize) -> usize {
+    pub fn game_cell(&self, s: usize, cell: usize) -> usize {
         self.inverses[s][cell]
     }
 
@@ -394,6 +398,27 @@ impl Book {
         Ok(())
     }
 
+    /// An empty book for games from a command's start.
+    pub fn for_start(start: &crate::commands::Start) -> Result<Book, crate::rules::ShapeError> {
+        crate::with_bits!(start.shape(), |B| {
+            let (rules, position) = start.rules_and_position::<B>()?;
+            Ok(Book::new(&rules, &position))
+        })
+    }
+
+    /// [`Book::check`] for a command's start.
+    pub fn check_start(&self, start: &crate::commands::Start) -> Result<(), Mismatch> {
+        crate::with_bits!(start.shape(), |B| {
+            match start.rules_and_position::<B>() {
+                Ok((rules, position)) => self.check(&rules, &position),
+                Err(_) => Err(Mismatch::Board {
+                    book: self.header.shape,
+                    game: start.shape(),
+                }),
+            }
+        })
+    }
+
     /// [`Book::check`] for a game: its rules and its start.
     pub fn check_game<B: Bits>(&self, game: &Game<B>) -> Result<(), Mismatch> {
         self.check(game.rules(), game.start())
@@ -431,7 +456,7 @@ impl Book {
             return Vec::new();
         };
         let square = |cell: u16| {
-            let here = frame.from_key_frame(s, cell as usize);
+            let here = frame.game_cell(s, cell as usize);
             Move::Play(frame.rules.geometry.square(here))
         };
         // The children are looked up in the entry's own frame.

@@ -136,7 +136,7 @@ fn a_move_found_in_a_rotated_position_comes_back_in_the_games_frame() {
     book.insert(
         key,
         Entry::from_leaf(Leaf {
-            cell: frame.to_key_frame(s, d6) as u16,
+            cell: frame.key_cell(s, d6) as u16,
             value: 3,
             level: Level::Depth(4),
         }),

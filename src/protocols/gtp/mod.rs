@@ -5,6 +5,7 @@
 //! [`parse`] turns a line into a [`Request`]; [`Session::handle`] answers it (the pure core,
 //! holding the game and the engine); [`run`] does the reading and writing.
 
+use crate::players::BookUse;
 use crate::players::{AnyTable, Table};
 use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, Move, Shape, Square, Variant, Winner};
@@ -296,6 +297,8 @@ pub struct Settings {
     pub variant: Variant,
     /// Depth, move time (the longest any move may take) and table size.
     pub config: Config,
+    /// The opening book the engine plays from where it has the position.
+    pub book: Option<BookUse>,
 }
 
 /// A player's clock under `time_settings`.
@@ -330,7 +333,8 @@ impl Session {
     /// A session on the standard 8x8 board.
     pub fn new(settings: Settings) -> Self {
         Session {
-            table: AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone()),
+            table: AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone())
+                .with_book(settings.book.clone()),
             clocks: Clocks {
                 settings,
                 time: None,
@@ -379,7 +383,8 @@ impl Session {
             C::BoardSize(n) => {
                 let shape = Shape::square(*n).map_err(|_| "unacceptable size".to_string())?;
                 let s = &self.clocks.settings;
-                self.table = AnyTable::new(shape, s.variant, s.config.clone());
+                self.table =
+                    AnyTable::new(shape, s.variant, s.config.clone()).with_book(s.book.clone());
                 self.clocks.reset();
                 done()
             }

@@ -25,6 +25,7 @@ fn budget(s: &mut Session, color: Color) -> Option<Duration> {
 fn session(depth: u32) -> Session {
     Session::new(Settings {
         variant: Variant::default(),
+        book: None,
         config: Config {
             depth: Some(depth),
             move_time: None,
@@ -190,6 +191,7 @@ fn run_stops_after_quit_and_survives_bad_bytes() {
     run(
         Settings {
             variant: Variant::default(),
+            book: None,
             config: Config::default(),
         },
         input,

@@ -9,6 +9,7 @@ mod header;
 pub use header::{Header, HeaderError, HeaderField};
 
 use super::{LineReader, Unreadable};
+use crate::players::BookUse;
 use crate::players::{Player, PlayerSpec};
 use crate::rules::{Bits, Color, Erased, Family, Game, Move, Passes, RuleSet, Setup, Square};
 use crate::rules::{Variant, Winner};
@@ -29,6 +30,8 @@ pub struct Options {
 pub struct Computer {
     pub sides: Sides,
     pub config: Config,
+    /// The opening book it plays from where it has the position.
+    pub book: Option<BookUse>,
 }
 
 /// Which sides a player takes.
@@ -211,7 +214,8 @@ impl<B: Bits> Playing<B> {
     fn new(setup: &Setup, computer: Option<Computer>) -> Self {
         let game = Game::new(setup, Passes::Automatic).expect("erase! picks a bit set that fits");
         let computer = computer.map(|c| {
-            let player = PlayerSpec::Engine(c.config).build(game.rules().clone(), 0);
+            let player =
+                PlayerSpec::Engine(c.config).build(game.rules().clone(), 0, c.book.as_ref());
             (c.sides, player)
         });
         Playing { game, computer }

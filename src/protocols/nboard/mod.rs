@@ -11,6 +11,7 @@
 
 pub use crate::notation::{parse_ggf, GgfError, GgfGame};
 
+use crate::players::BookUse;
 use crate::players::{Analysis, AnyTable, Table};
 use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, IllegalMove, Move, Position, Shape, Variant};
@@ -116,6 +117,8 @@ pub struct Settings {
     pub variant: Variant,
     /// The depth until the GUI sets one, the time limit of every search, the table size.
     pub config: Config,
+    /// The opening book the engine plays from where it has the position.
+    pub book: Option<BookUse>,
 }
 
 /// A move as NBoard writes it: `F5`, or `PA` for a pass.
@@ -196,7 +199,8 @@ impl Session {
         let mut settings = settings;
         // NBoard's evaluations count empty cells for the winner, as tournament results do.
         settings.config.scoring = Scoring::EmptiesToWinner;
-        let table = AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone());
+        let table = AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone())
+            .with_book(settings.book.clone());
         Session { settings, table }
     }
 
@@ -305,7 +309,8 @@ impl Session {
             match Shape::square(record.size) {
                 Ok(shape) => {
                     let s = &self.settings;
-                    self.table = AnyTable::new(shape, s.variant, s.config.clone());
+                    self.table =
+                        AnyTable::new(shape, s.variant, s.config.clone()).with_book(s.book.clone());
                 }
                 Err(e) => return writeln!(notes, "{NAME}: ignored game: {e}"),
             }

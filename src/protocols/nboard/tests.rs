@@ -14,6 +14,7 @@ const START: &str = "---------------------------O*------*O----------------------
 fn session(depth: u32) -> Session {
     Session::new(Settings {
         variant: Variant::default(),
+        book: None,
         config: Config {
             depth: Some(depth),
             move_time: None,
@@ -160,6 +161,7 @@ fn hint_and_go_agree_at_equal_depth() {
             for order in [["hint 3", "go"], ["go", "hint 2"]] {
                 let mut s = Session::new(Settings {
                     variant: Variant::default(),
+                    book: None,
                     config: Config {
                         depth: Some(depth),
                         move_time: None,
@@ -190,6 +192,7 @@ fn hint_and_go_agree_at_equal_depth() {
 fn a_forced_move_has_a_true_evaluation() {
     let mut s = Session::new(Settings {
         variant: Variant::default(),
+        book: None,
         config: Config::default(),
     });
     let game = "set game (;BO[4 ---- -O*- -*O- ---- *]B[b1]W[a1]B[c4]W[d4]B[d3]W[b4]B[a4]W[c1]B[d1]W[d2]B[pa]W[a3];)";

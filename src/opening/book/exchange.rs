@@ -1,0 +1,248 @@
+//! Our book to Edax's and back (`othello book export` / `import`). Edax knows 8x8 under the
+//! standard rules only. Both keep a position once for its symmetries, each in its own chosen
+//! orientation, so every position and its moves are turned from one orientation to the other.
+//! Edax keeps a position whose side must pass, linked by a pass; ours skips over the pass.
+
+use super::edax::{self, EdaxBook, EdaxLink, EdaxOptions, EdaxPosition, NO_MOVE, PASS};
+use super::{Book, Entry, Frame, Games, Leaf, Level, Link};
+use crate::rules::{Color, Position, Rules, Shape, Variant};
+use std::collections::HashMap;
+
+/// The level Edax is given for an exact value: deeper than any position of 8x8 has empties.
+const EXACT_LEVEL: u8 = 60;
+
+/// Why a book cannot go to Edax, or come from it.
+#[derive(Debug, thiserror::Error)]
+pub enum ExchangeError {
+    #[error("Edax's books are for 8x8 under the standard rules, not {0}")]
+    Board(String),
+    #[error("{0}")]
+    Edax(#[from] edax::EdaxError),
+}
+
+fn standard() -> Rules<u64> {
+    Rules::new(Shape::STANDARD, Variant::default()).expect("8x8 fits in 64 bits")
+}
+
+/// The two halves of an 8x8 key: a cell a bit, cell 0 the lowest (Edax's numbering too).
+fn words(key: &[u8]) -> (u64, u64) {
+    let word = |b: &[u8]| b.iter().rev().fold(0u64, |w, &byte| w << 8 | byte as u64);
+    (word(&key[..8]), word(&key[8..16]))
+}
+
+/// Edax's level byte and bounds for a level of ours.
+fn edax_level(level: Level, value: i16) -> (u8, i16, i16) {
+    match level {
+        Level::Exact => (EXACT_LEVEL, value, value),
+        Level::Depth(d) => (d, -edax::SCORE_INF, edax::SCORE_INF),
+    }
+}
+
+impl Book {
+    /// This book as Edax's: every position in Edax's orientation, games and values as they
+    /// are, and a position of its own for each side that must pass after a link.
+    pub fn to_edax(&self) -> Result<EdaxBook, ExchangeError> {
+        if self.header.shape != Shape::STANDARD || self.header.variant != Variant::default() {
+            let h = &self.header;
+            return Err(ExchangeError::Board(format!(
+                "{} with {}",
+                h.shape, h.variant
+            )));
+        }
+        let frame = Frame::new(standard());
+        let rules = &frame.rules;
+        let mut out: HashMap<(u64, u64), EdaxPosition> = HashMap::new();
+        for (key, entry) in self.entries() {
+            let (player, opponent) = words(key);
+            let mut p = EdaxPosition::new(player, opponent);
+            (p.wins, p.draws, p.losses, p.lines) = (
+                entry.games.wins,
+                entry.games.draws,
+                entry.games.losses,
+                entry.games.lines,
+            );
+            p.value = entry.value;
+            (p.level, p.lower, p.upper) = edax_level(entry.level, entry.value);
+            for link in &entry.links {
+                let square = link.cell as u8;
+                p.links.push(EdaxLink {
+                    score: link.value.clamp(-64, 64) as i8,
+                    square,
+                });
+                // After this move the opponent must pass: Edax keeps that position, linked
+                // to ours by the pass.
+                let flips = rules.flips_for(square as usize, player, opponent);
+                let (np, no) = (opponent & !flips, player | flips | 1 << square);
+                if rules.moves_for(np, no) == 0 && rules.moves_for(no, np) != 0 {
+                    let mut passing = EdaxPosition::new(np, no);
+                    passing.value = -link.value;
+                    let (level, lower, upper) = edax_level(entry.level, -link.value);
+                    (passing.level, passing.lower, passing.upper) = (level, lower, upper);
+                    passing.links.push(EdaxLink {
+                        score: (-link.value).clamp(-64, 64) as i8,
+                        square: PASS,
+                    });
+                    let passing = passing.unique();
+                    out.insert((passing.player, passing.opponent), passing);
+                }
+            }
+            if let Some(leaf) = entry.leaf {
+                p.leaf = EdaxLink {
+                    score: leaf.value.clamp(-64, 64) as i8,
+                    square: leaf.cell as u8,
+                };
+            }
+            let p = p.unique();
+            out.insert((p.player, p.opponent), p);
+        }
+        let mut book = EdaxBook::new(EdaxOptions::default());
+        book.positions = out.into_values().collect();
+        book.positions.sort_by_key(|p| (p.player, p.opponent));
+        book.check()?;
+        Ok(book)
+    }
+
+    /// Edax's book as ours, for 8x8 from the standard start. Positions whose side must pass
+    /// while the game goes on are left out: ours skips over them.
+    pub fn from_edax(edax: &EdaxBook) -> Result<Book, ExchangeError> {
+        edax.check()?;
+        let frame = Frame::new(standard());
+        let start = frame.rules.start(Color::Black, Color::White);
+        let mut book = Book::new(&frame.rules, &start);
+        for p in &edax.positions {
+            let rules = &frame.rules;
+            if rules.moves_for(p.player, p.opponent) == 0
+                && rules.moves_for(p.opponent, p.player) != 0
+            {
+                continue;
+            }
+            let pos: Position<u64> = edax::position_from_board(p.player, p.opponent, Color::Black);
+            let (key, s) = frame.canonical(&pos);
+            let cell = |square: u8| frame.key_cell(s, square as usize) as u16;
+            let exact = p.lower == p.value && p.upper == p.value;
+            let level = if exact {
+                Level::Exact
+            } else {
+                Level::Depth(p.level)
+            };
+            let leaf = (p.leaf.square != NO_MOVE && p.leaf.square != PASS).then(|| Leaf {
+                cell: cell(p.leaf.square),
+                value: p.leaf.score as i16,
+                level,
+            });
+            let links = p
+                .links
+                .iter()
+                .filter(|l| l.square != PASS)
+                .map(|l| Link {
+                    cell: cell(l.square),
+                    value: l.score as i16,
+                })
+                .collect();
+            let games = Games {
+                wins: p.wins,
+                draws: p.draws,
+                losses: p.losses,
+                lines: p.lines,
+            };
+            book.insert(
+                key,
+                Entry {
+                    value: p.value,
+                    level,
+                    games,
+                    links,
+                    leaf,
+                },
+            );
+        }
+        Ok(book)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::Interrupt;
+    use crate::progress::Progress;
+    use crate::search::Evaluation;
+    use std::time::Duration;
+
+    /// An 8x8 book learned at a tiny depth, every move within 4 discs explored for 4 plies.
+    fn learned() -> Book {
+        let rules = standard();
+        let mut book = Book::new(&rules, &rules.start(Color::Black, Color::White));
+        let options = super::super::LearnOptions {
+            deviation: 4,
+            margin: 4,
+            depth: 2,
+            exact_empties: 0,
+            games: None,
+            threads: 1,
+            hash_mb: 1,
+            eval: Evaluation::Classic,
+            save_every: Duration::from_secs(3600),
+        };
+        let (interrupt, progress) = (Interrupt::default(), Progress::hidden());
+        super::super::learn(&mut book, &[], &options, &interrupt, &progress, &mut |_| {
+            Ok(())
+        })
+        .unwrap();
+        book
+    }
+
+    fn sorted(mut entry: Entry) -> Entry {
+        entry.links.sort_by_key(|l| l.cell);
+        entry
+    }
+
+    #[test]
+    fn a_book_goes_to_edax_and_back_unchanged() {
+        let book = learned();
+        assert!(book.len() > 20, "{} positions", book.len());
+        let edax = book.to_edax().unwrap();
+        let bytes = edax::write(&edax);
+        let back = Book::from_edax(&edax::read(&bytes).unwrap()).unwrap();
+        assert_eq!(back.len(), book.len());
+        let frame = Frame::new(standard());
+        for (key, entry) in book.entries() {
+            let got = back.entry(key).expect("every position comes back");
+            // A position that is its own image under a symmetry may come back with its leaf
+            // on the image of the cell: the same move, to the same position.
+            let reached = |leaf: Option<Leaf>| {
+                leaf.map(|l| {
+                    let pos = frame.position(key).unwrap();
+                    let child = frame.child(&pos, l.cell as usize).0;
+                    (frame.canonical(&child).0, l.value, l.level)
+                })
+            };
+            assert_eq!(reached(got.leaf), reached(entry.leaf));
+            let without_leaf = |e: &Entry| {
+                sorted(Entry {
+                    leaf: None,
+                    ..e.clone()
+                })
+            };
+            assert_eq!(without_leaf(got), without_leaf(entry));
+        }
+        // Edax finds each position in its own orientation, with the same value.
+        let start = edax::position_from_board::<u64>(
+            0x0000_0008_1000_0000,
+            0x0000_0010_0800_0000,
+            Color::Black,
+        );
+        let (root, _) = Frame::new(standard()).canonical(&start);
+        let (p, _) = edax
+            .probe(0x0000_0008_1000_0000, 0x0000_0010_0800_0000)
+            .unwrap();
+        assert_eq!(p.value, book.entry(&root).unwrap().value);
+    }
+
+    #[test]
+    fn only_an_8x8_book_of_the_standard_rules_goes_to_edax() {
+        let rules = Rules::<u64>::new(Shape::square(6).unwrap(), Variant::default()).unwrap();
+        let book = Book::new(&rules, &rules.start(Color::Black, Color::White));
+        let e = book.to_edax().unwrap_err();
+        assert!(e.to_string().contains("8x8"), "{e}");
+    }
+}
