@@ -87,6 +87,8 @@ pub struct Review {
     pub moves: Vec<Reviewed>,
     /// The final disc difference for Black if the game is over.
     pub result: Option<i32>,
+    /// The named opening the game followed, if any.
+    pub opening: Option<&'static crate::opening::names::Opening>,
 }
 
 impl Review {
@@ -227,6 +229,7 @@ fn analyze_in<B: Bits>(
     Ok(Review {
         moves: reviewed,
         result,
+        opening: crate::opening::names::of_game(&game),
     })
 }
 
@@ -295,6 +298,9 @@ pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
             discs_text(m.loss, m.exact),
             if m.exact { "exact" } else { "searched" }
         )?;
+    }
+    if let Some(opening) = review.opening {
+        writeln!(out, "Opening: {}.", opening.name)?;
     }
     for (color, moves, lost, mistakes, blunders) in review.totals() {
         let exact = lost % DISC == 0;

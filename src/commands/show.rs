@@ -129,6 +129,9 @@ fn show_in<B: Bits>(start: &Start, moves: &MoveList, out: &mut dyn Write) -> any
                 game.position().to_move.name()
             )?,
         }
+        if let Some(opening) = crate::opening::names::of_game(&game) {
+            writeln!(printer.out, "Opening: {}.", opening.name)?;
+        }
         Ok(Shown {
             steps: printer.steps,
             score,

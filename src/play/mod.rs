@@ -535,6 +535,9 @@ impl<B: Bits> Board<B> {
         if let Some(c) = passed {
             out.push(format!("{} has no legal move and passes.", c.name()));
         }
+        if let Some(opening) = crate::opening::names::here(self.game()) {
+            out.push(format!("Opening: {}.", opening.name));
+        }
         self.last = Some((square, flips));
     }
 
