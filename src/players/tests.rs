@@ -30,7 +30,7 @@ fn a_bare_number_is_refused_with_the_units_to_write() {
     assert_eq!(spec.to_string(), "time=2000ms,hash=16");
 }
 
-use crate::rules::{Color, Game, Passes, RuleSet, Setup, Shape, Variant, Winner};
+use crate::rules::{Color, Game, Move, Passes, RuleSet, Setup, Shape, Variant, Winner};
 
 /// A setup with black first and white on the top-left of the start block.
 fn setup(rows: usize, cols: usize, rule_set: RuleSet, place_anywhere: bool, misere: bool) -> Setup {
@@ -195,4 +195,81 @@ fn a_move_owed_since_long_ago_comes_back_at_once() {
     let played = engine.choose(&game).expect("a move");
     assert!(game.check(played).is_ok(), "{played} is illegal");
     assert!(asked.elapsed() < budget / 2, "took {:?}", asked.elapsed());
+}
+
+/// The game after f5 and a book of it whose three replies are worth, for White: d6 +3, f6 +1
+/// and f4 -5 (each reply's position held as a finished game of that value).
+fn book_after_f5() -> (Game<u64>, std::sync::Arc<crate::opening::book::Book>) {
+    use crate::opening::book::{Book, Entry, Frame, Level, Link};
+    let setup = Setup::standard(Shape::STANDARD, Variant::default());
+    let mut game: Game<u64> = Game::new(&setup, Passes::Automatic).unwrap();
+    game.play_listed("f5".parse().unwrap()).unwrap();
+    let frame = Frame::new(game.rules().clone());
+    let mut book = Book::new(game.rules(), game.start());
+    let (key, s) = frame.canonical(game.position());
+    let mut links = Vec::new();
+    for (reply, for_white) in [("d6", 3), ("f6", 1), ("f4", -5)] {
+        let mut after = game.clone();
+        after.play_listed(reply.parse().unwrap()).unwrap();
+        book.insert(
+            frame.canonical(after.position()).0,
+            Entry::finished(-for_white),
+        );
+        let cell = game.rules().geometry.index(reply.parse().unwrap()).unwrap();
+        links.push(Link {
+            cell: frame.key_cell(s, cell) as u16,
+            value: 0,
+        });
+    }
+    let entry = Entry {
+        value: 0,
+        level: Level::Exact,
+        games: Default::default(),
+        links,
+        leaf: None,
+    };
+    book.insert(key, entry);
+    book.fix();
+    (game, std::sync::Arc::new(book))
+}
+
+#[test]
+fn the_engine_plays_the_books_best_move_and_varies_only_within_the_margin() {
+    let (game, book) = book_after_f5();
+    let d6: Move = "d6".parse().unwrap();
+    let f6: Move = "f6".parse().unwrap();
+    let mut best = BookUse::new(book.clone(), 0, 1);
+    for _ in 0..5 {
+        let chosen = best.choose(&game).unwrap();
+        assert_eq!((chosen.played, chosen.value), (d6, 3));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut near = BookUse::new(book.clone(), 2, 7);
+    for _ in 0..64 {
+        seen.insert(near.choose(&game).unwrap().played);
+    }
+    assert_eq!(seen, [d6, f6].into_iter().collect());
+    // The player plays the book's move, and searches where the book has nothing.
+    let config = crate::search::Config {
+        depth: Some(1),
+        move_time: None,
+        ..Default::default()
+    };
+    let mut player = EnginePlayer::new(game.rules().clone(), config.clone())
+        .with_book(Some(BookUse::new(book, 0, 1)));
+    assert_eq!(player.choose(&game), Some(d6));
+    let mut later = game.clone();
+    later.play_listed(d6).unwrap();
+    later.play_listed("c3".parse().unwrap()).unwrap();
+    assert!(player
+        .choose(&later)
+        .is_some_and(|m| later.check(m).is_ok()));
+}
+
+#[test]
+fn a_book_for_another_board_is_not_used() {
+    let (_, book) = book_after_f5();
+    let setup = Setup::standard(Shape::square(6).unwrap(), Variant::default());
+    let game: Game<u64> = Game::new(&setup, Passes::Automatic).unwrap();
+    assert_eq!(BookUse::new(book, 0, 1).choose(&game), None);
 }
