@@ -9,11 +9,13 @@ use expectrl::{ControlCode, Eof, Expect, Regex, Session};
 use std::process::Command;
 use std::time::Duration;
 
-/// `othello play` with `args`, on a fresh terminal that takes colour.
+/// `othello play` with `args`, on a fresh terminal that takes colour. Without the opening
+/// book: these tests watch the search think, and the book would answer at once.
 fn spawn(args: &[&str]) -> expectrl::session::OsSession {
     let mut command = Command::new(env!("CARGO_BIN_EXE_othello"));
     command
         .arg("play")
+        .arg("--no-book")
         .args(args)
         .env("TERM", "xterm-256color")
         .env_remove("NO_COLOR")

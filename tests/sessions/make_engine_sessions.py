@@ -2,7 +2,8 @@
 """Writes the engine_*.txt transcripts: `othello engine` (ARGS from the first line) against a
 second `othello engine` (depth 1 unless CASES says otherwise), relayed line by line. Lines starting with `> ` are what the
 engine under test wrote, `< ` what it read. Moves alternate strictly (a pass is a move), so the
-relay needs no rules. Run from the repository root after `cargo build --release`:
+relay needs no rules. Both sides play from the built-in 8x8 book, so a new book means writing these again. Run from the
+repository root after `cargo build --release`:
 python3 tests/sessions/make_engine_sessions.py"""
 import shlex
 import subprocess

@@ -422,3 +422,28 @@ fn a_book_is_refused_for_another_game() {
     // Nor does it answer for a game on another board.
     assert!(book.moves(&game_after(8, &[])).is_empty());
 }
+
+#[test]
+fn the_built_in_book_loads_and_knows_the_start_and_the_openings_file() {
+    let book = super::built_in().expect("books/8x8.book is whole");
+    let rules = Rules::<u64>::new(Shape::STANDARD, Variant::default()).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    book.check(&rules, &start).unwrap();
+    assert!(book.len() > 10_000, "{} positions", book.len());
+    let mut game = Game::from_position(rules.clone(), start, Passes::Automatic);
+    let first = book.moves(&game);
+    assert_eq!(
+        first.len(),
+        4,
+        "every first move is the same under the symmetries"
+    );
+    // Each opening of the strength matches is in the book, with moves below it.
+    let openings = include_str!("../../../openings/8x8.txt");
+    for line in openings.lines().filter(|l| !l.starts_with('#')) {
+        game = Game::from_position(rules.clone(), start, Passes::Automatic);
+        for &m in line.parse::<crate::notation::MoveList>().unwrap().iter() {
+            game.play_listed(m).unwrap();
+        }
+        assert!(!book.moves(&game).is_empty(), "{line}");
+    }
+}
