@@ -234,7 +234,7 @@ fn the_engine_plays_from_a_book_given_and_not_with_no_book() {
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         text.lines()
             .filter_map(|l| l.strip_prefix("= "))
-            .last()
+            .next_back()
             .unwrap_or_else(|| panic!("{text}"))
             .to_lowercase()
     };
