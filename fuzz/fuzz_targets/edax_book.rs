@@ -14,7 +14,9 @@ fuzz_target!(|data: &[u8]| {
     assert!(written == data, "written bytes differ from those read");
     if book.check().is_ok() {
         for p in &book.positions {
-            let (found, s) = book.probe(p.player, p.opponent).expect("a position is found");
+            let (found, s) = book
+                .probe(p.player, p.opponent)
+                .expect("a position is found");
             assert_eq!((found, s), (p, 0));
         }
     }

@@ -24,6 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let mut session = Session::new(Settings {
         variant,
         config: common::quick(),
+        book: common::book(),
     });
     common::each_line(input, |line| {
         let request = match line {

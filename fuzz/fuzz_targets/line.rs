@@ -23,10 +23,12 @@ fuzz_target!(|data: &[u8]| {
             1 => Some(Computer {
                 sides: Sides::Black,
                 config: common::quick(),
+                book: common::book(),
             }),
             2 => Some(Computer {
                 sides: Sides::White,
                 config: common::quick(),
+                book: common::book(),
             }),
             _ => None,
         },

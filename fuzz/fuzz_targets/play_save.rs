@@ -34,6 +34,7 @@ fuzz_target!(|data: &[u8]| {
         config: common::quick(),
         colour: false,
         thinking: false,
+        book: None,
     };
     let mut session = Session::new(options).expect("a standard start");
     let file = common::scratch_file("save", input);

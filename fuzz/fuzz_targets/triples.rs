@@ -25,7 +25,8 @@ const BOARDS: [(usize, usize); 8] = [
 
 fn play<B: Bits>(setup: &Setup, me: Color, input: &[u8]) {
     let game = Game::<B>::new(setup, Passes::Explicit).expect("the board fits");
-    let player = PlayerSpec::Engine(common::quick()).build(game.rules().clone(), 0);
+    let player =
+        PlayerSpec::Engine(common::quick()).build(game.rules().clone(), 0, common::book().as_ref());
     let Ok(mut session) = EngineSession::new(game, me, player, &[], Instant::now()) else {
         return;
     };

@@ -33,6 +33,11 @@ pub fn quick() -> Config {
     }
 }
 
+/// The built-in opening book at margin 0, as the engine plays it by default.
+pub fn book() -> Option<othello::players::BookUse> {
+    othello::opening::book::built_in().map(|b| othello::players::BookUse::new(b, 0, 1))
+}
+
 /// A file of this process (libFuzzer's workers are processes) in memory, holding `bytes`, for
 /// a reader that takes a path.
 pub fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {

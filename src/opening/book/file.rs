@@ -129,12 +129,13 @@ pub fn to_bytes(book: &Book) -> Vec<u8> {
     out.extend_from_slice(&(keys.len() as u64).to_le_bytes());
     out.extend_from_slice(&h.start);
     out.extend_from_slice(&body);
-    let crc = crc32(&out);
+    let crc = checksum(&out);
     out.extend_from_slice(&crc.to_le_bytes());
     out
 }
 
-fn crc32(bytes: &[u8]) -> u32 {
+/// The CRC-32 (IEEE) that ends a book file, of the bytes before it.
+pub fn checksum(bytes: &[u8]) -> u32 {
     let mut crc = flate2::Crc::new();
     crc.update(bytes);
     crc.sum()
@@ -170,7 +171,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookFileError> {
         ));
     }
     let (data, sum) = bytes.split_at(bytes.len() - 4);
-    if crc32(data) != u32::from_le_bytes(sum.try_into().expect("four bytes")) {
+    if checksum(data) != u32::from_le_bytes(sum.try_into().expect("four bytes")) {
         return damaged("the checksum does not match its contents");
     }
     let rule_set = match bytes[12] {

@@ -19,7 +19,8 @@ mod tests;
 
 pub use exchange::ExchangeError;
 pub use file::{
-    built_in, from_bytes, read, to_bytes, write, BookFileError, MAGIC, MAX_BOOK_FILE, VERSION,
+    built_in, checksum, from_bytes, read, to_bytes, write, BookFileError, MAGIC, MAX_BOOK_FILE,
+    VERSION,
 };
 pub use learn::{learn, LearnOptions, LearnReport};
 pub use show::{show, write_show, Shown};
