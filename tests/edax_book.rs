@@ -422,3 +422,43 @@ fn we_read_the_book_edax_writes() {
     again[17] = bytes[17];
     assert!(again == bytes, "our bytes differ from Edax's");
 }
+
+#[test]
+#[ignore = "builds and runs Edax from a local copy of its source: cargo test --test edax_book -- --ignored"]
+fn edax_loads_the_built_in_book_as_othello_book_export_writes_it() {
+    let Some(edax) = edax() else { return };
+    let dir = scratch("built-in");
+    let file = dir.join("built-in.dat");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let export = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["book", "export"])
+        .arg(root.join("books/8x8.book"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "{export:?}");
+    let book = edax::read(&std::fs::read(&file).unwrap()).unwrap();
+    book.check().expect("a book Edax can use");
+    // Edax counts the positions it loaded and shows each position as the book has it, here
+    // along the main lines and the openings of the strength matches.
+    let openings = std::fs::read_to_string(root.join("openings/8x8.txt")).unwrap();
+    let mut lines: Vec<&str> = vec!["", "f5", "f5d6", "f5f6", "f5d6c3", "f5d6c5", "e6f4"];
+    lines.extend(openings.lines().filter(|l| !l.starts_with('#')).take(10));
+    let mut commands = show_commands(&lines);
+    commands.push("book info".into());
+    let out = edax.run(&dir, &file, 8, &commands);
+    let count = out
+        .lines()
+        .find_map(|l| l.trim_start_matches('>').strip_prefix("Positions: "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("book info's count");
+    println!("Edax loaded {count} positions of {}", book.positions.len());
+    assert_eq!(count, book.positions.len().to_string());
+    let shown = parse_shows(&out);
+    let want: Vec<Shown> = lines.iter().filter_map(|l| expected(&book, l)).collect();
+    assert_eq!(want.len(), lines.len(), "every line is in the book");
+    assert_eq!(shown.len(), want.len(), "Edax showed:\n{out}");
+    for (line, (got, want)) in lines.iter().zip(shown.iter().zip(&want)) {
+        assert_eq!(got, want, "after {line:?}");
+    }
+}
