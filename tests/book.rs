@@ -1,6 +1,10 @@
-//! `othello book` on the command line: learn (made, resumed, refused for another board), fix,
-//! show, export to Edax's format and import back, and the engine's --book, --no-book and
-//! --book-margin; a damaged book is a one-line error with status 2.
+//! `othello book` on the command line: `book show` of the built-in book against golden files
+//! (`tests/book/`), learn (made, resumed, refused for another board), fix,
+//! show, export to Edax's format and import back, and the engine's --book and --no-book (the
+//! draws of --book-margin are unit tests of `players`); a damaged book is a one-line error with
+//! status 2.
+
+mod golden;
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
@@ -39,6 +43,14 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// `book show` of the built-in book: `tests/book/NAME.args` (see its README).
+#[test]
+fn book_show_transcripts() {
+    golden::check_all(&golden::cases("book", "args", 5), |case| {
+        golden::check_args_case("book", case, None, std::time::Duration::from_secs(20))
+    });
 }
 
 /// A small, quick book: 6x6, shallow searches, solved from 10 empties.
