@@ -25,7 +25,6 @@ pub use file::{
 pub use learn::{learn, LearnOptions, LearnReport};
 pub use show::{show, write_show, Shown};
 
-use crate::random::splitmix;
 use crate::rules::{Bits, Game, Move, Position, Rules, Shape, Variant};
 use std::collections::HashMap;
 
@@ -497,20 +496,6 @@ impl Book {
                 .then(b.linked.cmp(&a.linked))
         });
         moves
-    }
-
-    /// A move of the book at the game's position, drawn evenly among those within `margin`
-    /// discs of the best (0: one of the best), from the SplitMix64 state `rng`. `None` where
-    /// the book has no move there.
-    pub fn choose<B: Bits>(&self, game: &Game<B>, margin: i32, rng: &mut u64) -> Option<Move> {
-        let moves = self.moves(game);
-        let best = moves.first()?.value;
-        let near: Vec<&BookMove> = moves
-            .iter()
-            .filter(|m| m.value >= best - margin.max(0))
-            .collect();
-        let i = (splitmix(rng) % near.len() as u64) as usize;
-        Some(near[i].played)
     }
 
     /// Redoes the negamax over the whole book: each position's value is the best of its

@@ -148,11 +148,19 @@ fn a_move_found_in_a_rotated_position_comes_back_in_the_games_frame() {
         assert_eq!(moves[0].played.to_string(), reply, "after {first}");
         assert_eq!(moves[0].value, 3);
         assert!(!moves[0].linked);
-        assert_eq!(book.choose(&g, 0, &mut 7), Some(moves[0].played));
+        assert_eq!(choose(&book, &g, 0, 7), Some(moves[0].played));
     }
     // Not in the book: the start, and a position after two moves.
     assert!(book.moves(&game_after(8, &[])).is_empty());
     assert!(book.moves(&game_after(8, &["f5", "d6"])).is_empty());
+}
+
+/// The engine's choice from `book` with `margin` (see `players::BookUse`).
+fn choose(book: &Book, game: &Game<u64>, margin: u32, seed: u64) -> Option<Move> {
+    let book = std::sync::Arc::new(book.clone());
+    crate::players::BookUse::new(book, margin, seed)
+        .choose(game)
+        .map(|m| m.played)
 }
 
 #[test]
@@ -188,16 +196,15 @@ fn fix_redoes_the_negamax_and_choose_keeps_within_the_margin() {
     let (mut book, _) = learned(6, &options(2, 3, 2, 8));
     let moves = book.moves(&game);
     let best = moves[0].value;
-    let mut rng = 1;
     let mut seen = std::collections::HashSet::new();
-    for _ in 0..200 {
-        let m = book.choose(&game, 0, &mut rng).unwrap();
+    for seed in 0..200 {
+        let m = choose(&book, &game, 0, seed).unwrap();
         assert!(moves.iter().any(|b| b.played == m && b.value == best));
-        seen.insert(book.choose(&game, 100, &mut rng).unwrap());
+        seen.insert(choose(&book, &game, 100, seed).unwrap());
     }
     assert!(seen.len() >= 2);
     book.entries.clear();
-    assert_eq!(book.choose(&game, 100, &mut rng), None);
+    assert_eq!(choose(&book, &game, 100, 1), None);
 }
 
 #[test]
