@@ -288,10 +288,7 @@ pub fn analyze(args: AnalyzeArgs, rules: GameRules, eval: &Evaluation) -> Result
         bar.finish();
     }
     // An illegal move is status 1, as `show` gives it.
-    let review = review.map_err(|e| match e.downcast_ref::<commands::BadPosition>() {
-        Some(_) => AppError::Failed(format!("{e:#}")),
-        None => e.into(),
-    })?;
+    let review = review.map_err(|e| bad_position_as(e, AppError::Failed))?;
     let mut out = io::stdout().lock();
     if args.json {
         analyze::write_json(&review, &mut out)?;
@@ -444,10 +441,7 @@ pub fn solve(args: SolveArgs, rules: GameRules, eval: &Evaluation) -> Result<(),
         })) => Err(anyhow::Error::from(commands::Stopped { signal }).into()),
         Ok(_) => Ok(()),
         // The position asked for does not exist: a bad command line.
-        Err(e) if e.downcast_ref::<commands::BadPosition>().is_some() => {
-            Err(AppError::Usage(format!("{e:#}")))
-        }
-        Err(e) => Err(e.into()),
+        Err(e) => Err(bad_position_as(e, AppError::Usage)),
     }
 }
 
@@ -472,10 +466,7 @@ fn solve_work(
         interrupt: commands::Interrupt::on_signals()?,
     };
     let mut stdout = io::stdout().lock();
-    let bad_position = |e: anyhow::Error| match e.downcast_ref::<commands::BadPosition>() {
-        Some(_) => AppError::Usage(format!("{e:#}")),
-        None => e.into(),
-    };
+    let bad_position = |e: anyhow::Error| bad_position_as(e, AppError::Usage);
     if let Some(jobs) = args.split {
         let start = args.start.start(rules);
         // Before --run-local, what the split did goes to stderr: stdout is the report alone.
@@ -627,10 +618,7 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
                 &progress,
                 &mut save,
             )
-            .map_err(|e| match e.downcast_ref::<commands::BadPosition>() {
-                Some(_) => AppError::Failed(format!("{e:#}")),
-                None => e.into(),
-            })?;
+            .map_err(|e| bad_position_as(e, AppError::Failed))?;
             progress.finish();
             println!(
                 "{} games, {} positions added, {} in the book{}",
@@ -696,6 +684,15 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
         }
     }
     Ok(())
+}
+
+/// `e` as `status` with its message where it is a [`commands::BadPosition`] (an illegal move, a
+/// position that does not exist), else as the error it is.
+fn bad_position_as(e: anyhow::Error, status: fn(String) -> AppError) -> AppError {
+    match e.downcast_ref::<commands::BadPosition>() {
+        Some(_) => status(format!("{e:#}")),
+        None => e.into(),
+    }
 }
 
 fn read_list(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {

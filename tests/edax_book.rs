@@ -91,6 +91,14 @@ impl Edax {
     }
 }
 
+/// The count of positions in what Edax's `book info` printed.
+fn positions_counted(out: &str) -> &str {
+    out.lines()
+        .find_map(|l| l.trim_start_matches('>').strip_prefix("Positions: "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("book info's count")
+}
+
 /// What Edax's `book show` prints of a position, or what we expect it to.
 #[derive(Debug, PartialEq)]
 struct Shown {
@@ -391,11 +399,7 @@ fn we_read_the_book_edax_writes() {
     let bytes = std::fs::read(&saved).unwrap();
     let book = edax::read(&bytes).unwrap();
     book.check().expect("Edax's own book passes our check");
-    let count = out
-        .lines()
-        .find_map(|l| l.trim_start_matches('>').strip_prefix("Positions: "))
-        .and_then(|l| l.split_whitespace().next())
-        .expect("book info's count");
+    let count = positions_counted(&out);
     println!(
         "Edax's book: {count} positions; ours read {}",
         book.positions.len()
@@ -447,11 +451,7 @@ fn edax_loads_the_built_in_book_as_othello_book_export_writes_it() {
     let mut commands = show_commands(&lines);
     commands.push("book info".into());
     let out = edax.run(&dir, &file, 8, &commands);
-    let count = out
-        .lines()
-        .find_map(|l| l.trim_start_matches('>').strip_prefix("Positions: "))
-        .and_then(|l| l.split_whitespace().next())
-        .expect("book info's count");
+    let count = positions_counted(&out);
     println!("Edax loaded {count} positions of {}", book.positions.len());
     assert_eq!(count, book.positions.len().to_string());
     let shown = parse_shows(&out);

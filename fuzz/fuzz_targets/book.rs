@@ -3,17 +3,15 @@
 //! target adds the checksum, so that the fuzzer reaches past it.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use othello::opening::book::{checksum, from_bytes, to_bytes};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&choice, input)) = data.split_first() else {
+    let Some(bytes) = common::checksummed(data, |b| checksum(b).to_le_bytes()) else {
         return;
     };
-    let mut bytes = input.to_vec();
-    if choice & 1 == 1 {
-        bytes.extend_from_slice(&checksum(input).to_le_bytes());
-    }
     if let Ok(book) = from_bytes(&bytes) {
         let again = from_bytes(&to_bytes(&book)).expect("a written book reads back");
         assert_eq!(again, book);

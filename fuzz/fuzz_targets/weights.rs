@@ -3,17 +3,15 @@
 //! fuzzer reaches past it.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use othello::search::weights::{fnv1a, Weights};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&choice, input)) = data.split_first() else {
+    let Some(bytes) = common::checksummed(data, |b| fnv1a(b).to_le_bytes()) else {
         return;
     };
-    let mut bytes = input.to_vec();
-    if choice & 1 == 1 {
-        bytes.extend_from_slice(&fnv1a(input).to_le_bytes());
-    }
     if let Ok(weights) = Weights::from_bytes(&bytes) {
         let again = Weights::from_bytes(&weights.to_bytes()).expect("written weights read back");
         assert_eq!(again, weights);

@@ -5,7 +5,7 @@
 
 use super::book::Frame;
 use crate::notation::MoveList;
-use crate::rules::{Bits, Game, Move, Passes, RuleSet, Rules, Shape, Variant};
+use crate::rules::{Bits, Game, Move, Passes, Position, RuleSet, Rules, Shape, Variant};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -98,7 +98,6 @@ pub fn of_game<B: Bits>(game: &Game<B>) -> Option<&'static Opening> {
     if !applies(game.shape(), game.variant()) {
         return None;
     }
-    let named = named();
     let frame = Frame::new(game.rules().clone());
     let mut replay = Game::from_position(game.rules().clone(), *game.start(), Passes::Automatic);
     let mut found = None;
@@ -106,9 +105,7 @@ pub fn of_game<B: Bits>(game: &Game<B>) -> Option<&'static Opening> {
         if replay.play_listed(m).is_err() {
             break;
         }
-        if let Some(&i) = named.by_key.get(&frame.canonical(replay.position()).0) {
-            found = Some(&named.openings[i]);
-        }
+        found = named_at(&frame, replay.position()).or(found);
     }
     found
 }
@@ -118,9 +115,13 @@ pub fn here<B: Bits>(game: &Game<B>) -> Option<&'static Opening> {
     if !applies(game.shape(), game.variant()) {
         return None;
     }
+    named_at(&Frame::new(game.rules().clone()), game.position())
+}
+
+/// The named opening whose line ends at `pos` (under the board's symmetries), if any.
+fn named_at<B: Bits>(frame: &Frame<B>, pos: &Position<B>) -> Option<&'static Opening> {
     let named = named();
-    let frame = Frame::new(game.rules().clone());
-    let i = *named.by_key.get(&frame.canonical(game.position()).0)?;
+    let i = *named.by_key.get(&frame.canonical(pos).0)?;
     Some(&named.openings[i])
 }
 

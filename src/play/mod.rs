@@ -596,10 +596,8 @@ impl<B: Bits> Board<B> {
     /// The engine's search for `color`, shown as it goes when `thinking` is on. `None` when
     /// Ctrl-C stopped it.
     fn think(&mut self, color: Color) -> Option<Report> {
-        if color == self.game().position().to_move {
-            if let Some(report) = self.table.book_move() {
-                return Some(report);
-            }
+        if let Some(report) = self.table.book_move(color) {
+            return Some(report);
         }
         // Ctrl-C stops the search rather than the program, so the game can be printed.
         let spinner = self.thinking.then(|| {

@@ -92,9 +92,12 @@ impl<B: Bits> Table<B> {
         Table { book, ..self }
     }
 
-    /// The book's move for the side to move, as a search would report it (the book's value,
-    /// no nodes); `None` where the book has no move.
-    pub fn book_move(&mut self) -> Option<Report> {
+    /// The book's move for `color`, as a search would report it (the book's value, no
+    /// nodes); `None` where the book has no move or `color` is not to move.
+    pub fn book_move(&mut self, color: Color) -> Option<Report> {
+        if color != self.game.position().to_move {
+            return None;
+        }
         let played = self.book.as_mut()?.choose(&self.game)?;
         let Move::Play(square) = played.played else {
             return None;
@@ -268,10 +271,8 @@ impl<B: Bits> Table<B> {
     /// the position and `color` is to move.
     pub fn analyse(&mut self, color: Color) -> Analysis {
         let pos = self.for_color(color);
-        if color == self.game.position().to_move {
-            if let Some(report) = self.book_move() {
-                return self.analysis(&pos, report);
-            }
+        if let Some(report) = self.book_move(color) {
+            return self.analysis(&pos, report);
         }
         self.search(&pos)
     }

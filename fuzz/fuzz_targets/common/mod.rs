@@ -1,5 +1,6 @@
 //! What the targets share: lines cut as the program cuts them, a quick search configuration,
-//! and a scratch file for the readers that only take a path.
+//! a file's bytes with its checksum made right, and a scratch file for the readers that only
+//! take a path.
 #![allow(dead_code)]
 
 use othello::protocols::{LineReader, Unreadable};
@@ -31,6 +32,17 @@ pub fn quick() -> Config {
         eval: Evaluation::Classic,
         ..Config::default()
     }
+}
+
+/// The input after its first byte, with `sum` of it appended when that byte's low bit is set,
+/// so that a target reaches past a file's checksum. `None` for an empty input.
+pub fn checksummed<const N: usize>(data: &[u8], sum: impl Fn(&[u8]) -> [u8; N]) -> Option<Vec<u8>> {
+    let (&choice, input) = data.split_first()?;
+    let mut bytes = input.to_vec();
+    if choice & 1 == 1 {
+        bytes.extend_from_slice(&sum(input));
+    }
+    Some(bytes)
 }
 
 /// The built-in opening book at margin 0, as the engine plays it by default.

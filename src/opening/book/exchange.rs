@@ -76,8 +76,8 @@ impl Book {
                 if rules.moves_for(np, no) == 0 && rules.moves_for(no, np) != 0 {
                     let mut passing = EdaxPosition::new(np, no);
                     passing.value = -link.value;
-                    let (level, lower, upper) = edax_level(entry.level, -link.value);
-                    (passing.level, passing.lower, passing.upper) = (level, lower, upper);
+                    (passing.level, passing.lower, passing.upper) =
+                        edax_level(entry.level, -link.value);
                     passing.links.push(EdaxLink {
                         score: (-link.value).clamp(-64, 64) as i8,
                         square: PASS,

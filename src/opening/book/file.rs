@@ -46,8 +46,8 @@ pub fn read(path: &Path) -> Result<Book, BookFileError> {
     from_bytes(&bytes)
 }
 
-/// The book that ships with the program: `books/8x8.book` in the source (books/README.md
-/// says how it was made), read on its first use.
+/// The book that ships with the program: `books/8x8.book` in the source (`books/make.sh`
+/// made it), read on its first use.
 pub fn built_in() -> Option<std::sync::Arc<Book>> {
     static READ: std::sync::OnceLock<Option<std::sync::Arc<Book>>> = std::sync::OnceLock::new();
     READ.get_or_init(|| match from_bytes(BUILT_IN) {
