@@ -5,6 +5,7 @@ use super::{Book, BookMove, Frame, Games, Level};
 use crate::commands::BadPosition;
 use crate::notation::PositionString;
 use crate::rules::{Bits, Color, Game, Move, Passes, Rules};
+use std::fmt;
 
 /// What the book knows of one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,14 +91,14 @@ pub fn write_show(shown: &Shown, out: &mut dyn std::io::Write) -> std::io::Resul
     };
     writeln!(
         out,
-        "{} to move: {} ({level}); {} games: {} wins, {} draws, {} losses; {} lines.",
+        "{} to move: {} ({level}); {}: {}, {}, {}; {}.",
         color.name(),
         signed(value),
-        games.games(),
-        games.wins,
-        games.draws,
-        games.losses,
-        games.lines
+        Counted(games.games(), "game"),
+        Counted(games.wins, "win"),
+        Counted(games.draws, "draw"),
+        Counted(games.losses, "loss"),
+        Counted(games.lines, "line"),
     )?;
     writeln!(
         out,
@@ -130,4 +131,19 @@ pub fn write_show(shown: &Shown, out: &mut dyn std::io::Write) -> std::io::Resul
         }
     }
     Ok(())
+}
+
+/// A count and its noun, plural unless the count is one: "1 draw", "22 draws", "3 losses".
+pub(super) struct Counted<N>(pub(super) N, pub(super) &'static str);
+
+impl<N: fmt::Display + PartialEq + From<u8>> fmt::Display for Counted<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Counted(n, noun) = self;
+        let ending = match (*n == N::from(1), noun.ends_with('s')) {
+            (true, _) => "",
+            (false, true) => "es",
+            (false, false) => "s",
+        };
+        write!(f, "{n} {noun}{ending}")
+    }
 }
