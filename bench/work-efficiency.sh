@@ -44,7 +44,7 @@ for board in "${boards[@]}"; do
     s=$(cpu "$scratch/split.time")
     dn=$(awk '/^Nodes:/{print $2}' "$scratch/direct.out")
     sn=$(awk '/^Nodes:/{print $2}' "$scratch/split.out")
-    jobs=$(grep -o '[0-9]* jobs in [0-9]* rounds.*' "$scratch/split.err" | tail -1)
+    jobs=$(grep -o '[0-9]* jobs\? in [0-9]* rounds\?.*' "$scratch/split.err" | tail -1)
     printf '%-22s %10s %10s %6.2f %14s %14s %s\n' "${global:+$global }${rows}x$cols" "$d" "$s" \
         "$(awk -v a="$s" -v b="$d" 'BEGIN{print a / b}')" "$dn" "$sn" "$jobs"
 done

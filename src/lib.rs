@@ -15,6 +15,7 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod train;
+pub mod words;
 
 #[cfg(test)]
 mod testing;

@@ -19,6 +19,7 @@ use othello::referee::{self, SideSpec};
 use othello::rules::{Color, Game, Passes, RuleSet};
 use othello::search::{Evaluation, RootMoves};
 use othello::train::data;
+use othello::words::Counted;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -492,7 +493,7 @@ fn solve_work(
                 Ok(())
             }
             Merged::NextRound { round, jobs } => {
-                writeln!(stdout, "round {round}: {jobs} jobs")?;
+                writeln!(stdout, "round {round}: {}", Counted(jobs, "job"))?;
                 Err(AppError::Unfinished {
                     status: work::STATUS_NEXT_ROUND,
                     message: None,

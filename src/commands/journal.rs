@@ -3,12 +3,12 @@
 //! bounds, so that a solve stopped by its time limit or killed goes on where it was when the
 //! same command runs again.
 
-use super::signed::signed;
 use crate::files::{self, AtomicFile};
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::{list_entry, MAX_LINE};
 use crate::rules::{Bits, Position, Rules, Shape, Square};
 use crate::search::{Bounds, Journal};
+use crate::words::Signed;
 use anyhow::{bail, Context};
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
@@ -383,10 +383,10 @@ impl Proved {
 fn bounds_text(b: Bounds, cells: usize) -> Option<String> {
     let most = cells as i32;
     match (b.low > -most, b.high < most) {
-        _ if b.low == b.high => Some(signed(b.low)),
-        (true, true) => Some(format!("{} to {}", signed(b.low), signed(b.high))),
-        (true, false) => Some(format!("at least {}", signed(b.low))),
-        (false, true) => Some(format!("at most {}", signed(b.high))),
+        _ if b.low == b.high => Some(Signed(b.low).to_string()),
+        (true, true) => Some(format!("{} to {}", Signed(b.low), Signed(b.high))),
+        (true, false) => Some(format!("at least {}", Signed(b.low))),
+        (false, true) => Some(format!("at most {}", Signed(b.high))),
         (false, false) => None,
     }
 }

@@ -9,7 +9,6 @@ mod perfect_play;
 mod perft;
 mod selfplay;
 mod show;
-mod signed;
 mod solve;
 mod start;
 pub mod work;

@@ -4,8 +4,8 @@
 use super::entry::{entry_name, Found, PerfectPlayOptions, TableEntry, Work};
 use super::journals::proved_leads;
 use crate::commands::journal::Proved;
-use crate::commands::signed::signed;
 use crate::commands::solve::{line_text, PositionSolved};
+use crate::words::Signed;
 use std::io::Write;
 
 /// The final count of a line of perfect play: the winner's letter and discs first (`W 11-3`),
@@ -112,7 +112,7 @@ pub(super) fn write_document(
                 let best: Vec<String> = p.moves.iter().map(|(sq, _)| sq.to_string()).collect();
                 let [n, secs] = work_cells(work);
                 [
-                    signed(p.black as i32 - p.white as i32),
+                    Signed(p.black as i32 - p.white as i32).to_string(),
                     final_count(p, v.misere),
                     best.join(" "),
                     n,
@@ -131,7 +131,7 @@ pub(super) fn write_document(
                     // Every first move searched against the best: the value stands.
                     (Some(lead), _) => {
                         value_only += 1;
-                        format!("{} (proved; not solved in {within})", signed(lead))
+                        format!("{} (proved; not solved in {within})", Signed(lead))
                     }
                     (None, Some(bounds)) => {
                         unsolved += 1;

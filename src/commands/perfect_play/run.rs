@@ -7,10 +7,10 @@ use super::entry::{entry_name, Found, PerfectPlayOptions, TableEntry, Work};
 use super::journals::{black_lead, journal_path};
 use crate::commands::interrupt::Stopped;
 use crate::commands::journal::Proved;
-use crate::commands::signed::signed;
 use crate::commands::solve::{progress_text, solve_position_within, SolveOptions};
 use crate::rules::{Rules, Setup, Shape};
 use crate::search::{Observer, Progress, RootMoves};
+use crate::words::Signed;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -245,7 +245,7 @@ fn summary(found: &Found) -> String {
     match found {
         Found::Solved(s) => format!(
             "Black - White {}, {}",
-            signed(s.black as i32 - s.white as i32),
+            Signed(s.black as i32 - s.white as i32),
             work(found.work().expect("a solved entry has its work"))
         ),
         Found::OutOfTime { limit, .. } => format!(

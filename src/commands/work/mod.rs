@@ -17,6 +17,7 @@ use super::start::Start;
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Bits, Move, Position};
 use crate::search::{Evaluation, RootMoves};
+use crate::words::Counted;
 use anyhow::{bail, Context};
 use job::{plan_root, play_out, run_loaded_job, spread};
 use outcome::pass;
@@ -64,9 +65,11 @@ impl Totals {
         let (median, largest) = spread(&self.seconds);
         let total: f64 = self.seconds.iter().sum();
         format!(
-            "{} jobs in {} rounds, {} nodes, {total:.3} s in all, median job {median:.3} s, \
+            "{} in {}, {} nodes, {total:.3} s in all, median job {median:.3} s, \
              largest {largest:.3} s",
-            self.jobs, self.rounds, self.nodes
+            Counted(self.jobs, "job"),
+            Counted(self.rounds, "round"),
+            self.nodes
         )
     }
 }
@@ -128,7 +131,12 @@ pub fn split(
             dir.display(),
             rounds.len()
         )?;
-        writeln!(out, "round {}: {} jobs", last.number, last.jobs.len())?;
+        writeln!(
+            out,
+            "round {}: {}",
+            last.number,
+            Counted(last.jobs.len(), "job")
+        )?;
         return Ok(last.clone());
     }
     if dir.exists() && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some()) {
@@ -158,7 +166,7 @@ pub fn split(
         "# split {depth} moves deep: {} jobs (about {jobs} asked), first guess {guess:+}",
         round.jobs.len()
     )?;
-    writeln!(out, "round 1: {} jobs", round.jobs.len())?;
+    writeln!(out, "round 1: {}", Counted(round.jobs.len(), "job"))?;
     Ok(round)
 }
 
@@ -367,7 +375,12 @@ pub fn run_local(
             }
         }
         if !todo.is_empty() {
-            writeln!(log, "round {}: {} jobs to run", round.number, todo.len())?;
+            writeln!(
+                log,
+                "round {}: {} to run",
+                round.number,
+                Counted(todo.len(), "job")
+            )?;
         }
         let next = AtomicUsize::new(0);
         let failure: Mutex<Option<anyhow::Result<JobEnd>>> = Mutex::new(None);
@@ -403,7 +416,7 @@ pub fn run_local(
         match merge_keeping(dir, &options.eval, out, &mut kept)? {
             Merged::Settled(totals) => return Ok(Ok(totals)),
             Merged::NextRound { round, jobs } => {
-                writeln!(log, "round {round}: {jobs} jobs")?;
+                writeln!(log, "round {round}: {}", Counted(jobs, "job"))?;
             }
             Merged::Missing(m) => {
                 bail!("internal error: {} results missing after a round", m.len())

@@ -16,6 +16,7 @@ use super::tree::{Test, Tree};
 use crate::commands::solve::{interruptible, solver};
 use crate::rules::{Bits, Position, Rules};
 use crate::search::RootMoves;
+use crate::words::Counted;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;
@@ -69,11 +70,12 @@ enum Kind {
 impl Kind {
     const ALL: [Kind; 3] = [Kind::Exact, Kind::Test, Kind::Line];
 
-    fn name(self) -> &'static str {
+    /// `n` jobs of this kind in words: "3 exact", "1 test", "2 lines".
+    fn counted(self, n: usize) -> String {
         match self {
-            Kind::Exact => "exact",
-            Kind::Test => "tests",
-            Kind::Line => "lines",
+            Kind::Exact => format!("{n} exact"),
+            Kind::Test => Counted(n, "test").to_string(),
+            Kind::Line => Counted(n, "line").to_string(),
         }
     }
 }
@@ -395,10 +397,7 @@ pub fn estimate(
         );
         let sim = simulate(&mut tree, &root, Goal::Report(plan.which))?;
         let count = |kind| sim.jobs.iter().filter(|j| j.kind == kind).count();
-        let kinds: Vec<String> = Kind::ALL
-            .iter()
-            .map(|&k| format!("{} {}", count(k), k.name()))
-            .collect();
+        let kinds: Vec<String> = Kind::ALL.iter().map(|&k| k.counted(count(k))).collect();
         writeln!(
             out,
             "estimate: simulated with {}-move estimates as the jobs' values: {} rounds, {} jobs ({}), merges about {:.0} s",

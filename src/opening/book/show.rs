@@ -5,7 +5,7 @@ use super::{Book, BookMove, Frame, Games, Level};
 use crate::commands::BadPosition;
 use crate::notation::PositionString;
 use crate::rules::{Bits, Color, Game, Move, Passes, Rules};
-use std::fmt;
+use crate::words::{Counted, Signed};
 
 /// What the book knows of one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,15 +66,6 @@ fn show_in<B: Bits>(
     })
 }
 
-/// A value with its sign: `+2`, `0`, `-4`.
-fn signed(value: i32) -> String {
-    if value > 0 {
-        format!("+{value}")
-    } else {
-        value.to_string()
-    }
-}
-
 /// The position, its value, then a move a line: value, level, games, wins, draws, losses,
 /// lines; the leaf marked as out of the book.
 pub fn write_show(shown: &Shown, out: &mut dyn std::io::Write) -> std::io::Result<()> {
@@ -93,7 +84,7 @@ pub fn write_show(shown: &Shown, out: &mut dyn std::io::Write) -> std::io::Resul
         out,
         "{} to move: {} ({level}); {}: {}, {}, {}; {}.",
         color.name(),
-        signed(value),
+        Signed(value),
         Counted(games.games(), "game"),
         Counted(games.wins, "win"),
         Counted(games.draws, "draw"),
@@ -112,7 +103,7 @@ pub fn write_show(shown: &Shown, out: &mut dyn std::io::Write) -> std::io::Resul
                 out,
                 "{:<5} {:>6}  {:<9} {:>7} {:>7} {:>7} {:>7} {:>7}",
                 m.played.to_string(),
-                signed(m.value),
+                Signed(m.value),
                 m.level.to_string(),
                 g.games(),
                 g.wins,
@@ -125,25 +116,10 @@ pub fn write_show(shown: &Shown, out: &mut dyn std::io::Write) -> std::io::Resul
                 out,
                 "{:<5} {:>6}  {:<9} (best move out of the book)",
                 m.played.to_string(),
-                signed(m.value),
+                Signed(m.value),
                 m.level.to_string(),
             )?;
         }
     }
     Ok(())
-}
-
-/// A count and its noun, plural unless the count is one: "1 draw", "22 draws", "3 losses".
-pub(super) struct Counted<N>(pub(super) N, pub(super) &'static str);
-
-impl<N: fmt::Display + PartialEq + From<u8>> fmt::Display for Counted<N> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Counted(n, noun) = self;
-        let ending = match (*n == N::from(1), noun.ends_with('s')) {
-            (true, _) => "",
-            (false, true) => "es",
-            (false, false) => "s",
-        };
-        write!(f, "{n} {noun}{ending}")
-    }
 }

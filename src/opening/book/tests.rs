@@ -454,13 +454,3 @@ fn the_built_in_book_loads_and_knows_the_start_and_the_openings_file() {
         assert!(!book.moves(&game).is_empty(), "{line}");
     }
 }
-
-#[test]
-fn show_counts_agree_with_their_nouns() {
-    use super::show::Counted;
-    assert_eq!(Counted(1u32, "draw").to_string(), "1 draw");
-    assert_eq!(Counted(0u32, "draw").to_string(), "0 draws");
-    assert_eq!(Counted(22u64, "game").to_string(), "22 games");
-    assert_eq!(Counted(1u32, "loss").to_string(), "1 loss");
-    assert_eq!(Counted(3u32, "loss").to_string(), "3 losses");
-}
