@@ -389,12 +389,12 @@ fn an_estimate_projects_every_round_and_keeps_its_round_one_jobs() {
 }
 
 #[test]
-fn an_estimate_splits_the_jobs_its_limit_stops() {
-    let root = scratch("nested");
+fn an_estimate_projects_the_jobs_its_limit_stops_from_their_growth() {
+    let root = scratch("grown");
     let dir = root.join("w");
     let d = dir.to_str().unwrap();
     // 4x6 split into 2 jobs of some 19 empty cells: a millisecond stops each one, so each
-    // sampled job is projected from a split of its own.
+    // sampled job is projected from solves along a line of play from it.
     let out = othello(&[
         "solve",
         "--rows",
@@ -414,7 +414,7 @@ fn an_estimate_splits_the_jobs_its_limit_stops() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("projected from a split of their own"),
+        stdout.contains("projected from the growth of their solve time"),
         "{stdout}"
     );
     assert!(projected_seconds(&out) >= 0.0);

@@ -4,7 +4,9 @@
 //! merges ask for what they would ask for if the estimates were right; then a sample of the
 //! simulated jobs is solved for real, each kind of job (exact, test, line) sampled on its
 //! own, and each kind's mean time stands for all of its jobs. A sampled job its `--limit`
-//! stops is projected the same way from a split of its own, down to jobs the limit allows.
+//! stops is projected from how the solve time grows with the empty cells along a line of
+//! play from it: a split of its own would count every job its alpha-beta parent cuts, an error
+//! that multiplies with each level.
 //! The estimates are less often wrong than the real values are, so the rounds and the
 //! tests at wrong values that the real solve meets are under-counted: the projection is an
 //! order of magnitude, measured against finished solves in docs/performance.md.
@@ -12,7 +14,7 @@
 use super::folder::{Folder, Task};
 use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions};
 use super::outcome::pass;
-use super::tree::{Test, Tree};
+use super::tree::Tree;
 use crate::commands::solve::{interruptible, solver};
 use crate::rules::{Bits, Position, Rules};
 use crate::search::RootMoves;
@@ -23,12 +25,13 @@ use std::path::Path;
 
 /// The most rounds a simulation runs before it says the estimates do not settle.
 const MAX_ROUNDS: u32 = 100_000;
-/// How many jobs the split of a job that its limit stopped asks for, and how many of them
-/// are solved.
-const NESTED_SPLIT: usize = 100;
-const NESTED_SAMPLE: usize = 4;
-/// How many splits deep a projection goes before it counts a stopped job as its limit.
-const NESTED_LEVELS: u32 = 3;
+/// How deep the estimates that choose a stopped job's line of play search: a plausible line,
+/// not the best one, is all the growth needs.
+const LINE_DEPTH: u32 = 6;
+/// How many moves the line goes down from the job: far below the cells a limit allows.
+const LINE_MOVES: usize = 24;
+/// Solves shorter than this are too noisy to measure growth by.
+const TIMED_FLOOR: f64 = 0.01;
 
 /// The CPU seconds this process has used, user and system: what a projection counts, since
 /// wall time on a busy machine counts the other work too.
@@ -43,17 +46,6 @@ fn cpu_seconds() -> f64 {
     };
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
-
-/// What a simulated solve must find of its root.
-#[derive(Clone, Copy, Debug)]
-enum Goal {
-    /// The value, the best moves and a line, as `othello solve` reports them.
-    Report(RootMoves),
-    /// The value alone.
-    Value,
-    /// A test of the value.
-    Test(Test),
 }
 
 /// The kinds of job sampled apart: their times differ by orders of magnitude.
@@ -101,13 +93,13 @@ struct Simulation<B> {
 fn simulate<B: Bits>(
     tree: &mut Tree<B>,
     root: &Position<B>,
-    goal: Goal,
+    which: RootMoves,
 ) -> anyhow::Result<Simulation<B>> {
     let clock = cpu_seconds();
     let most = tree.rules.geometry.cell_count() as i32;
     let mut jobs = Vec::new();
     for round in 1..=MAX_ROUNDS {
-        if ask(tree, root, goal)? {
+        if pass(tree, root, which)?.is_some() {
             return Ok(Simulation {
                 rounds: round - 1,
                 jobs,
@@ -147,23 +139,7 @@ fn simulate<B: Bits>(
     bail!("the estimates did not settle the value in {MAX_ROUNDS} simulated rounds")
 }
 
-/// One pass over the tree for `goal`: whether it is reached (else the tree holds the jobs
-/// it asks for).
-fn ask<B: Bits>(tree: &mut Tree<B>, root: &Position<B>, goal: Goal) -> anyhow::Result<bool> {
-    Ok(match goal {
-        Goal::Report(which) => pass(tree, root, which)?.is_some(),
-        Goal::Value => {
-            tree.forget();
-            tree.settle(root)?.is_some()
-        }
-        Goal::Test(test) => {
-            tree.forget();
-            tree.decide(root, test).is_some()
-        }
-    })
-}
-
-/// The tree of a split of `root` for `goal` into about `jobs` jobs: at the shallowest
+/// The tree of a split of `root` into about `jobs` jobs: at the shallowest
 /// frontier whose first round asks for that many. Returns the depth of the split and the
 /// first round's jobs and lines, asked for in the tree.
 pub(super) fn first_round<B: Bits>(
@@ -172,19 +148,10 @@ pub(super) fn first_round<B: Bits>(
     which: RootMoves,
     jobs: usize,
 ) -> anyhow::Result<u32> {
-    frontier_for(tree, root, Goal::Report(which), jobs)
-}
-
-fn frontier_for<B: Bits>(
-    tree: &mut Tree<B>,
-    root: &Position<B>,
-    goal: Goal,
-    jobs: usize,
-) -> anyhow::Result<u32> {
     let empties = tree.rules.empty(root).count();
     for depth in 1..=empties.max(1) {
         tree.set_frontier(empties.saturating_sub(depth));
-        let settled = ask(tree, root, goal)?;
+        let settled = pass(tree, root, which)?.is_some();
         let count = tree.wants().len() + tree.lines_asked.len();
         if count >= jobs || settled || depth >= empties {
             return Ok(depth);
@@ -201,8 +168,8 @@ struct Projected {
     at_least: bool,
     /// Each sampled job's seconds, as solved or projected.
     sampled: Vec<f64>,
-    /// How many sampled jobs were projected from a split of their own.
-    nested: usize,
+    /// How many sampled jobs were projected from the growth of their solve time.
+    grown: usize,
 }
 
 /// A sample of `jobs` by kind, `sample` in all: each kind's first job (by round) and then a
@@ -249,13 +216,12 @@ impl Projector<'_> {
         sim: &Simulation<B>,
         sample: usize,
         top: bool,
-        levels: u32,
     ) -> anyhow::Result<Result<Projected, JobEnd>> {
         let mut projected = Projected {
             seconds: 0.0,
             at_least: false,
             sampled: Vec::new(),
-            nested: 0,
+            grown: 0,
         };
         for (n, chosen) in sampled_by_kind(&sim.jobs, sample) {
             let mut times = Vec::new();
@@ -264,18 +230,19 @@ impl Projector<'_> {
                 let seconds = match self.solve(rules, job, top)? {
                     Err(end) => return Ok(Err(end)),
                     Ok(Some(s)) => s,
-                    Ok(None) if levels == 0 => {
-                        projected.at_least = true;
-                        self.options.limit.map_or(0.0, |l| l.as_secs_f64())
-                    }
                     Ok(None) => {
-                        let inner = match self.nested(rules, job, levels - 1)? {
-                            Ok(p) => p,
+                        let growth = match self.grown(rules, job)? {
+                            Ok(g) => g,
                             Err(end) => return Ok(Err(end)),
                         };
-                        projected.nested += 1;
-                        projected.at_least |= inner.at_least;
-                        inner.seconds
+                        projected.grown += 1;
+                        match growth {
+                            Some(s) => s,
+                            None => {
+                                projected.at_least = true;
+                                self.options.limit.map_or(0.0, |l| l.as_secs_f64())
+                            }
+                        }
                     }
                 };
                 times.push(seconds);
@@ -323,6 +290,16 @@ impl Projector<'_> {
                 );
             }
         }
+        self.timed(rules, &job.position, job.window)
+    }
+
+    /// The CPU seconds a solve of `pos` in `window` took, `None` when the limit stopped it.
+    fn timed<B: Bits>(
+        &self,
+        rules: &Rules<B>,
+        pos: &Position<B>,
+        window: (i32, i32),
+    ) -> anyhow::Result<Result<Option<f64>, JobEnd>> {
         let clock = cpu_seconds();
         let mut engine = solver(
             rules,
@@ -331,12 +308,7 @@ impl Projector<'_> {
             &self.options.eval,
         );
         engine.observe(Some(interruptible(self.options.interrupt.clone(), None)));
-        let found = engine.solve_window_within(
-            &job.position,
-            job.window.0,
-            job.window.1,
-            self.options.limit,
-        );
+        let found = engine.solve_window_within(pos, window.0, window.1, self.options.limit);
         engine.observe(None);
         if let Some(signal) = self.options.interrupt.signal() {
             return Ok(Err(JobEnd::Stopped {
@@ -346,29 +318,74 @@ impl Projector<'_> {
         Ok(Ok(found.map(|_| cpu_seconds() - clock)))
     }
 
-    /// The projected seconds of `job` from a split of its own.
-    fn nested<B: Bits>(
+    /// The projected seconds of `job`, which its limit stopped, from the growth of the solve
+    /// time with the empty cells: positions along a line of play from it are solved from the
+    /// fewest empty cells up, each in a window like the job's (the whole range for an exact
+    /// job, a test at its estimate for a test), until the next would pass the limit; the
+    /// rate per cell between the first and the last solve long enough to time carries the
+    /// last one up to the job. `None` when fewer than two were long enough.
+    fn grown<B: Bits>(
         &self,
         rules: &Rules<B>,
         job: &Simulated<B>,
-        levels: u32,
-    ) -> anyhow::Result<Result<Projected, JobEnd>> {
-        let goal = match job.window {
-            (a, b) if b == a + 1 => Goal::Test(Test::AtLeast(b)),
-            _ => Goal::Value,
-        };
+    ) -> anyhow::Result<Result<Option<f64>, JobEnd>> {
         let mut tree = Tree::new(rules.clone(), 0, &self.options.eval);
-        frontier_for(&mut tree, &job.position, goal, NESTED_SPLIT)?;
-        let sim = simulate(&mut tree, &job.position, goal)?;
-        let inner = match self.project(rules, &sim, NESTED_SAMPLE, false, levels)? {
-            Ok(p) => p,
-            Err(end) => return Ok(Err(end)),
-        };
-        Ok(Ok(Projected {
-            seconds: inner.seconds + sim.seconds,
-            ..inner
-        }))
+        let most = rules.geometry.cell_count() as i32;
+        let empties = |p: &Position<B>| rules.empty(p).count() as i32;
+        let mut line = Vec::new();
+        let mut pos = job.position;
+        while line.len() < LINE_MOVES && !rules.is_over(&pos) {
+            let children = tree.children(&pos);
+            let (_, next) = children
+                .into_iter()
+                .min_by_key(|(_, child)| tree.estimate(child, LINE_DEPTH))
+                .expect("a position not over has a move or a pass");
+            pos = next;
+            line.push(pos);
+        }
+        let limit = self
+            .options
+            .limit
+            .map_or(f64::INFINITY, |l| l.as_secs_f64());
+        let exact = job.window.1 - job.window.0 > 3;
+        let mut timed: Vec<(i32, f64)> = Vec::new();
+        for p in line.iter().rev() {
+            if rules.is_over(p) || timed.last().is_some_and(|&(e, _)| e == empties(p)) {
+                continue;
+            }
+            // The next solve would pass the limit at the growth seen so far.
+            if let [.., (e0, t0), (e1, t1)] = timed[..] {
+                if t1 * (t1 / t0).powf(1.0 / f64::from(e1 - e0)) > limit {
+                    break;
+                }
+            }
+            let window = if exact {
+                (-most - 1, most + 1)
+            } else {
+                let g = tree.guess(p).clamp(-most, most);
+                (g - 1, g)
+            };
+            match self.timed(rules, p, window)? {
+                Err(end) => return Ok(Err(end)),
+                Ok(None) => break,
+                Ok(Some(t)) if t >= TIMED_FLOOR => timed.push((empties(p), t)),
+                Ok(Some(_)) => {}
+            }
+        }
+        Ok(Ok(carried(&timed, empties(&job.position))))
     }
+}
+
+/// The time a solve with `empties` empty cells takes, carried up from `timed` (empty cells
+/// and seconds, the fewest cells first) at the rate per cell between its first and its last;
+/// `None` without two different counts of cells to measure a rate by.
+fn carried(timed: &[(i32, f64)], empties: i32) -> Option<f64> {
+    let (&(e0, t0), &(e1, t1)) = (timed.first()?, timed.last()?);
+    if e1 == e0 {
+        return None;
+    }
+    let rate = (t1 / t0).powf(1.0 / f64::from(e1 - e0)).max(1.0);
+    Some(t1 * rate.powf(f64::from(empties - e1)))
 }
 
 /// Simulates every round of the split solve of `dir`, solves a sample of about `sample`
@@ -395,7 +412,7 @@ pub fn estimate(
             empties.saturating_sub(plan.depth),
             &options.eval,
         );
-        let sim = simulate(&mut tree, &root, Goal::Report(plan.which))?;
+        let sim = simulate(&mut tree, &root, plan.which)?;
         let count = |kind| sim.jobs.iter().filter(|j| j.kind == kind).count();
         let kinds: Vec<String> = Kind::ALL.iter().map(|&k| k.counted(count(k))).collect();
         writeln!(
@@ -413,28 +430,28 @@ pub fn estimate(
             plan: &plan,
             round_one,
         };
-        let projected = match projector.project(&rules, &sim, sample, true, NESTED_LEVELS)? {
+        let projected = match projector.project(&rules, &sim, sample, true)? {
             Ok(p) => p,
             Err(end) => return Ok(Err(end)),
         };
         let (median, largest) = spread(&projected.sampled);
-        let nested = if projected.nested > 0 {
+        let grown = if projected.grown > 0 {
             format!(
-                ", {} projected from a split of their own (their --limit stopped them)",
-                projected.nested
+                ", {} projected from the growth of their solve time along a line (their --limit stopped them)",
+                projected.grown
             )
         } else {
             String::new()
         };
         writeln!(
             out,
-            "estimate: {} of {} jobs solved{nested}: median {median:.3} s, largest {largest:.3} s",
+            "estimate: {} of {} jobs solved{grown}: median {median:.3} s, largest {largest:.3} s",
             projected.sampled.len(),
             sim.jobs.len(),
         )?;
         let total = projected.seconds + sim.seconds;
         let at_least = if projected.at_least {
-            "at least (jobs stopped by --limit count as the limit) "
+            "at least (jobs stopped by --limit with too little growth to measure count as the limit) "
         } else {
             ""
         };
@@ -445,4 +462,20 @@ pub fn estimate(
         )?;
         anyhow::Ok(Ok(()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carried;
+
+    #[test]
+    fn growth_is_carried_at_the_rate_per_cell_between_the_first_and_last_solves() {
+        // 0.1 s at 10 cells, 0.4 s at 12: twice as long a cell, so 3.2 s at 15.
+        let t = carried(&[(10, 0.1), (11, 0.3), (12, 0.4)], 15).unwrap();
+        assert!((t - 3.2).abs() < 1e-9, "{t}");
+        // A solve that got faster with more cells grows at no rate: the last time stands.
+        assert_eq!(carried(&[(10, 0.5), (12, 0.2)], 20), Some(0.2));
+        assert_eq!(carried(&[(10, 0.5)], 20), None);
+        assert_eq!(carried(&[], 20), None);
+    }
 }
