@@ -8,7 +8,10 @@
 #   SPLIT=100 bench/work-efficiency.sh "6 6" "--rules simple|4 7"
 #
 # A board is "ROWS COLS" with, before a `|`, the global options (`--rules simple`). Environment:
-# SPLIT (40), OTHELLO (the binary; default: `cargo build --release`'s).
+# SPLIT (40), OTHELLO (the binary; default: `cargo build --release`'s), BATCH (unset: the
+# jobs run under `--run-local --workers 1`, one solver kept through them all; S: the rounds
+# run as a job array would run them, one process a task of S jobs, `--job I --batch S`, then
+# `--merge`, so BATCH=1 is a cluster's one process a job).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 split=${SPLIT:-40}
@@ -33,10 +36,34 @@ for board in "${boards[@]}"; do
     /usr/bin/time -f '%U %S' -o "$scratch/direct.time" "$OTHELLO" $global solve \
         --rows "$rows" --cols "$cols" --threads 1 >"$scratch/direct.out" 2>/dev/null
     rm -rf "$scratch/work"
-    # shellcheck disable=SC2086
-    /usr/bin/time -f '%U %S' -o "$scratch/split.time" "$OTHELLO" $global solve \
-        --rows "$rows" --cols "$cols" --split "$split" --work "$scratch/work" --run-local \
-        --workers 1 >"$scratch/split.out" 2>"$scratch/split.err"
+    if [[ -z ${BATCH:-} ]]; then
+        # shellcheck disable=SC2086
+        /usr/bin/time -f '%U %S' -o "$scratch/split.time" "$OTHELLO" $global solve \
+            --rows "$rows" --cols "$cols" --split "$split" --work "$scratch/work" --run-local \
+            --workers 1 >"$scratch/split.out" 2>"$scratch/split.err"
+    else
+        # shellcheck disable=SC2086,SC2016 # the loop's own variables, expanded by its bash
+        /usr/bin/time -f '%U %S' -o "$scratch/split.time" bash -c '
+            set -euo pipefail
+            o=$1 dir=$2 batch=$3
+            last=$("$o" "${@:4}" --work "$dir" | tail -n 1)
+            while :; do
+                jobs=${last##*: }
+                jobs=${jobs% job*}
+                for ((t = 0; t * batch < jobs; t++)); do
+                    "$o" solve --work "$dir" --job "$t" --batch "$batch" >/dev/null
+                done
+                rc=0
+                last=$("$o" solve --work "$dir" --merge 2>"$dir.err") || rc=$?
+                if ((rc == 0)); then break; fi
+                ((rc == 4)) || exit "$rc"
+                last=$(tail -n 1 <<<"$last")
+            done
+            printf "%s\n" "$last"
+        ' batch "$OTHELLO" "$scratch/work" "$BATCH" $global solve --rows "$rows" \
+            --cols "$cols" --split "$split" >"$scratch/split.out"
+        mv "$scratch/work.err" "$scratch/split.err"
+    fi
     if ! diff <(grep -v '^Nodes:' "$scratch/direct.out") <(grep -v '^Nodes:' "$scratch/split.out") >/dev/null; then
         echo "WARNING: $global ${rows}x$cols: the split solve's report differs from the direct one"
     fi

@@ -795,6 +795,11 @@ pub struct SolveArgs {
     /// The job to solve, from 0.
     #[arg(long, value_name = "I", requires = "work", conflicts_with_all = ["split", "merge", "run_local", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
     pub job: Option<usize>,
+    /// Solve S jobs in turn, one solver kept through them: --job I (or the array index) is
+    /// then batch I, jobs I*S to I*S+S-1 of the round, and an array of M jobs needs M/S
+    /// tasks, rounded up. Each job's result is written as it ends.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "work", value_parser = clap::value_parser!(u32).range(1..=1_000_000), conflicts_with_all = ["split", "merge", "run_local"])]
+    pub batch: u32,
     /// The round the job is of [default: the latest].
     #[arg(long, value_name = "R", requires = "work", conflicts_with_all = ["split", "merge", "run_local", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
     pub round: Option<u32>,

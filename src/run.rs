@@ -531,20 +531,25 @@ fn solve_work(
                 .map_err(|_| AppError::Usage(format!("job {index}: no such job")))?
         }
     };
-    match work::run_job(dir, args.round, index, &options)? {
-        JobEnd::Done(r) => {
-            writeln!(
+    let batch = work::Batch {
+        index,
+        size: args.batch as usize,
+    };
+    let mut said = |job: usize, end: &JobEnd| -> anyhow::Result<()> {
+        match end {
+            JobEnd::Done(r) => writeln!(
                 stdout,
                 "round {} job {}: score {:+}, {} nodes in {:.3} s",
                 r.round, r.job, r.score, r.nodes, r.seconds
-            )?;
-            Ok(())
+            )?,
+            JobEnd::AlreadyDone => writeln!(stdout, "job {job}: its result is already there")?,
+            JobEnd::Stopped { .. } => {}
         }
-        JobEnd::AlreadyDone => {
-            writeln!(stdout, "job {index}: its result is already there")?;
-            Ok(())
-        }
-        end => Err(stopped_job(end)),
+        Ok(())
+    };
+    match work::run_jobs(dir, args.round, batch, &options, &mut said)? {
+        None => Ok(()),
+        Some(end) => Err(stopped_job(end)),
     }
 }
 

@@ -337,7 +337,7 @@ fn full_normal_4x5_with_a_job_killed_on_the_way() {
         .map(|log| {
             let first = log.lines().next().unwrap_or_default().to_string();
             let job = first
-                .strip_prefix("round 1 job ")
+                .strip_prefix("round 1 task ")
                 .and_then(|s| s.split(' ').next());
             job.unwrap_or_else(|| panic!("log begins {first:?}"))
                 .parse()
@@ -386,7 +386,7 @@ fn simple_misere_4x5_goes_on_from_a_split_made_by_hand() {
             .command(SOLVE_DRIVER)
             .env("OTHELLO", OTHELLO)
             .args(["--work", w, "--max-running", "1", "--threads", "1"])
-            .args(["--hash-mb", "16"])
+            .args(["--hash-mb", "16", "--batch", "2"])
             .output()
             .unwrap()
     };
@@ -394,9 +394,17 @@ fn simple_misere_4x5_goes_on_from_a_split_made_by_hand() {
     succeeded(&out);
     let stderr = text(&out.stderr);
     assert!(stderr.contains("going on with round 1"), "{stderr}");
-    // The job solved here is not run again.
+    // The job solved here is not run again; each task solves two jobs, the first task job 1
+    // alone.
+    let tasks = match jobs.div_ceil(2) {
+        1 => "1 task".to_string(),
+        n => format!("{n} tasks"),
+    };
     assert!(
-        stderr.contains(&format!("round 1: {} of its {jobs} jobs to run", jobs - 1)),
+        stderr.contains(&format!(
+            "round 1: {} of its {jobs} jobs to run, in {tasks}",
+            jobs - 1
+        )),
         "{stderr}"
     );
     let direct = direct_solve(&[

@@ -101,9 +101,9 @@ fn the_local_runner_gives_the_direct_solve_on_every_variant() {
     }
 }
 
-/// Runs every job of the latest round as a job array would: each with its index in the
-/// environment or on the command line.
-fn run_round(dir: &str, ways: &mut usize) {
+/// Runs every job of the latest round as a job array would: each task with its index in the
+/// environment or on the command line, solving `batch` jobs (`--batch`).
+fn run_round(dir: &str, batch: usize, ways: &mut usize) {
     let jobs = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.ok())
@@ -122,9 +122,13 @@ fn run_round(dir: &str, ways: &mut usize) {
         .lines()
         .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
         .count();
-    for i in 0..count {
+    let batch_text = batch.to_string();
+    for i in 0..count.div_ceil(batch) {
         let mut cmd = Command::cargo_bin("othello").unwrap();
         cmd.args(["solve", "--work", dir]);
+        if batch > 1 {
+            cmd.args(["--batch", &batch_text]);
+        }
         let index = i.to_string();
         match *ways % 3 {
             0 => cmd.args(["--job", &index]),
@@ -133,22 +137,35 @@ fn run_round(dir: &str, ways: &mut usize) {
         };
         *ways += 1;
         let out = cmd.output().unwrap();
-        assert!(out.status.success(), "job {i}: {}", text(&out.stderr));
+        assert!(out.status.success(), "task {i}: {}", text(&out.stderr));
+        // One line a job of the batch, the last batch cut short by the end of the round.
+        let solved = (batch * i..count.min(batch * (i + 1)))
+            .map(|j| format!(" job {j}: "))
+            .collect::<Vec<_>>();
+        let said = text(&out.stdout);
+        assert_eq!(said.lines().count(), solved.len(), "{said}");
+        for (line, job) in said.lines().zip(&solved) {
+            assert!(line.contains(job.as_str()), "{line:?} is not{job}");
+        }
     }
 }
 
 #[test]
-fn jobs_run_one_by_one_and_merged_in_rounds_give_the_direct_solve() {
-    let cases: &[(&[&str], &[&str])] = &[
-        (&[], &["--rows", "4", "--cols", "5"]),
+fn jobs_run_one_by_one_or_in_batches_and_merged_in_rounds_give_the_direct_solve() {
+    // The global options, the solve's, and how many jobs a task solves.
+    let cases: &[(&[&str], &[&str], usize)] = &[
+        (&[], &["--rows", "4", "--cols", "5"], 1),
         (
             &["--rules", "simple"],
             &["--rows", "4", "--cols", "5", "--misere"],
+            1,
         ),
+        (&[], &["--rows", "5", "--cols", "5"], 3),
+        (&["--rules", "simple"], &["--rows", "4", "--cols", "6"], 4),
     ];
     let root = scratch("rounds");
     let mut ways = 0;
-    for (n, (global, solve)) in cases.iter().enumerate() {
+    for (n, (global, solve, batch)) in cases.iter().enumerate() {
         let dir = root.join(format!("case-{n}"));
         let dir_text = dir.to_str().unwrap();
         let out = othello(&with_work(
@@ -164,7 +181,7 @@ fn jobs_run_one_by_one_and_merged_in_rounds_give_the_direct_solve() {
             .starts_with("round 1: "));
         let mut rounds = 1;
         let merged = loop {
-            run_round(dir_text, &mut ways);
+            run_round(dir_text, *batch, &mut ways);
             let out = othello(&["solve", "--work", dir_text, "--merge"]);
             match out.status.code() {
                 Some(0) => break out,
@@ -182,6 +199,46 @@ fn jobs_run_one_by_one_and_merged_in_rounds_give_the_direct_solve() {
         let again = othello(&["solve", "--work", dir_text, "--merge"]);
         assert_eq!(report(&again), report(&merged));
     }
+}
+
+#[test]
+fn a_batch_skips_the_jobs_done_and_one_past_the_round_is_refused() {
+    let root = scratch("batch");
+    let dir = root.join("w");
+    let d = dir.to_str().unwrap();
+    let out = othello(&[
+        "solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(othello(&["solve", "--work", d, "--job", "1"])
+        .status
+        .success());
+    let batch = othello(&["solve", "--work", d, "--job", "0", "--batch", "3"]);
+    assert!(batch.status.success(), "{}", text(&batch.stderr));
+    let said = text(&batch.stdout);
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 3, "{said}");
+    assert!(lines[0].starts_with("round 1 job 0: score "), "{said}");
+    assert_eq!(lines[1], "job 1: its result is already there");
+    assert!(lines[2].starts_with("round 1 job 2: score "), "{said}");
+    let jobs = (0..)
+        .take_while(|i| {
+            let listing = std::fs::read_to_string(dir.join("round-1.jobs")).unwrap();
+            listing.lines().any(|l| l.starts_with(&format!("{i} ")))
+        })
+        .count();
+    let past = jobs.div_ceil(3).to_string();
+    let refused = othello(&["solve", "--work", d, "--job", &past, "--batch", "3"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains(&format!(
+            "batch {past}: round 1 has {jobs} jobs, {past} batches of 3"
+        )),
+        "{err}"
+    );
+    let conflict = othello(&["solve", "--work", d, "--merge", "--batch", "3"]);
+    assert_eq!(conflict.status.code(), Some(2));
 }
 
 #[test]

@@ -14,6 +14,9 @@ fail() {
     exit "$status"
 }
 
+# counted N WORD: "1 WORD", else "N WORDs".
+counted() { if (($1 == 1)); then echo "$1 $2"; else echo "$1 $2s"; fi; }
+
 # need_value OPTION ARGS...: the option is followed by a value.
 need_value() { [[ $# -ge 2 ]] || fail 2 "$1 needs a value (--help)"; }
 
@@ -44,13 +47,15 @@ max_array_size() {
     if [[ $v =~ ^[0-9]+$ ]] && ((v > 1)); then echo "$v"; else echo 1001; fi
 }
 
-# todo_arrays DIR PREFIX SUFFIX COUNT MAXA: the indices 0..COUNT-1 whose file DIR/PREFIX<I>SUFFIX
-# is absent, as one line "OFFSET SPEC N" per sbatch: SPEC the array indices less OFFSET (all
-# under MAXA, Slurm's limit) written as ranges, N how many.
+# todo_arrays DIR PREFIX SUFFIX COUNT MAXA [GROUP]: the indices 0..COUNT-1 whose file
+# DIR/PREFIX<I>SUFFIX is absent, taken GROUP at a time (task T stands for indices T*GROUP to
+# T*GROUP+GROUP-1, and is to run when one of them is absent; GROUP is 1 unless given), as one
+# line "OFFSET SPEC N" per sbatch: SPEC the task numbers less OFFSET (all under MAXA, Slurm's
+# limit) written as ranges, N how many.
 todo_arrays() {
-    local dir=$1 prefix=$2 suffix=$3 count=$4 maxa=$5
+    local dir=$1 prefix=$2 suffix=$3 count=$4 maxa=$5 group=${6:-1}
     { if [[ -d $dir ]]; then find "$dir" -maxdepth 1 -name "$prefix*$suffix" -printf '%f\n'; fi; } |
-        awk -v p="$prefix" -v s="$suffix" -v n="$count" -v m="$maxa" '
+        awk -v p="$prefix" -v s="$suffix" -v n="$count" -v m="$maxa" -v g="$group" '
         {
             x = substr($0, length(p) + 1)
             x = substr(x, 1, length(x) - length(s))
@@ -67,11 +72,13 @@ todo_arrays() {
         }
         END {
             off = -1; a = -1; cnt = 0; spec = ""
-            for (i = 0; i < n; i++) {
-                if (i in have) continue
-                o = i - i % m
+            for (t = 0; t * g < n; t++) {
+                missing = 0
+                for (i = t * g; i < n && i < (t + 1) * g; i++) if (!(i in have)) missing = 1
+                if (!missing) continue
+                o = t - t % m
                 if (o != off) { flush(); off = o }
-                j = i - o
+                j = t - o
                 if (a >= 0 && j == b + 1) b = j; else { close_range(); a = j; b = j }
                 cnt++
             }

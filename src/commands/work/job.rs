@@ -6,8 +6,9 @@ use crate::commands::journal::JournalFile;
 use crate::commands::solve::{interruptible, play_listed, position_after, solver};
 use crate::notation::MoveList;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
-use crate::search::Evaluation;
+use crate::search::{Engine, Evaluation};
 use anyhow::{bail, Context};
+use std::any::Any;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,47 @@ pub enum JobEnd {
     Stopped { signal: Option<i32> },
 }
 
+/// The solver of whoever runs many jobs of one folder in turn (a worker of the local runner),
+/// kept from one job to the next: its table, and under SIMPLE rules its values of sets of
+/// empty cells, carry over as a direct solve's do from one subtree to the next. Jobs run on
+/// their own (`--job I`) start cold. Every entry a kept table holds is a bound proven under
+/// the folder's rules, so a warm job proves what a cold one would, sooner.
+#[derive(Default)]
+pub struct Warm {
+    engine: Option<Box<dyn Any + Send>>,
+    /// Whether the solver is kept for many jobs, and so worth setting up for the whole root.
+    many: bool,
+}
+
+impl Warm {
+    /// A solver kept for many jobs.
+    pub fn many() -> Self {
+        Warm {
+            engine: None,
+            many: true,
+        }
+    }
+
+    /// The kept solver, when it is one for boards of `B`; otherwise a new one, set up for
+    /// the whole `root` when it will serve many jobs under it.
+    fn take<B: Bits>(&mut self, root: &Position<B>, make: impl FnOnce() -> Engine<B>) -> Engine<B> {
+        match self.engine.take().map(|e| e.downcast::<Engine<B>>()) {
+            Some(Ok(engine)) => *engine,
+            _ => {
+                let mut engine = make();
+                if self.many {
+                    engine.prepare_for(root);
+                }
+                engine
+            }
+        }
+    }
+
+    fn keep<B: Bits>(&mut self, engine: Engine<B>) {
+        self.engine = Some(Box::new(engine));
+    }
+}
+
 /// The median and the largest of job times (zero for none).
 pub(super) fn spread(seconds: &[f64]) -> (f64, f64) {
     let mut sorted = seconds.to_vec();
@@ -46,13 +88,58 @@ pub(super) fn plan_root<B: Bits>(plan: &Plan) -> anyhow::Result<(Rules<B>, Posit
     position_after(&plan.start, &plan.moves)
 }
 
-/// Solves job `index` of `round` (the latest when `None`) of the work folder `dir`.
-pub fn run_job(
+/// Which jobs of a round one run solves: batch `index` of `size` jobs, those from
+/// `index * size` (one job when `size` is 1). A batch shares one solver (see [`Warm`]), so a
+/// task of a job array that solves a few neighbouring jobs finds in its table what the ones
+/// before proved, and the array has fewer tasks to schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub index: usize,
+    pub size: usize,
+}
+
+impl Batch {
+    /// Job `index` alone.
+    pub fn one(index: usize) -> Self {
+        Batch { index, size: 1 }
+    }
+
+    /// The jobs of the batch in a round of `jobs` jobs, or why there are none.
+    fn jobs(&self, round: &Round) -> anyhow::Result<std::ops::Range<usize>> {
+        let count = round.jobs.len();
+        let first = self.index.checked_mul(self.size).filter(|&f| f < count);
+        match first {
+            Some(first) => Ok(first..count.min(first + self.size)),
+            None if self.size == 1 => bail!(
+                "job {}: round {} has {} jobs (0 to {})",
+                self.index,
+                round.number,
+                count,
+                count as i64 - 1
+            ),
+            None => bail!(
+                "batch {}: round {} has {} jobs, {} batches of {} (0 to {})",
+                self.index,
+                round.number,
+                count,
+                count.div_ceil(self.size),
+                self.size,
+                count.div_ceil(self.size) as i64 - 1
+            ),
+        }
+    }
+}
+
+/// Solves the jobs of `batch` in `round` (the latest when `None`) of the work folder `dir`, in
+/// turn, calling `each` with each job's index and end; stops at the first job stopped and
+/// gives its end, or `None` when every job has its result.
+pub fn run_jobs(
     dir: &Path,
     round: Option<u32>,
-    index: usize,
+    batch: Batch,
     options: &JobOptions,
-) -> anyhow::Result<JobEnd> {
+    each: &mut dyn FnMut(usize, &JobEnd) -> anyhow::Result<()>,
+) -> anyhow::Result<Option<JobEnd>> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
     let rounds = folder.rounds()?;
@@ -67,15 +154,15 @@ pub fn run_job(
             )
         })?,
     };
-    if index >= round.jobs.len() {
-        bail!(
-            "job {index}: round {} has {} jobs (0 to {})",
-            round.number,
-            round.jobs.len(),
-            round.jobs.len() as i64 - 1
-        );
+    let mut warm = Warm::default();
+    for index in batch.jobs(round)? {
+        let end = run_loaded_job(&folder, &plan, round, index, options, &mut warm)?;
+        each(index, &end)?;
+        if let JobEnd::Stopped { .. } = end {
+            return Ok(Some(end));
+        }
     }
-    run_loaded_job(&folder, &plan, round, index, options)
+    Ok(None)
 }
 
 pub(super) fn run_loaded_job(
@@ -84,13 +171,14 @@ pub(super) fn run_loaded_job(
     round: &Round,
     index: usize,
     options: &JobOptions,
+    warm: &mut Warm,
 ) -> anyhow::Result<JobEnd> {
     let job = &round.jobs[index];
     if folder.result(round.number, index, job)?.is_some() {
         return Ok(JobEnd::AlreadyDone);
     }
     crate::with_bits!(plan.start.shape(), |B| {
-        job_in::<B>(folder, plan, round.number, index, job, options)
+        job_in::<B>(folder, plan, round.number, index, job, options, warm)
     })
 }
 
@@ -101,6 +189,7 @@ fn job_in<B: Bits>(
     index: usize,
     job: &Job,
     options: &JobOptions,
+    warm: &mut Warm,
 ) -> anyhow::Result<JobEnd> {
     let clock = Instant::now();
     let (rules, root) = plan_root::<B>(plan)?;
@@ -118,7 +207,9 @@ fn job_in<B: Bits>(
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     let mut journal = JournalFile::open(&journal_path, &rules)?;
-    let mut engine = solver(&rules, options.hash_mb, options.threads, &options.eval);
+    let mut engine = warm.take(&root, || {
+        solver(&rules, options.hash_mb, options.threads, &options.eval)
+    });
     engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
     engine.observe(Some(interruptible(options.interrupt.clone(), None)));
     let g = &rules.geometry;
@@ -155,7 +246,9 @@ fn job_in<B: Bits>(
         }
     };
     engine.observe(None);
+    engine.keep_journal(None);
     let nodes = engine.nodes();
+    warm.keep(engine);
     let stopped = found.is_none() || options.interrupt.signal().is_some();
     journal.finish(nodes, clock.elapsed(), !stopped);
     if stopped {

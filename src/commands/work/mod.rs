@@ -9,7 +9,7 @@ mod projection;
 mod tree;
 
 pub use folder::{Folder, Job, JobResult, Plan, Round, Task};
-pub use job::{run_job, JobEnd, JobOptions};
+pub use job::{run_jobs, Batch, JobEnd, JobOptions};
 pub use projection::estimate;
 
 use super::solve::{heading, write_solution, PositionSolved};
@@ -19,7 +19,7 @@ use crate::rules::{Bits, Move, Position};
 use crate::search::{Evaluation, RootMoves};
 use crate::words::Counted;
 use anyhow::{bail, Context};
-use job::{plan_root, play_out, run_loaded_job, spread};
+use job::{plan_root, play_out, run_loaded_job, spread, Warm};
 use outcome::pass;
 use std::io::Write;
 use std::path::Path;
@@ -363,6 +363,8 @@ pub fn run_local(
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
     let mut kept = Kept::default();
+    // One solver a worker, kept through every round.
+    let mut warm: Vec<Warm> = (0..workers.max(1)).map(|_| Warm::many()).collect();
     loop {
         let rounds = folder.rounds()?;
         let round = rounds
@@ -385,13 +387,14 @@ pub fn run_local(
         let next = AtomicUsize::new(0);
         let failure: Mutex<Option<anyhow::Result<JobEnd>>> = Mutex::new(None);
         std::thread::scope(|scope| {
-            for _ in 0..workers.clamp(1, todo.len().max(1)) {
-                scope.spawn(|| loop {
+            for warm in warm.iter_mut().take(todo.len().max(1)) {
+                let (next, failure, folder, plan, todo) = (&next, &failure, &folder, &plan, &todo);
+                scope.spawn(move || loop {
                     let i = next.fetch_add(1, Relaxed);
                     if i >= todo.len() || options.interrupt.signal().is_some() {
                         return;
                     }
-                    match run_loaded_job(&folder, &plan, round, todo[i], options) {
+                    match run_loaded_job(folder, plan, round, todo[i], options, warm) {
                         Ok(JobEnd::Done(_) | JobEnd::AlreadyDone) => {}
                         other => {
                             let mut slot = failure.lock().unwrap_or_else(|e| e.into_inner());

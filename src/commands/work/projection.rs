@@ -12,7 +12,7 @@
 //! order of magnitude, measured against finished solves in docs/performance.md.
 
 use super::folder::{Folder, Task};
-use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions};
+use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions, Warm};
 use super::outcome::pass;
 use super::tree::Tree;
 use crate::commands::solve::{interruptible, solver};
@@ -278,7 +278,14 @@ impl Projector<'_> {
                 let r1 = self.round_one;
                 let clock = cpu_seconds();
                 return Ok(
-                    match run_loaded_job(self.folder, self.plan, r1, i, self.options)? {
+                    match run_loaded_job(
+                        self.folder,
+                        self.plan,
+                        r1,
+                        i,
+                        self.options,
+                        &mut Warm::default(),
+                    )? {
                         JobEnd::Done(_) => Ok(Some(cpu_seconds() - clock)),
                         JobEnd::AlreadyDone => Ok(self
                             .folder
