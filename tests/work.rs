@@ -202,6 +202,47 @@ fn jobs_run_one_by_one_or_in_batches_and_merged_in_rounds_give_the_direct_solve(
 }
 
 #[test]
+fn merges_keep_their_estimates_and_a_lost_or_damaged_file_changes_nothing() {
+    let root = scratch("estimates");
+    // Every round's jobs and the report, with the estimates file spoiled before each merge.
+    let solve = |name: &str, spoil: &dyn Fn(&Path)| -> (Vec<String>, String) {
+        let dir = root.join(name);
+        let d = dir.to_str().unwrap();
+        let out = othello(&[
+            "solve", "--rows", "5", "--cols", "5", "--split", "12", "--work", d,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let kept = std::fs::read_to_string(dir.join("estimates.txt")).unwrap();
+        assert!(kept.contains("format: othello-solve-estimates 1"), "{kept}");
+        let mut ways = 0;
+        let mut rounds = Vec::new();
+        for round in 1.. {
+            rounds.push(std::fs::read_to_string(dir.join(format!("round-{round}.jobs"))).unwrap());
+            run_round(d, 1, &mut ways);
+            spoil(&dir.join("estimates.txt"));
+            let out = othello(&["solve", "--work", d, "--merge"]);
+            match out.status.code() {
+                Some(0) => return (rounds, report(&out)),
+                Some(4) => {}
+                _ => panic!("merge: {:?} {}", out.status, text(&out.stderr)),
+            }
+            assert!(round < 200, "no end to the rounds");
+        }
+        unreachable!()
+    };
+    let kept = solve("kept", &|_| {});
+    assert!(kept.0.len() > 1, "one round: nothing to keep");
+    let lost = solve("lost", &|path| std::fs::remove_file(path).unwrap());
+    let damaged = solve("damaged", &|path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::write(path, text.replace("entries: ", "entries: 1")).unwrap();
+    });
+    assert_eq!(lost, kept);
+    assert_eq!(damaged, kept);
+    assert_eq!(kept.1, direct(&[], &["--rows", "5", "--cols", "5"]));
+}
+
+#[test]
 fn a_batch_skips_the_jobs_done_and_one_past_the_round_is_refused() {
     let root = scratch("batch");
     let dir = root.join("w");

@@ -1,6 +1,7 @@
 //! The files of a work folder: what is solved (`work.txt`), each round's jobs
 //! (`round-R.jobs`), each job's result (`round-R/job-I.result`) and the journals that keep a
-//! stopped job's work (`journals/`). All are text, written whole or not at all.
+//! stopped job's work (`journals/`), and the estimates kept from one merge to the next
+//! (`estimates.txt`). All are text, written whole or not at all.
 
 use crate::commands::start::Start;
 use crate::files::{read_capped_text, write_atomic};
@@ -11,10 +12,12 @@ use anyhow::{bail, Context};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The versions of the three formats; a file of another version is refused.
+/// The versions of the formats; a file of another version is refused (the estimates, only a
+/// cache, are left aside).
 const WORK_FORMAT: &str = "othello-solve-work 1";
 const JOBS_FORMAT: &str = "othello-solve-jobs 1";
 const RESULT_FORMAT: &str = "othello-solve-result 1";
+const ESTIMATES_FORMAT: &str = "othello-solve-estimates 1";
 
 /// The largest file of a work folder read: a round of a million jobs is some 100 MB.
 const MAX_FILE: u64 = 1 << 30;
@@ -514,4 +517,74 @@ impl Folder {
         write_atomic(&path, result.text().as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))
     }
+
+    pub fn estimates_path(&self) -> PathBuf {
+        self.dir.join("estimates.txt")
+    }
+
+    /// The estimates earlier merges kept under the evaluation `mark` names, as (depth,
+    /// estimate, position). Only a cache, whose loss costs time alone: none when the file is
+    /// missing, damaged, foreign or of another evaluation, and the next write replaces it.
+    pub fn estimates(&self, mark: &str) -> Vec<(u32, i32, PositionString)> {
+        let text = match read_capped_text(&self.estimates_path(), MAX_FILE, "an estimates file") {
+            Ok(text) => text,
+            Err(_) => return Vec::new(),
+        };
+        parse_estimates(&text, mark).unwrap_or_default()
+    }
+
+    /// Writes the estimates `entries` (depth, estimate, position) made under the evaluation
+    /// `mark` names, in a stable order.
+    pub fn write_estimates(
+        &self,
+        mark: &str,
+        mut entries: Vec<(u32, i32, PositionString)>,
+    ) -> anyhow::Result<()> {
+        let mut lines: Vec<String> = entries
+            .drain(..)
+            .map(|(depth, estimate, pos)| format!("{depth} {estimate} {pos}"))
+            .collect();
+        lines.sort_unstable();
+        let mut text = format!(
+            "# othello: estimates ordering the top of a split solve's tree, kept from one \
+             merge to the next;\n# deleting this file costs time only. One a line: depth \
+             estimate position.\nformat: {ESTIMATES_FORMAT}\nprogram: {}\nevaluation: \
+             {mark}\nentries: {}\n",
+            program(),
+            lines.len()
+        );
+        for line in lines {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let path = self.estimates_path();
+        write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+/// The entries of an estimates file made under `mark`, or why there are none.
+fn parse_estimates(text: &str, mark: &str) -> anyhow::Result<Vec<(u32, i32, PositionString)>> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let header = lines.len().min(4);
+    let fields = Fields::read_lines(&lines[..header], ESTIMATES_FORMAT)?;
+    if fields.get("evaluation")? != mark {
+        bail!("made under another evaluation");
+    }
+    let count: usize = fields.number("entries")?;
+    let body = &lines[header..];
+    if body.len() != count {
+        bail!("{} entries, {count} said", body.len());
+    }
+    body.iter()
+        .map(|line| {
+            let mut words = line.splitn(3, ' ');
+            let (Some(depth), Some(estimate), Some(pos)) =
+                (words.next(), words.next(), words.next())
+            else {
+                bail!("a short line");
+            };
+            Ok((depth.parse()?, estimate.parse()?, pos.parse()?))
+        })
+        .collect()
 }

@@ -15,7 +15,7 @@ pub use projection::estimate;
 use super::solve::{heading, write_solution, PositionSolved};
 use super::start::Start;
 use crate::notation::{MoveList, PositionString};
-use crate::rules::{Bits, Move, Position};
+use crate::rules::{Bits, Move, Position, Rules};
 use crate::search::{Evaluation, RootMoves};
 use crate::words::Counted;
 use anyhow::{bail, Context};
@@ -74,13 +74,26 @@ impl Totals {
     }
 }
 
-/// A name for the journal of `pos` and its images: a 64-bit FNV-1a hash of its text.
+/// The 64-bit FNV-1a hash of `bytes`.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A name for the journal of `pos` and its images: the hash of its text.
 fn journal_name(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    format!("{:016x}", fnv(text.as_bytes()))
+}
+
+/// What the estimates of a merge under `rules` depend on, in a word or two: the learned weights
+/// the evaluation takes on this board (by their hash), else its classic terms.
+fn evaluation_mark<B: Bits>(eval: &Evaluation, rules: &Rules<B>) -> String {
+    let g = &rules.geometry;
+    match eval.weights_for(g.rows(), g.cols(), rules.variant) {
+        Some(w) => format!("weights {:016x}", fnv(&w.to_bytes())),
+        None => "classic".to_string(),
     }
-    format!("{hash:016x}")
 }
 
 /// Writes the work folder `dir` for the position reached from `start` by `moves`: about
@@ -145,7 +158,7 @@ pub fn split(
             dir.display()
         );
     }
-    let (round, depth, guess) = crate::with_bits!(start.shape(), |B| {
+    let (round, depth, guess, (mark, estimates)) = crate::with_bits!(start.shape(), |B| {
         let (rules, root) = plan_root::<B>(&plan)?;
         let empties = rules.empty(&root).count();
         let mut tree = Tree::new(rules, empties, eval);
@@ -154,11 +167,15 @@ pub fn split(
         let (wants, lines) = (tree.wants(), tree.lines_asked.clone());
         plan.depth = depth;
         let round = round_of(&tree, 1, &wants, &lines);
-        anyhow::Ok((round, depth, guess))
+        let estimates = tree.take_estimates();
+        let entries = estimate_entries(&tree.rules.geometry, &estimates);
+        let mark = evaluation_mark(eval, &tree.rules);
+        anyhow::Ok((round, depth, guess, (mark, entries)))
     })?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     crate::files::write_atomic(&folder.plan_path(), plan.text().as_bytes())
         .with_context(|| format!("cannot write {}", folder.plan_path().display()))?;
+    folder.write_estimates(&mark, estimates)?;
     folder.write_round(&round)?;
     writeln!(out, "# {}", heading(start, moves))?;
     writeln!(
@@ -168,6 +185,17 @@ pub fn split(
     )?;
     writeln!(out, "round 1: {}", Counted(round.jobs.len(), "job"))?;
     Ok(round)
+}
+
+/// `estimates` as an estimates file holds them: (depth, estimate, position).
+fn estimate_entries<B: Bits>(
+    g: &crate::rules::Geometry<B>,
+    estimates: &tree::Estimates<B>,
+) -> Vec<(u32, i32, PositionString)> {
+    estimates
+        .iter()
+        .map(|(&(pos, depth), &e)| (depth, e, PositionString::from_position(g, &pos)))
+        .collect()
 }
 
 /// Round `number` of the jobs `wants` and `lines` ask for.
@@ -267,12 +295,25 @@ fn merge_in<B: Bits>(
     let (rules, root) = plan_root::<B>(plan)?;
     let empties = rules.empty(&root).count();
     let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth), eval);
-    if let Some(estimates) = kept.estimates.take() {
-        if let Ok(estimates) = estimates.downcast::<tree::Estimates<B>>() {
-            tree.keep_estimates(*estimates);
-        }
-    }
     let g = &rules.geometry;
+    let mark = evaluation_mark(eval, &rules);
+    // Those of the merge before, here or else in the folder: a merge of a job array is a
+    // process of its own, and working them out again would be most of its time.
+    let estimates = match kept
+        .estimates
+        .take()
+        .map(|e| e.downcast::<tree::Estimates<B>>())
+    {
+        Some(Ok(estimates)) => *estimates,
+        _ => folder
+            .estimates(&mark)
+            .into_iter()
+            .filter(|(_, _, pos)| pos.shape() == rules.shape())
+            .map(|(depth, estimate, pos)| ((pos.position::<B>(), depth), estimate))
+            .collect(),
+    };
+    let known = estimates.len();
+    tree.keep_estimates(estimates);
     for r in results {
         if r.position.shape() != rules.shape() {
             bail!(
@@ -301,7 +342,11 @@ fn merge_in<B: Bits>(
         }
     }
     let outcome = pass(&mut tree, &root, plan.which);
-    kept.estimates = Some(Box::new(tree.take_estimates()));
+    let estimates = tree.take_estimates();
+    if estimates.len() > known {
+        folder.write_estimates(&mark, estimate_entries(g, &estimates))?;
+    }
+    kept.estimates = Some(Box::new(estimates));
     let Some(outcome) = outcome? else {
         let wants = tree.wants();
         let lines = tree.lines_asked.clone();
