@@ -21,6 +21,17 @@ fn othello(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// A new work folder split with the `solve` options, in a scratch folder of its own.
+fn split_folder(name: &str, solve: &[&str]) -> PathBuf {
+    let dir = scratch(name).join("w");
+    let mut args = vec!["solve"];
+    args.extend(solve);
+    args.extend(["--work", dir.to_str().unwrap()]);
+    let out = othello(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -244,13 +255,8 @@ fn merges_keep_their_estimates_and_a_lost_or_damaged_file_changes_nothing() {
 
 #[test]
 fn a_batch_skips_the_jobs_done_and_one_past_the_round_is_refused() {
-    let root = scratch("batch");
-    let dir = root.join("w");
+    let dir = split_folder("batch", &["--rows", "4", "--cols", "5", "--split", "6"]);
     let d = dir.to_str().unwrap();
-    let out = othello(&[
-        "solve", "--rows", "4", "--cols", "5", "--split", "6", "--work", d,
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(othello(&["solve", "--work", d, "--job", "1"])
         .status
         .success());
@@ -326,14 +332,9 @@ fn a_job_run_twice_changes_nothing_and_missing_results_are_listed() {
 
 #[test]
 fn a_job_stopped_by_its_limit_keeps_its_work_and_goes_on() {
-    let root = scratch("limit");
-    let dir = root.join("w");
-    let d = dir.to_str().unwrap();
     // One job a move deep on 5x6: some 25 empty cells, far beyond a millisecond.
-    let out = othello(&[
-        "solve", "--rows", "5", "--cols", "6", "--split", "1", "--work", d,
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let dir = split_folder("limit", &["--rows", "5", "--cols", "6", "--split", "1"]);
+    let d = dir.to_str().unwrap();
     let stopped = othello(&["solve", "--work", d, "--job", "0", "--limit", "1ms"]);
     assert_eq!(stopped.status.code(), Some(3), "{}", text(&stopped.stderr));
     assert!(text(&stopped.stderr).contains("run the same command again"));
