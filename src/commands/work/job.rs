@@ -34,11 +34,11 @@ pub enum JobEnd {
     Stopped { signal: Option<i32> },
 }
 
-/// The solver of whoever runs many jobs of one folder in turn (a worker of the local runner),
-/// kept from one job to the next: its table, and under SIMPLE rules its values of sets of
-/// empty cells, carry over as a direct solve's do from one subtree to the next. Jobs run on
-/// their own (`--job I`) start cold. Every entry a kept table holds is a bound proven under
-/// the folder's rules, so a warm job proves what a cold one would, sooner.
+/// The solver of whoever runs many jobs of one folder in turn (a worker of the local runner,
+/// a batch), kept from one job to the next: its table, and under SIMPLE rules its values of
+/// sets of empty cells, carry over as a direct solve's do from one subtree to the next; a job
+/// run alone starts cold. Every entry a kept table holds is a bound proven under the folder's
+/// rules, so a warm job proves what a cold one would, sooner.
 #[derive(Default)]
 pub struct Warm {
     engine: Option<Box<dyn Any + Send>>,
