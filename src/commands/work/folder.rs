@@ -538,10 +538,10 @@ impl Folder {
     pub fn write_estimates(
         &self,
         mark: &str,
-        mut entries: Vec<(u32, i32, PositionString)>,
+        entries: Vec<(u32, i32, PositionString)>,
     ) -> anyhow::Result<()> {
         let mut lines: Vec<String> = entries
-            .drain(..)
+            .into_iter()
             .map(|(depth, estimate, pos)| format!("{depth} {estimate} {pos}"))
             .collect();
         lines.sort_unstable();

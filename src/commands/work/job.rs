@@ -99,11 +99,6 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Job `index` alone.
-    pub fn one(index: usize) -> Self {
-        Batch { index, size: 1 }
-    }
-
     /// The jobs of the batch in a round of `jobs` jobs, or why there are none.
     fn jobs(&self, round: &Round) -> anyhow::Result<std::ops::Range<usize>> {
         let count = round.jobs.len();
