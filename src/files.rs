@@ -182,6 +182,71 @@ pub fn refuse_output_over_input<'a>(
     Ok(())
 }
 
+/// A lock two runs take in turn before they write one file (a journal, a book, a job's
+/// work), held until dropped; the system drops it too when the process ends, however it ends.
+/// It is taken on a file of its own beside the one it guards, `.NAME.lock`, never renamed nor
+/// removed: the guarded file is replaced by renaming, and a lock on it would stay behind on
+/// the file renamed away while a newcomer locked the new one.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: File,
+}
+
+/// Who else may hold a [`FileLock`] at the same time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockKind {
+    /// No one: one writer.
+    Exclusive,
+    /// Others of the same kind: runs that each write their own part, kept out only by an
+    /// exclusive holder.
+    Shared,
+}
+
+impl FileLock {
+    /// The lock file guarding `path`.
+    pub fn path_for(path: &Path) -> PathBuf {
+        let mut name = std::ffi::OsString::from(".");
+        name.push(path.file_name().unwrap_or(path.as_os_str()));
+        name.push(".lock");
+        path.with_file_name(name)
+    }
+
+    fn open(path: &Path) -> io::Result<File> {
+        File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(Self::path_for(path))
+    }
+
+    /// The lock guarding `path`, or `None` while another run holds it.
+    pub fn try_take(path: &Path, kind: LockKind) -> io::Result<Option<FileLock>> {
+        let file = Self::open(path)?;
+        let taken = match kind {
+            LockKind::Exclusive => file.try_lock(),
+            LockKind::Shared => file.try_lock_shared(),
+        };
+        match taken {
+            Ok(()) => Ok(Some(FileLock { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    /// The exclusive lock guarding `path`, waited for while another run holds it; `waiting`
+    /// is called once before the wait, to say so.
+    pub fn take(path: &Path, waiting: impl FnOnce()) -> io::Result<FileLock> {
+        if let Some(lock) = Self::try_take(path, LockKind::Exclusive)? {
+            return Ok(lock);
+        }
+        waiting();
+        let file = Self::open(path)?;
+        file.lock()?;
+        Ok(FileLock { _file: file })
+    }
+}
+
 /// `bytes` in the largest binary unit that divides it.
 fn size(bytes: u64) -> String {
     match bytes {
@@ -285,6 +350,36 @@ mod tests {
             assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
         }
         assert!(refuse_output_over_input(&dir.join("new.txt"), [input.as_path()]).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_lock_is_held_by_one_run_at_a_time_beside_its_file() {
+        let dir = std::env::temp_dir().join(format!("othello-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("kept.txt");
+        assert_eq!(FileLock::path_for(&path), dir.join(".kept.txt.lock"));
+        let held = FileLock::try_take(&path, LockKind::Exclusive).unwrap().unwrap();
+        // flock locks belong to the open file, so a second opening in one process is refused
+        // as another process would be.
+        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
+        assert!(FileLock::try_take(&path, LockKind::Shared).unwrap().is_none());
+        // The guarded file replaced by renaming keeps its lock: the lock is beside it.
+        write_atomic(&path, b"new\n").unwrap();
+        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
+        let (told, waits) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn({
+            let path = path.clone();
+            move || drop(FileLock::take(&path, || told.send(()).unwrap()).unwrap())
+        });
+        waits.recv().expect("the wait is told");
+        drop(held);
+        waiter.join().unwrap();
+        let a = FileLock::try_take(&path, LockKind::Shared).unwrap().unwrap();
+        let b = FileLock::try_take(&path, LockKind::Shared).unwrap().unwrap();
+        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
+        drop((a, b));
+        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_some());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
