@@ -95,13 +95,20 @@ impl AtomicFile {
         })
     }
 
-    /// Flushes and syncs what was written, then renames it over the file it replaces.
+    /// Flushes and syncs what was written, then renames it over the file it replaces. Where
+    /// any step fails (a full disk fails the flush or the sync), the temporary file is removed
+    /// and the old file stands.
     pub fn commit(mut self) -> io::Result<()> {
         let file = self.file.take().expect("an uncommitted file is open");
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&self.temp, &self.path)
+        let renamed = file
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)
+            .and_then(|file| file.sync_all())
+            .and_then(|()| std::fs::rename(&self.temp, &self.path));
+        if renamed.is_err() {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+        renamed
     }
 }
 
@@ -301,6 +308,15 @@ mod tests {
             .unwrap()
             .file_type()
             .is_symlink());
+        // A commit that fails leaves no temporary file: here the rename, as the target became
+        // a folder meanwhile (a full disk fails the flush or the sync the same way).
+        let late = dir.join("late.txt");
+        let mut written = AtomicFile::create(&late).unwrap();
+        written.write_all(b"late\n").unwrap();
+        std::fs::create_dir(&late).unwrap();
+        std::fs::write(late.join("inside"), "x").unwrap();
+        assert!(written.commit().is_err());
+        std::fs::remove_dir_all(&late).unwrap();
         // Not a regular file: a folder is not replaced.
         let refused = write_atomic(&dir, b"x").unwrap_err();
         assert_eq!(refused.kind(), io::ErrorKind::InvalidInput);
@@ -359,14 +375,22 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("kept.txt");
         assert_eq!(FileLock::path_for(&path), dir.join(".kept.txt.lock"));
-        let held = FileLock::try_take(&path, LockKind::Exclusive).unwrap().unwrap();
+        let held = FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .unwrap();
         // flock locks belong to the open file, so a second opening in one process is refused
         // as another process would be.
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
-        assert!(FileLock::try_take(&path, LockKind::Shared).unwrap().is_none());
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_none());
+        assert!(FileLock::try_take(&path, LockKind::Shared)
+            .unwrap()
+            .is_none());
         // The guarded file replaced by renaming keeps its lock: the lock is beside it.
         write_atomic(&path, b"new\n").unwrap();
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_none());
         let (told, waits) = std::sync::mpsc::channel();
         let waiter = std::thread::spawn({
             let path = path.clone();
@@ -375,11 +399,19 @@ mod tests {
         waits.recv().expect("the wait is told");
         drop(held);
         waiter.join().unwrap();
-        let a = FileLock::try_take(&path, LockKind::Shared).unwrap().unwrap();
-        let b = FileLock::try_take(&path, LockKind::Shared).unwrap().unwrap();
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
+        let a = FileLock::try_take(&path, LockKind::Shared)
+            .unwrap()
+            .unwrap();
+        let b = FileLock::try_take(&path, LockKind::Shared)
+            .unwrap()
+            .unwrap();
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_none());
         drop((a, b));
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_some());
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_some());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
