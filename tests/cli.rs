@@ -460,6 +460,9 @@ fn a_long_journal_is_sealed_compressed_and_read_back() {
         std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve-journal-sealed.txt");
     let sealed = journal.with_extension("txt.gz");
     let _ = std::fs::remove_file(&sealed);
+    for damaged in ["txt.damaged", "txt.gz.damaged"] {
+        let _ = std::fs::remove_file(journal.with_extension(damaged));
+    }
     let after_c1 = "(w --b--- --bb-- --bw-- ------ ------)";
     let padding = format!("# {}\n", "-".repeat(61)).repeat(17_000);
     std::fs::write(
@@ -502,14 +505,33 @@ fn a_long_journal_is_sealed_compressed_and_read_back() {
         );
     }
     assert!(std::fs::metadata(&sealed).unwrap().len() < 20_000);
-    // A sealed part cut short is refused in one line, naming it.
+    // A sealed part cut short is damage: said in one line naming it, the journal (both parts)
+    // set aside whole, and the solve goes on with a new one.
     let bytes = std::fs::read(&sealed).unwrap();
     std::fs::write(&sealed, &bytes[..bytes.len() - 10]).unwrap();
+    let plain = std::fs::read(&journal).unwrap();
     let output = solve();
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("solve-journal-sealed.txt.gz"), "{stderr}");
+    assert!(stderr.contains("set aside as"), "{stderr}");
+    let aside = |name: &str| journal.with_file_name(name);
+    assert_eq!(
+        std::fs::read(aside("solve-journal-sealed.txt.gz.damaged")).unwrap(),
+        &bytes[..bytes.len() - 10]
+    );
+    assert_eq!(
+        std::fs::read(aside("solve-journal-sealed.txt.damaged")).unwrap(),
+        plain
+    );
+    assert!(!sealed.exists());
+    for name in [
+        "solve-journal-sealed.txt.damaged",
+        "solve-journal-sealed.txt.gz.damaged",
+    ] {
+        std::fs::remove_file(aside(name)).unwrap();
+    }
 }
 
 #[test]
@@ -551,10 +573,14 @@ fn a_stopped_solve_says_what_its_journal_proves() {
     );
 }
 
+/// A journal damaged within does not stop the solve for good: it is set aside whole, renamed,
+/// said in one line, and the solve goes on with a new one.
 #[test]
-fn a_journal_that_contradicts_itself_is_refused() {
+fn a_journal_that_contradicts_itself_is_set_aside() {
     let journal =
         std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve-journal-bad.txt");
+    let aside = journal.with_file_name("solve-journal-bad.txt.damaged");
+    let _ = std::fs::remove_file(&aside);
     let text = "board 4x4 full normal standard\n\
                 (b ---- -wb- -bw- ----) -8 -8\n\
                 (b ---- -wb- -bw- ----) 0 16\n";
@@ -565,13 +591,25 @@ fn a_journal_that_contradicts_itself_is_refused() {
         .arg(&journal)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
     let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.contains(": line 3: 0 16 contradicts the bounds -8 -8 read before"),
         "{stderr}"
     );
-    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+    assert!(
+        stderr.contains("set aside as ") && stderr.contains("solve-journal-bad.txt.damaged"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8(output.stdout).unwrap().contains("-8"));
+    assert_eq!(std::fs::read_to_string(&aside).unwrap(), text);
+    let fresh = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        fresh.starts_with("board 4x4 full normal standard\n"),
+        "{fresh}"
+    );
+    assert!(fresh.ends_with(" solved\n"), "{fresh}");
 }
 
 /// `othello bench --positions PATH --depth DEPTH`.

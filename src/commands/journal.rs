@@ -3,7 +3,7 @@
 //! bounds, so that a solve stopped by its time limit or killed goes on where it was when the
 //! same command runs again.
 
-use crate::files::{self, AtomicFile};
+use crate::files::{self, AtomicFile, FileLock};
 use crate::notation::{JournalLine, PositionString};
 use crate::protocols::{list_entry, MAX_LINE};
 use crate::rules::{Bits, Position, Rules, Shape, Square};
@@ -35,10 +35,13 @@ pub struct Earlier {
     pub elapsed: Duration,
 }
 
-/// A journal file opened for a solve.
+/// A journal file opened for a solve, held under its lock (see [`FileLock`]) until dropped, so
+/// that two runs of one solve (a job run twice by a requeue, a command started twice) take
+/// turns rather than interleave their lines.
 pub struct JournalFile<B> {
     path: PathBuf,
     file: File,
+    _lock: FileLock,
     /// The first write that failed, if one did: told once the solve ends.
     failed: Arc<Mutex<Option<std::io::Error>>>,
     pub journal: Arc<Journal<B>>,
@@ -50,7 +53,35 @@ impl<B: Bits> JournalFile<B> {
     /// new [`Journal`] whose new bounds are added to the file as they come. A last line cut
     /// short (the run was killed as it wrote) is removed, and the lines of earlier runs go into
     /// the sealed part once they pass [`SEAL_BYTES`].
+    ///
+    /// Another run holding the journal is waited for, said once on stderr. A journal damaged
+    /// within (a line that does not read, or contradicts another) is set aside, renamed, and the
+    /// solve starts a new one: its bounds would only have saved time, and refusing it would stop
+    /// every later run of the solve for good.
     pub fn open(path: &Path, rules: &Rules<B>) -> anyhow::Result<JournalFile<B>> {
+        let name = path.display();
+        let lock = FileLock::take(path, || {
+            let _ = writeln!(
+                std::io::stderr(),
+                "othello: {name} is in use by another run; waiting for it"
+            );
+        })
+        .with_context(|| format!("cannot lock {name}"))?;
+        let contents = match read(path, rules) {
+            Ok(contents) => contents,
+            Err(Unread::Refused(e)) => return Err(e),
+            Err(Unread::Damaged(e)) => {
+                let aside = set_aside(path).with_context(|| {
+                    format!("{e:#}; and the damaged journal cannot be set aside")
+                })?;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "othello: {e:#}: the damaged journal is set aside as {aside} and the solve \
+                     goes on without it"
+                );
+                read(path, rules).map_err(Unread::into_inner)?
+            }
+        };
         let Contents {
             journal,
             earlier,
@@ -58,8 +89,7 @@ impl<B: Bits> JournalFile<B> {
             first,
             board,
             ..
-        } = read(path, rules)?;
-        let name = path.display();
+        } = contents;
         let cannot_write = || format!("cannot write {name}");
         // The file is only ever added to; a torn last line and the lines sealed away are cut
         // through a copy renamed over it, never in place.
@@ -98,6 +128,7 @@ impl<B: Bits> JournalFile<B> {
         Ok(JournalFile {
             path: path.to_path_buf(),
             file,
+            _lock: lock,
             failed,
             journal: Arc::new(journal),
             earlier,
@@ -119,7 +150,10 @@ impl<B: Bits> JournalFile<B> {
             None => self.file.write_all(format!("{line}\n").as_bytes()),
         };
         if let Err(e) = result {
-            eprintln!("othello: cannot write {name} ({e}): bounds of this run may be missing");
+            let _ = writeln!(
+                std::io::stderr(),
+                "othello: cannot write {name} ({e}): bounds of this run may be missing"
+            );
         }
     }
 }
@@ -140,21 +174,43 @@ struct Contents<B> {
 
 impl<B: Bits> Contents<B> {
     /// Takes line `n` of the file named `name`.
-    fn take(&mut self, name: &str, n: usize, text: &str) -> anyhow::Result<()> {
+    fn take(&mut self, name: &str, n: usize, text: &str) -> Result<(), Unread> {
         let Some(text) = list_entry(text) else {
             return Ok(());
         };
-        let line: JournalLine = text
-            .parse()
-            .map_err(|e| anyhow::anyhow!("{name}: line {n}: {e}"))?;
+        let line: JournalLine = match text.parse() {
+            Ok(line) => line,
+            // Before its board line, the file is not known to be a journal at all.
+            Err(e) if self.first => {
+                return Err(Unread::Refused(anyhow::anyhow!(
+                    "{name}: line {n}: {e}; it is not a solve journal and is left as it is"
+                )))
+            }
+            Err(e) => return Err(Unread::Damaged(anyhow::anyhow!("{name}: line {n}: {e}"))),
+        };
         match line {
             JournalLine::Board { .. } if self.first && line == self.board => {}
-            JournalLine::Board { .. } if self.first => bail!(
-                "{name} is the journal of {}, not of {}",
-                &line.to_string()["board ".len()..],
-                &self.board.to_string()["board ".len()..]
-            ),
-            _ if self.first => bail!("{name}: line {n}: a journal starts with its board"),
+            JournalLine::Board { .. } if self.first => {
+                return Err(Unread::Refused(anyhow::anyhow!(
+                    "{name} is the journal of {}, not of {}",
+                    &line.to_string()["board ".len()..],
+                    &self.board.to_string()["board ".len()..]
+                )))
+            }
+            _ if self.first => {
+                return Err(Unread::Refused(anyhow::anyhow!(
+                    "{name}: line {n}: a journal starts with its board"
+                )))
+            }
+            _ => self.take_line(name, n, line).map_err(Unread::Damaged)?,
+        }
+        self.first = false;
+        Ok(())
+    }
+
+    /// Takes line `n`, `line`, of a file known to be a journal (its board line read).
+    fn take_line(&mut self, name: &str, n: usize, line: JournalLine) -> anyhow::Result<()> {
+        match line {
             JournalLine::Board { .. } => bail!("{name}: line {n}: a second board"),
             JournalLine::Bounds {
                 position,
@@ -194,9 +250,56 @@ impl<B: Bits> Contents<B> {
                 };
             }
         }
-        self.first = false;
         Ok(())
     }
+}
+
+/// Why a journal was not read.
+enum Unread {
+    /// The file is a journal, damaged within: it may be set aside.
+    Damaged(anyhow::Error),
+    /// The file is no journal of this solve, or cannot be read: it is left alone.
+    Refused(anyhow::Error),
+}
+
+impl Unread {
+    fn into_inner(self) -> anyhow::Error {
+        match self {
+            Unread::Damaged(e) | Unread::Refused(e) => e,
+        }
+    }
+}
+
+impl From<anyhow::Error> for Unread {
+    fn from(e: anyhow::Error) -> Unread {
+        Unread::Refused(e)
+    }
+}
+
+/// Renames the journal at `path` and its sealed part, if it has one, out of the way: to the
+/// first of `NAME.damaged`, `NAME.damaged-2`, ... free for both. Returns the new name of the
+/// plain file.
+fn set_aside(path: &Path) -> std::io::Result<String> {
+    let sealed = sealed_path(path);
+    let aside = |p: &Path, k: u32| {
+        let mut name = p.as_os_str().to_owned();
+        name.push(if k == 1 {
+            ".damaged".to_string()
+        } else {
+            format!(".damaged-{k}")
+        });
+        PathBuf::from(name)
+    };
+    let k = (1..)
+        .find(|&k| !aside(path, k).exists() && !aside(&sealed, k).exists())
+        .expect("a free name among endless ones");
+    if sealed.exists() {
+        std::fs::rename(&sealed, aside(&sealed, k))?;
+    }
+    if path.exists() {
+        std::fs::rename(path, aside(path, k))?;
+    }
+    Ok(aside(path, k).display().to_string())
 }
 
 /// The sealed part of the journal at `path`: the lines of its earlier runs, compressed.
@@ -227,8 +330,9 @@ fn seal(path: &Path, whole: u64) -> std::io::Result<()> {
 fn read_lines(
     mut input: impl BufRead,
     name: &str,
-    mut take: impl FnMut(usize, &str) -> anyhow::Result<()>,
-) -> anyhow::Result<(u64, bool)> {
+    sealed: bool,
+    mut take: impl FnMut(usize, &str) -> Result<(), Unread>,
+) -> Result<(u64, bool), Unread> {
     let mut whole = 0u64;
     let mut bytes = Vec::new();
     for n in 1.. {
@@ -236,10 +340,24 @@ fn read_lines(
         let got = (&mut input)
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut bytes)
-            .with_context(|| format!("cannot read {name}"))?;
+            .map_err(|e| {
+                // A sealed part that does not decompress is damage; a file that cannot be
+                // read at all is not.
+                let e = anyhow::Error::from(e).context(format!("cannot read {name}"));
+                if sealed {
+                    Unread::Damaged(e)
+                } else {
+                    Unread::Refused(e)
+                }
+            })?;
         if got == 0 || bytes.last() != Some(&b'\n') {
             if bytes.len() > MAX_LINE {
-                bail!("{name}: line {n} is over {MAX_LINE} bytes");
+                let e = anyhow::anyhow!("{name}: line {n} is over {MAX_LINE} bytes");
+                return Err(if sealed || n > 1 {
+                    Unread::Damaged(e)
+                } else {
+                    Unread::Refused(e)
+                });
             }
             return Ok((whole, got > 0));
         }
@@ -251,7 +369,7 @@ fn read_lines(
 
 /// Reads the journal at `path` of solves under `rules`: its sealed part first, if it has one,
 /// then the plain file; none yet is an empty journal.
-fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
+fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> Result<Contents<B>, Unread> {
     let shape = Shape::new(rules.geometry.rows(), rules.geometry.cols())
         .context("the board of a solve has a valid shape")?;
     let mut contents = Contents {
@@ -269,10 +387,13 @@ fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
     let name = sealed.display().to_string();
     if let Some(file) = open_if_there(&sealed).with_context(|| format!("cannot read {name}"))? {
         let input = BufReader::new(MultiGzDecoder::new(BufReader::new(file)));
-        let (_, cut_short) = read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
+        let (_, cut_short) =
+            read_lines(input, &name, true, |n, text| contents.take(&name, n, text))?;
         // Sealing writes whole lines only, so a line cut short there is damage.
         if cut_short {
-            bail!("{name} ends inside a line");
+            return Err(Unread::Damaged(anyhow::anyhow!(
+                "{name} ends inside a line"
+            )));
         }
     }
     let name = path.display().to_string();
@@ -280,15 +401,15 @@ fn read<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Contents<B>> {
         let input = BufReader::new(file);
         let cut_short;
         (contents.whole, cut_short) =
-            read_lines(input, &name, |n, text| contents.take(&name, n, text))?;
+            read_lines(input, &name, false, |n, text| contents.take(&name, n, text))?;
         // A line cut short is dropped only from a file known to be a journal: any other file
         // (one unfinished line of something else) is not the program's to shorten.
         if cut_short && contents.first {
-            bail!(
+            return Err(Unread::Refused(anyhow::anyhow!(
                 "{name} is not a solve journal (its first line is not a board line such as \
                  \"{}\"); it is left as it is",
                 contents.board
-            );
+            )));
         }
     }
     Ok(contents)
@@ -308,7 +429,7 @@ pub fn load<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Option<Jou
     if !path.exists() && !sealed_path(path).exists() {
         return Ok(None);
     }
-    Ok(Some(read(path, rules)?.journal))
+    Ok(Some(read(path, rules).map_err(Unread::into_inner)?.journal))
 }
 
 /// Moves ahead of a position that [`Proved::of`] looks through a journal: enough to combine the
