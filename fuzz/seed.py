@@ -104,6 +104,13 @@ def main():
         put("journal", b"\x29" + "".join(lines[:40]).encode())
     put("journal", b"\0board 4x4 full normal standard\nrun nodes=100 seconds=0.5\n"
         b"(b ---- -wb- -bw- ----) -2 2\nrun nodes=20 seconds=0.1 solved\n")
+    # A result of the 4x4 folder the target merges: job 0 of round 1, its check line made by
+    # the target (first byte 1) or missing (0).
+    result = ("# othello: the result of one job of a split solve.\nformat: othello-solve-result 2\n"
+              "program: othello 0.1.0\nround: 1\njob: 0\nposition: (w wb-- bbb- -bw- ----)\n"
+              "window: -17 17\nscore: 8\nbound: exact\nbest: c1\nnodes: 545\nseconds: 0.013\n")
+    put("result", b"\1" + result.encode())
+    put("result", b"\0" + result.encode())
     # Weights: the head of a real file (with a checksum added by the target), and a file cut
     # short; the whole files are too large to mutate usefully.
     weights = read(os.path.join(ROOT, "weights/6x6.weights"))

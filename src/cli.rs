@@ -784,7 +784,7 @@ pub struct SolveArgs {
     /// Split the solve into about N independent jobs, written to a new --work folder, for
     /// many machines (see cluster/README.md): each is run with --work DIR --job I, and
     /// --merge combines their results.
-    #[arg(long, value_name = "N", requires = "work", conflicts_with = "journal")]
+    #[arg(long, value_name = "N", requires = "work", conflicts_with = "journal", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=othello::commands::work::MAX_SPLIT as u64))]
     pub split: Option<usize>,
     /// The work folder of a split solve. With neither --split, --merge nor --run-local: solve
     /// one job of it (--job, else the index in SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX)

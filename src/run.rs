@@ -398,7 +398,8 @@ pub fn solve(args: SolveArgs, rules: GameRules, eval: &Evaluation) -> Result<(),
         let (out, max) = (&mut io::stdout().lock(), Some(args.max_empties));
         let totals = commands::solve_file_up_to(&text[..], args.hash_mb, threads, eval, max, out)?;
         if totals.skipped > 0 {
-            eprintln!(
+            let _ =
+                writeln!(std::io::stderr(),
                 "othello solve: {} of the file's positions skipped: more than --max-empties {} \
                  empty cells",
                 totals.skipped, args.max_empties
@@ -477,7 +478,13 @@ fn solve_work(
         } else {
             &mut stdout
         };
-        work::split(&start, &args.moves, which, jobs, eval, dir, said).map_err(bad_position)?;
+        let asked = work::SplitAsked {
+            start: &start,
+            moves: &args.moves,
+            which,
+            jobs,
+        };
+        work::split(asked, eval, dir, &options.interrupt, said).map_err(bad_position)?;
         if args.estimate {
             let report = work::estimate(dir, args.sample, &options, &mut stdout)?;
             return report.map_err(stopped_job);
@@ -489,7 +496,8 @@ fn solve_work(
     if args.merge {
         return match work::merge(dir, eval, &mut stdout)? {
             Merged::Settled(totals) => {
-                eprintln!("othello solve: {}", totals.summary());
+                // A closed stderr loses the summary, not the status: the report is out.
+                let _ = writeln!(io::stderr(), "othello solve: {}", totals.summary());
                 Ok(())
             }
             Merged::NextRound { round, jobs } => {
@@ -513,7 +521,7 @@ fn solve_work(
         let mut log = io::stderr();
         return match work::run_local(dir, workers, &options, &mut stdout, &mut log)? {
             Ok(totals) => {
-                eprintln!("othello solve: {}", totals.summary());
+                let _ = writeln!(io::stderr(), "othello solve: {}", totals.summary());
                 Ok(())
             }
             Err(end) => Err(stopped_job(end)),
@@ -701,9 +709,16 @@ fn bad_position_as(e: anyhow::Error, status: fn(String) -> AppError) -> AppError
     }
 }
 
-fn read_list(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
-    othello::files::read_capped(path, commands::MAX_LIST_FILE, what)
-        .with_context(|| format!("cannot read {}", path.display()))
+/// A file over the cap is bad input (status 2), as a game piped in over it is; a file that
+/// cannot be read at all is a failure (status 1).
+fn read_list(path: &Path, what: &str) -> Result<Vec<u8>, AppError> {
+    othello::files::read_capped(path, commands::MAX_LIST_FILE, what).map_err(|e| {
+        let message = format!("cannot read {}: {e}", path.display());
+        match e.kind() {
+            io::ErrorKind::InvalidData => AppError::Input(message),
+            _ => AppError::Failed(message),
+        }
+    })
 }
 
 /// The command line as a shell would take it back, the program named `othello`.

@@ -18,14 +18,15 @@ impl fmt::Display for Signed {
 }
 
 /// A count and its noun, plural unless the count is one: "1 draw", "22 draws", "3 losses",
-/// "1 job".
+/// "2 batches", "1 job".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counted<N>(pub N, pub &'static str);
 
 impl<N: fmt::Display + PartialEq + From<u8>> fmt::Display for Counted<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Counted(n, noun) = self;
-        let ending = match (*n == N::from(1), noun.ends_with('s')) {
+        let hissing = ["s", "sh", "ch", "x"].iter().any(|e| noun.ends_with(e));
+        let ending = match (*n == N::from(1), hissing) {
             (true, _) => "",
             (false, true) => "es",
             (false, false) => "s",
@@ -54,5 +55,7 @@ mod tests {
         assert_eq!(Counted(1u32, "loss").to_string(), "1 loss");
         assert_eq!(Counted(3u32, "loss").to_string(), "3 losses");
         assert_eq!(Counted(1usize, "job").to_string(), "1 job");
+        assert_eq!(Counted(2usize, "batch").to_string(), "2 batches");
+        assert_eq!(Counted(1usize, "batch").to_string(), "1 batch");
     }
 }

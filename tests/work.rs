@@ -281,6 +281,8 @@ fn a_batch_skips_the_jobs_done_and_one_past_the_round_is_refused() {
     assert!(
         err.contains(&format!(
             "batch {past}: round 1 has {jobs} jobs, {past} batches of 3"
+        )) || err.contains(&format!(
+            "batch {past}: round 1 has {jobs} jobs, 1 batch of 3"
         )),
         "{err}"
     );
@@ -330,6 +332,127 @@ fn a_job_run_twice_changes_nothing_and_missing_results_are_listed() {
     );
 }
 
+/// A copy of the folder `from` (files and folders only) at `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Runs `othello` with each of `runs`' arguments at once, and gives their outputs.
+fn at_once(runs: &[Vec<String>]) -> Vec<Output> {
+    let children: Vec<_> = runs
+        .iter()
+        .map(|args| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
+                .args(args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect()
+}
+
+/// The board lines of the journals under `dir`: one a journal, however many runs wrote it.
+fn board_lines(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "journal"))
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with("board "))
+                .count()
+        })
+        .sum()
+}
+
+/// Two runs of one job (a requeued task, a resubmitted array), two solves of one journal and
+/// two local runners of one folder, started together again and again: the journals stay
+/// whole, nothing is lost, and the job runs again as it should.
+#[test]
+fn runs_that_share_a_job_a_journal_or_a_folder_take_turns() {
+    let root = scratch("race");
+    let w0 = split_folder("race-w0", &["--rows", "4", "--cols", "5", "--split", "8"]);
+    let args = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let direct_4x4 = direct(&[], &["--rows", "4", "--cols", "4"]);
+    for k in 0..50 {
+        let w = root.join(format!("w{k}"));
+        copy_dir(&w0, &w);
+        let d = w.to_str().unwrap();
+        let job = args(&["solve", "--work", d, "--job", "0"]);
+        for out in at_once(&[job.clone(), job.clone()]) {
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        }
+        assert_eq!(board_lines(&w.join("journals")), 1, "try {k}");
+        let result = w.join("round-1").join("job-0.result");
+        assert!(result.exists());
+        std::fs::remove_file(&result).unwrap();
+        let again = othello(&job.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+        assert!(result.exists());
+
+        let journal = root.join(format!("j{k}.journal"));
+        let j = journal.to_str().unwrap();
+        let solve = args(&["solve", "--rows", "4", "--cols", "5", "--journal", j]);
+        let outs = at_once(&[solve.clone(), solve]);
+        for out in &outs {
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        }
+        // The run that waited reads what the other proved, and says so.
+        let value = |out: &Output| {
+            report(out)
+                .lines()
+                .filter(|l| !l.starts_with("Earlier runs"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(value(&outs[0]), value(&outs[1]));
+        assert_eq!(board_lines(&root), 1 + k, "try {k}");
+
+        let local = split_folder(
+            &format!("race-local{k}"),
+            &["--rows", "4", "--cols", "4", "--split", "4"],
+        );
+        let l = local.to_str().unwrap();
+        let run = args(&["solve", "--work", l, "--run-local", "--workers", "1"]);
+        let mut finished = 0;
+        for out in at_once(&[run.clone(), run]) {
+            let err = text(&out.stderr);
+            assert!(!err.contains("internal error"), "{err}");
+            match out.status.code() {
+                Some(0) => {
+                    assert_eq!(report(&out), direct_4x4);
+                    finished += 1;
+                }
+                Some(1) => {
+                    assert_eq!(err.lines().count(), 1, "{err}");
+                    assert!(
+                        err.contains("another run is working in this folder"),
+                        "{err}"
+                    );
+                }
+                _ => panic!("{out:?}"),
+            }
+        }
+        assert!(finished >= 1, "try {k}");
+    }
+}
+
 #[test]
 fn a_job_stopped_by_its_limit_keeps_its_work_and_goes_on() {
     // One job a move deep on 5x6: some 25 empty cells, far beyond a millisecond.
@@ -339,7 +462,12 @@ fn a_job_stopped_by_its_limit_keeps_its_work_and_goes_on() {
     assert_eq!(stopped.status.code(), Some(3), "{}", text(&stopped.stderr));
     assert!(text(&stopped.stderr).contains("run the same command again"));
     assert!(!dir.join("round-1").join("job-0.result").exists());
-    let journals: Vec<_> = std::fs::read_dir(dir.join("journals")).unwrap().collect();
+    // Beside it, only its lock file (hidden).
+    let journals: Vec<_> = std::fs::read_dir(dir.join("journals"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| !name.starts_with('.'))
+        .collect();
     assert_eq!(journals.len(), 1, "the job's journal is kept");
     let again = othello(&["solve", "--work", d, "--job", "0"]);
     assert!(again.status.success(), "{}", text(&again.stderr));
@@ -397,7 +525,10 @@ fn a_damaged_or_foreign_result_is_refused() {
     let merge = othello(&["solve", "--work", d, "--merge"]);
     assert_eq!(merge.status.code(), Some(1));
     let err = text(&merge.stderr);
-    assert!(err.contains("the result of another job"), "{err}");
+    assert!(
+        err.contains("job-0.result: the result of round 1 job 1, not of round 1 job 0"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::write(&job0, b"format: othello-solve-result 1\nscore: lots\n").unwrap();
     let merge = othello(&["solve", "--work", d, "--merge"]);
@@ -410,6 +541,102 @@ fn a_damaged_or_foreign_result_is_refused() {
     std::fs::write(&job0, b"\x00\x01 not text").unwrap();
     let merge = othello(&["solve", "--work", d, "--merge"]);
     assert_eq!(merge.status.code(), Some(1));
+
+    // Job 0's own result, edited: each edit is refused in one line naming the file, the job
+    // and what is wrong; with its check line left as it was, any edit is.
+    // Every job solved, so that the merge reads every result.
+    std::fs::remove_file(&job0).unwrap();
+    let out = othello(&["solve", "--work", d, "--run-local", "--workers", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let own = std::fs::read_to_string(&job0).unwrap();
+    let field = |key: &str| {
+        own.lines()
+            .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+            .unwrap()
+            .to_string()
+    };
+    let score: i32 = field("score").parse().unwrap();
+    let window = field("window");
+    let edits: Vec<(String, bool, String)> = vec![
+        (
+            format!("score: {}", score - 2),
+            false,
+            "its contents do not match its check line".into(),
+        ),
+        (
+            "program: othello 0.0.1".into(),
+            true,
+            "a result of othello 0.0.1, not of this program".into(),
+        ),
+        (
+            "window: 999 1000".into(),
+            true,
+            format!(
+                "a result of the window 999 1000, where round 1 job 0 asks for the window {window}"
+            ),
+        ),
+        (
+            "seconds: 2e19".into(),
+            true,
+            "seconds: 20000000000000000000 is not a number of seconds".into(),
+        ),
+        (
+            "score: 99".into(),
+            true,
+            "a score of 99, beyond the 20 cells of the board".into(),
+        ),
+    ];
+    for (edit, sealed, said) in edits {
+        let key = edit.split(':').next().unwrap();
+        let mut edited: String = own
+            .lines()
+            .filter(|l| !l.starts_with("check: "))
+            .map(|l| {
+                if l.starts_with(&format!("{key}: ")) {
+                    format!("{edit}\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        if sealed {
+            let sum = othello::search::weights::fnv1a(edited.as_bytes());
+            edited += &format!("check: {sum:016x}\n");
+        } else {
+            edited += own.lines().find(|l| l.starts_with("check: ")).unwrap();
+            edited += "\n";
+        }
+        std::fs::write(&job0, &edited).unwrap();
+        let merge = othello(&["solve", "--work", d, "--merge"]);
+        assert_eq!(merge.status.code(), Some(1), "{edit}: {merge:?}");
+        let err = text(&merge.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("job-0.result") && err.contains(&said),
+            "{edit}: {err}"
+        );
+    }
+    std::fs::write(&job0, &own).unwrap();
+}
+
+/// A merge whose stderr is closed still ends with its status: the summary line is lost, the
+/// report is out.
+#[test]
+fn a_merge_with_stderr_closed_ends_as_usual() {
+    let dir = split_folder("closed", &["--rows", "4", "--cols", "4", "--split", "4"]);
+    let d = dir.to_str().unwrap();
+    let run = othello(&["solve", "--work", d, "--run-local", "--workers", "1"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let mut merge = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        .args(["solve", "--work", d, "--merge"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(merge.stderr.take());
+    let out = merge.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(report(&out), report(&run));
 }
 
 #[test]
@@ -517,4 +744,38 @@ fn an_estimate_projects_the_jobs_its_limit_stops_from_their_growth() {
         "{stdout}"
     );
     assert!(projected_seconds(&out) >= 0.0);
+}
+
+/// A split, thousands of estimates long on 8x8, stops soon after the one SIGTERM a batch
+/// scheduler sends: the signal's status, one line, and no folder left half written.
+#[cfg(unix)]
+#[test]
+fn a_split_stops_at_a_signal() {
+    let root = scratch("split-signal");
+    let dir = root.join("w");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        .args(["solve", "--split", "3000", "--work"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The handlers are set as the command starts, well within this.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let sent = std::time::Instant::now();
+    // SAFETY: kill has no memory effects; the pid is our live child's.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        sent.elapsed() < std::time::Duration::from_secs(10),
+        "stopped after {:?}",
+        sent.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    let err = text(&out.stderr);
+    assert_eq!(
+        err,
+        "othello: the split stopped by SIGTERM before it wrote its folder; nothing is kept\n"
+    );
+    assert!(!dir.join("work.txt").exists());
 }

@@ -4,7 +4,7 @@
 //! (`estimates.txt`). All are text, written whole or not at all.
 
 use crate::commands::start::Start;
-use crate::files::{read_capped_text, write_atomic};
+use crate::files::{read_capped_text, write_atomic, FileLock, LockKind};
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Color, RuleSet, Setup, Shape, Variant};
 use crate::search::RootMoves;
@@ -16,11 +16,25 @@ use std::path::{Path, PathBuf};
 /// cache, are left aside).
 const WORK_FORMAT: &str = "othello-solve-work 1";
 const JOBS_FORMAT: &str = "othello-solve-jobs 1";
-const RESULT_FORMAT: &str = "othello-solve-result 1";
+const RESULT_FORMAT: &str = "othello-solve-result 2";
 const ESTIMATES_FORMAT: &str = "othello-solve-estimates 1";
 
 /// The largest file of a work folder read: a round of a million jobs is some 100 MB.
 const MAX_FILE: u64 = 1 << 30;
+
+/// The largest time a result may give for its job, as a journal's runs: some 31 years.
+const MAX_SECONDS: f64 = 1e9;
+
+/// The line that ends a result: the FNV-1a hash of every byte before it, so that a result
+/// edited or damaged is refused rather than merged into a wrong value.
+const CHECK: &str = "check: ";
+
+fn check_line(text: &str) -> String {
+    format!(
+        "{CHECK}{:016x}\n",
+        crate::search::weights::fnv1a(text.as_bytes())
+    )
+}
 
 /// The program that writes the files.
 fn program() -> String {
@@ -344,11 +358,22 @@ impl JobResult {
         }
         let _ = writeln!(t, "nodes: {}", self.nodes);
         let _ = writeln!(t, "seconds: {:.3}", self.seconds);
-        t
+        let check = check_line(&t);
+        t + &check
     }
 
+    /// A result's text, refused where its last line is not the check of the lines before it.
     pub fn parse(text: &str) -> anyhow::Result<JobResult> {
         let fields = Fields::read(text, RESULT_FORMAT)?;
+        let body = text.trim_end_matches('\n');
+        let start = body.rfind('\n').map_or(0, |i| i + 1);
+        if !body[start..].starts_with(CHECK) {
+            bail!("no `{CHECK}` line at its end: cut short, or not written by this program");
+        }
+        let line = &body[start..];
+        if check_line(&text[..start]).trim_end() != line {
+            bail!("its contents do not match its check line: edited or damaged");
+        }
         let position = fields
             .get("position")?
             .parse()
@@ -377,8 +402,8 @@ impl JobResult {
             (Task::Window { .. }, _) => MoveList::default(),
         };
         let seconds: f64 = fields.number("seconds")?;
-        if !seconds.is_finite() || seconds < 0.0 {
-            bail!("seconds: not a time");
+        if !(0.0..=MAX_SECONDS).contains(&seconds) || seconds.is_sign_negative() {
+            bail!("seconds: {seconds} is not a number of seconds from 0 to {MAX_SECONDS}");
         }
         Ok(JobResult {
             round: fields.number("round")?,
@@ -444,6 +469,31 @@ impl Folder {
         self.dir.join("journals").join(format!("{name}.journal"))
     }
 
+    /// The lock on the folder as a whole: shared by the runs that each solve their own jobs or
+    /// merge, exclusive for `--run-local`, which runs every job and merge itself. Refused in
+    /// one line while another run holds it in a way this one cannot share.
+    pub fn lock(&self, kind: LockKind) -> anyhow::Result<FileLock> {
+        let path = self.plan_path();
+        match FileLock::try_take(&path, kind) {
+            Ok(Some(lock)) => Ok(lock),
+            Ok(None) => match kind {
+                LockKind::Shared => bail!(
+                    "{}: another run is solving this folder with --run-local; wait for it to end",
+                    self.dir.display()
+                ),
+                LockKind::Exclusive => bail!(
+                    "{}: another run is working in this folder (a --run-local, a --merge or a \
+                     job); wait for it to end",
+                    self.dir.display()
+                ),
+            },
+            Err(e) => Err(anyhow::Error::from(e).context(format!(
+                "cannot lock {}",
+                FileLock::path_for(&path).display()
+            ))),
+        }
+    }
+
     /// The plan, or why the folder holds none.
     pub fn plan(&self) -> anyhow::Result<Plan> {
         let path = self.plan_path();
@@ -485,20 +535,40 @@ impl Folder {
         }
         let text = read_capped_text(&path, MAX_FILE, "a result file")
             .with_context(|| format!("cannot read {}", path.display()))?;
+        let name = path.display();
+        let remove = "remove it to run the job again";
         let result = JobResult::parse(&text)
-            .with_context(|| format!("{}: damaged or foreign result", path.display()))?;
-        if result.round != round
-            || result.job != index
-            || result.position != job.position
-            || result.task != job.task
-        {
+            .with_context(|| format!("{name}: damaged or foreign result ({remove})"))?;
+        if result.program != program() {
             bail!(
-                "{}: the result of another job (round {} job {}, {}), not of round {round} \
-                 job {index}",
-                path.display(),
+                "{name}: a result of {}, not of this program ({}); {remove}",
+                result.program,
+                program()
+            );
+        }
+        let task = |t: Task| match t {
+            Task::Window { alpha, beta } => format!("the window {alpha} {beta}"),
+            Task::Line { value } => format!("a line of value {value}"),
+        };
+        if (result.round, result.job) != (round, index) {
+            bail!(
+                "{name}: the result of round {} job {}, not of round {round} job {index}; {remove}",
                 result.round,
-                result.job,
-                result.position
+                result.job
+            );
+        }
+        if result.position != job.position {
+            bail!(
+                "{name}: a result of {}, where round {round} job {index} solves {}; {remove}",
+                result.position,
+                job.position
+            );
+        }
+        if result.task != job.task {
+            bail!(
+                "{name}: a result of {}, where round {round} job {index} asks for {}; {remove}",
+                task(result.task),
+                task(job.task)
             );
         }
         Ok(Some(result))

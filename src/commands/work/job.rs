@@ -4,9 +4,11 @@ use super::folder::{Folder, Job, JobResult, Plan, Round, Task};
 use crate::commands::interrupt::Interrupt;
 use crate::commands::journal::JournalFile;
 use crate::commands::solve::{interruptible, play_listed, position_after, solver};
+use crate::files::LockKind;
 use crate::notation::MoveList;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
 use crate::search::{Engine, Evaluation};
+use crate::words::Counted;
 use anyhow::{bail, Context};
 use std::any::Any;
 use std::path::Path;
@@ -106,18 +108,18 @@ impl Batch {
         match first {
             Some(first) => Ok(first..count.min(first + self.size)),
             None if self.size == 1 => bail!(
-                "job {}: round {} has {} jobs (0 to {})",
+                "job {}: round {} has {} (0 to {})",
                 self.index,
                 round.number,
-                count,
+                Counted(count, "job"),
                 count as i64 - 1
             ),
             None => bail!(
-                "batch {}: round {} has {} jobs, {} batches of {} (0 to {})",
+                "batch {}: round {} has {}, {} of {} (0 to {})",
                 self.index,
                 round.number,
-                count,
-                count.div_ceil(self.size),
+                Counted(count, "job"),
+                Counted(count.div_ceil(self.size), "batch"),
                 self.size,
                 count.div_ceil(self.size) as i64 - 1
             ),
@@ -137,6 +139,7 @@ pub fn run_jobs(
 ) -> anyhow::Result<Option<JobEnd>> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
+    let _lock = folder.lock(LockKind::Shared)?;
     let rounds = folder.rounds()?;
     let round = match round {
         None => rounds
@@ -201,7 +204,12 @@ fn job_in<B: Bits>(
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
+    // The journal's lock is the job's too: another run of this job (a requeued task, a
+    // resubmitted array) holds it while it works, and its result may be there once it ends.
     let mut journal = JournalFile::open(&journal_path, &rules)?;
+    if folder.result(round, index, job)?.is_some() {
+        return Ok(JobEnd::AlreadyDone);
+    }
     let mut engine = warm.take(&root, || {
         solver(&rules, options.hash_mb, options.threads, &options.eval)
     });

@@ -14,6 +14,7 @@ pub use projection::estimate;
 
 use super::solve::{heading, write_solution, PositionSolved};
 use super::start::Start;
+use crate::files::{FileLock, LockKind};
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Bits, Move, Position, Rules};
 use crate::search::{Evaluation, RootMoves};
@@ -63,7 +64,8 @@ impl Totals {
     /// One line: jobs, rounds, time in all, the median and the largest job.
     pub fn summary(&self) -> String {
         let (median, largest) = spread(&self.seconds);
-        let total: f64 = self.seconds.iter().sum();
+        // Summed from +0: an empty sum of floats is -0, which would print as "-0.000".
+        let total = self.seconds.iter().fold(0.0, |sum, s| sum + s);
         format!(
             "{} in {}, {} nodes, {total:.3} s in all, median job {median:.3} s, \
              largest {largest:.3} s",
@@ -96,17 +98,31 @@ fn evaluation_mark<B: Bits>(eval: &Evaluation, rules: &Rules<B>) -> String {
     }
 }
 
-/// Writes the work folder `dir` for the position reached from `start` by `moves`: about
-/// `jobs` jobs in round 1, at the shallowest depth that gives that many.
+/// What a split is asked: the position reached from `start` by `moves`, which of its moves
+/// get exact values, and about how many jobs round 1 holds.
+#[derive(Clone, Copy, Debug)]
+pub struct SplitAsked<'a> {
+    pub start: &'a Start,
+    pub moves: &'a MoveList,
+    pub which: RootMoves,
+    pub jobs: usize,
+}
+
+/// Writes the work folder `dir` for what is `asked`: about its number of jobs in round 1, at
+/// the shallowest depth that gives that many. A signal stops it before anything is written.
 pub fn split(
-    start: &Start,
-    moves: &MoveList,
-    which: RootMoves,
-    jobs: usize,
+    asked: SplitAsked,
     eval: &Evaluation,
     dir: &Path,
+    interrupt: &crate::commands::Interrupt,
     out: &mut dyn Write,
 ) -> anyhow::Result<Round> {
+    let SplitAsked {
+        start,
+        moves,
+        which,
+        jobs,
+    } = asked;
     if !(1..=MAX_SPLIT).contains(&jobs) {
         bail!("--split {jobs}: from 1 to {MAX_SPLIT} jobs");
     }
@@ -140,9 +156,9 @@ pub fn split(
             .context("the work folder has no round of jobs")?;
         writeln!(
             out,
-            "# {}: already split, {} rounds written",
+            "# {}: already split, {} written",
             dir.display(),
-            rounds.len()
+            Counted(rounds.len(), "round")
         )?;
         writeln!(
             out,
@@ -163,7 +179,7 @@ pub fn split(
         let empties = rules.empty(&root).count();
         let mut tree = Tree::new(rules, empties, eval);
         let guess = tree.guess(&root);
-        let depth = projection::first_round(&mut tree, &root, plan.which, jobs)?;
+        let depth = projection::first_round(&mut tree, &root, plan.which, jobs, interrupt)?;
         let (wants, lines) = (tree.wants(), tree.lines_asked.clone());
         plan.depth = depth;
         let round = round_of(&tree, 1, &wants, &lines);
@@ -180,8 +196,9 @@ pub fn split(
     writeln!(out, "# {}", heading(start, moves))?;
     writeln!(
         out,
-        "# split {depth} moves deep: {} jobs (about {jobs} asked), first guess {guess:+}",
-        round.jobs.len()
+        "# split {} deep: {} (about {jobs} asked), first guess {guess:+}",
+        Counted(depth, "move"),
+        Counted(round.jobs.len(), "job")
     )?;
     writeln!(out, "round 1: {}", Counted(round.jobs.len(), "job"))?;
     Ok(round)
@@ -241,6 +258,8 @@ pub fn merge(dir: &Path, eval: &Evaluation, out: &mut dyn Write) -> anyhow::Resu
 #[derive(Default)]
 pub struct Kept {
     estimates: Option<Box<dyn std::any::Any + Send>>,
+    /// The folder's lock, when the merges are those of a run that holds it already.
+    lock: Option<FileLock>,
 }
 
 /// As [`merge`], reusing and adding to what earlier merges of the same folder kept.
@@ -252,6 +271,11 @@ fn merge_keeping(
 ) -> anyhow::Result<Merged> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
+    let _lock = kept
+        .lock
+        .is_none()
+        .then(|| folder.lock(LockKind::Shared))
+        .transpose()?;
     let rounds = folder.rounds()?;
     if rounds.is_empty() {
         bail!(
@@ -314,17 +338,32 @@ fn merge_in<B: Bits>(
     };
     let known = estimates.len();
     tree.keep_estimates(estimates);
+    let cells = g.cell_count() as i32;
     for r in results {
-        if r.position.shape() != rules.shape() {
-            bail!(
-                "round {} job {}: a position of another board",
+        let name = || {
+            format!(
+                "{} (round {} job {}, {})",
+                folder.result_path(r.round, r.job).display(),
                 r.round,
-                r.job
-            );
+                r.job,
+                r.position
+            )
+        };
+        if r.position.shape() != rules.shape() {
+            bail!("{}: a position of another board", name());
         }
         let pos = r.position.position::<B>();
+        if r.score.abs() > cells {
+            bail!(
+                "{}: a score of {}, beyond the {cells} cells of the board",
+                name(),
+                r.score
+            );
+        }
         match r.task {
-            Task::Window { alpha, beta } => tree.learn(&pos, r.score, alpha, beta)?,
+            Task::Window { alpha, beta } => {
+                tree.learn(&pos, r.score, alpha, beta).with_context(name)?
+            }
             Task::Line { value } => {
                 let line = r
                     .line
@@ -388,7 +427,9 @@ fn merge_in<B: Bits>(
         white,
         empty: rules.empty(&end).count(),
         nodes: totals.nodes,
-        elapsed: Duration::from_secs_f64(totals.seconds.iter().sum::<f64>()),
+        // Each job's time is bounded when read, so their sum is a duration.
+        elapsed: Duration::try_from_secs_f64(totals.seconds.iter().fold(0.0, |sum, s| sum + s))
+            .unwrap_or(Duration::MAX),
         earlier: Default::default(),
     };
     writeln!(out, "# {}", heading(&plan.start, &plan.moves))?;
@@ -407,7 +448,10 @@ pub fn run_local(
 ) -> anyhow::Result<Result<Totals, JobEnd>> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
-    let mut kept = Kept::default();
+    let mut kept = Kept {
+        lock: Some(folder.lock(LockKind::Exclusive)?),
+        ..Kept::default()
+    };
     // One solver a worker, kept through every round.
     let mut warm: Vec<Warm> = (0..workers.max(1)).map(|_| Warm::many()).collect();
     loop {

@@ -147,11 +147,21 @@ pub(super) fn first_round<B: Bits>(
     root: &Position<B>,
     which: RootMoves,
     jobs: usize,
+    interrupt: &crate::commands::Interrupt,
 ) -> anyhow::Result<u32> {
     let empties = tree.rules.empty(root).count();
+    tree.stop_on(interrupt);
     for depth in 1..=empties.max(1) {
         tree.set_frontier(empties.saturating_sub(depth));
         let settled = pass(tree, root, which)?.is_some();
+        if let Some(signal) = interrupt.signal() {
+            return Err(
+                anyhow::Error::from(crate::commands::Stopped { signal }).context(format!(
+                    "the split stopped by {} before it wrote its folder; nothing is kept",
+                    crate::commands::signal_name(signal)
+                )),
+            );
+        }
         let count = tree.wants().len() + tree.lines_asked.len();
         if count >= jobs || settled || depth >= empties {
             return Ok(depth);
@@ -424,10 +434,10 @@ pub fn estimate(
         let kinds: Vec<String> = Kind::ALL.iter().map(|&k| k.counted(count(k))).collect();
         writeln!(
             out,
-            "estimate: simulated with {}-move estimates as the jobs' values: {} rounds, {} jobs ({}), merges about {:.0} s",
+            "estimate: simulated with {}-move estimates as the jobs' values: {}, {} ({}), merges about {:.0} s",
             super::tree::GUESS_DEPTH,
-            sim.rounds,
-            sim.jobs.len(),
+            Counted(sim.rounds, "round"),
+            Counted(sim.jobs.len(), "job"),
             kinds.join(", "),
             sim.seconds
         )?;
@@ -452,9 +462,9 @@ pub fn estimate(
         };
         writeln!(
             out,
-            "estimate: {} of {} jobs solved{grown}: median {median:.3} s, largest {largest:.3} s",
+            "estimate: {} of {} solved{grown}: median {median:.3} s, largest {largest:.3} s",
             projected.sampled.len(),
-            sim.jobs.len(),
+            Counted(sim.jobs.len(), "job"),
         )?;
         let total = projected.seconds + sim.seconds;
         let at_least = if projected.at_least {

@@ -132,6 +132,17 @@ impl<B: Bits> Tree<B> {
         }
     }
 
+    /// Stops the estimates' searches once `interrupt` is raised, so that a split, thousands
+    /// of estimates long, ends soon after a signal: each search left stops at its next
+    /// iteration, and the caller checks `interrupt` between passes.
+    pub fn stop_on(&mut self, interrupt: &crate::commands::Interrupt) {
+        self.estimator
+            .observe(Some(crate::commands::solve::interruptible(
+                interrupt.clone(),
+                None,
+            )));
+    }
+
     /// Takes estimates made before (by a tree of the same rules).
     pub fn keep_estimates(&mut self, estimates: Estimates<B>) {
         self.estimates = estimates;
@@ -200,11 +211,10 @@ impl<B: Bits> Tree<B> {
         let new = (old.0.max(low), old.1.min(high));
         if new.0 > new.1 {
             anyhow::bail!(
-                "results that disagree: one job proves [{}, {}] of a position another proves [{}, {}] of",
+                "results that disagree: this one proves the position's value in [{low}, {high}], \
+                 the results before it in [{}, {}]",
                 old.0,
-                old.1,
-                low,
-                high
+                old.1
             );
         }
         self.known.insert(c, new);
