@@ -93,3 +93,34 @@ fn a_blunder_loses_what_the_solver_says() {
     assert_eq!(last["loss"], loss, "{last}");
     assert_eq!(last["best_value"], solved.score, "{last}");
 }
+
+/// Where the move played is the best move, its value and the best value are one search's
+/// value of one move, and must be equal. Today the best value comes from a search of the
+/// position and the move's from a search one ply shallower of the next, so depth parity shows
+/// through (`f5 f5 +1.17 -1.23`); valuing every move of a position by one search at one depth
+/// is the fix, in the review's own rework.
+#[test]
+#[ignore = "fails until every move of a position is valued by one search at one depth"]
+fn the_best_move_played_is_worth_the_best_value() {
+    let rows = Command::cargo_bin("othello")
+        .unwrap()
+        .args([
+            "--no-book",
+            "analyze",
+            "--moves",
+            "f5d6c3d3c4",
+            "--depth",
+            "1",
+        ])
+        .args(["--threads", "1", "--json"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(rows.status.success(), "{rows:?}");
+    for line in String::from_utf8(rows.stdout).unwrap().lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        if row["move"] == row["best"] {
+            assert_eq!(row["value"], row["best_value"], "{line}");
+        }
+    }
+}

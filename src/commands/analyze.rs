@@ -6,6 +6,7 @@ use super::start::Start;
 use crate::notation::MoveList;
 use crate::rules::{Bits, Color, Game, Move, Passes, Position, Rules};
 use crate::search::{Config, Engine, Evaluation, MoveValue, Scoring, DISC};
+use crate::words::Counted;
 use std::time::Duration;
 
 /// Where the exact solves start by default, in empty cells, and the search's depth before:
@@ -304,13 +305,16 @@ pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
     }
     for (color, moves, lost, mistakes, blunders) in review.totals() {
         let exact = lost % DISC == 0;
+        // Discs lost are a measure, not a count: "1 disc lost" only where exactly one.
+        let lost_text = discs_text(lost, exact);
+        let discs = if lost == DISC { "disc" } else { "discs" };
         writeln!(
             out,
-            "{}: {moves} moves, {} discs lost, {mistakes} mistake{} (?), {blunders} blunder{} (??)",
+            "{}: {}, {lost_text} {discs} lost, {} (?), {} (??)",
             color.name(),
-            discs_text(lost, exact),
-            if mistakes == 1 { "" } else { "s" },
-            if blunders == 1 { "" } else { "s" },
+            Counted(moves, "move"),
+            Counted(mistakes, "mistake"),
+            Counted(blunders, "blunder"),
         )?;
     }
     match review.result {

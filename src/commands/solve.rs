@@ -240,7 +240,8 @@ pub fn solve_from(
             );
         }
         if empties >= SLOW_EMPTIES && progress.is_none() {
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "othello solve: {empties} empty cells to solve exactly; this may take hours \
                  (--progress shows how far it has got)"
             );

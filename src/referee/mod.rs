@@ -13,6 +13,7 @@ use crate::files::AtomicFile;
 use crate::notation::MoveList;
 use crate::progress::Progress;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Setup, Winner};
+use crate::words::Counted;
 use sides::{Contestant, StartError};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -492,13 +493,13 @@ fn table(out: &mut dyn Write, m: &Match, t: &Totals) -> io::Result<()> {
     }
     writeln!(
         out,
-        "time used: {} {:.1}s over {} moves, {} {:.1}s over {} moves",
+        "time used: {} {:.1}s over {}, {} {:.1}s over {}",
         m.sides[0].name,
         t.time_used[0].as_secs_f64(),
-        t.moves_made[0],
+        Counted(t.moves_made[0], "move"),
         m.sides[1].name,
         t.time_used[1].as_secs_f64(),
-        t.moves_made[1]
+        Counted(t.moves_made[1], "move")
     )?;
     Ok(())
 }

@@ -12,6 +12,7 @@
 
 use super::patterns::{phase, Indices, PatternSet};
 use crate::rules::{Bits, Position, RuleSet, Rules, Variant};
+use std::io::Write as _;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -306,7 +307,11 @@ fn read_built_in(i: usize) -> Option<Arc<Weights>> {
         Ok(w) => Some(Arc::new(w)),
         Err(e) => {
             // The bytes are compiled in and tested: only a damaged binary gets here.
-            eprintln!("othello: the built-in {name} weights are damaged ({e}); the classic evaluation is used");
+            let _ = writeln!(
+                std::io::stderr(),
+                "othello: the built-in {name} weights are damaged ({e}); the classic evaluation \
+                 is used"
+            );
             None
         }
     }
