@@ -570,7 +570,8 @@ pub enum BookVerb {
     /// best move out of the book is within --margin discs of its value gets that move played,
     /// and a line of best moves follows to where values are exact; new positions are searched
     /// to --depth, or solved from --exact-empties on. The book is saved now and then and at
-    /// the end (Ctrl-C too); running the same command again goes on where it stopped.
+    /// the end (Ctrl-C too); running the same command again goes on where it stopped. One run
+    /// at a time writes a book: another on the same book is refused.
     Learn(BookLearnArgs),
     /// Redo the values of the whole book from its leaves up (after it was changed by hand or
     /// by an import).

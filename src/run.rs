@@ -696,7 +696,7 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
             if !a.force {
                 let game = (ours.header().shape, ours.header().variant);
                 refuse_to_replace(&a.to, |_| match book::read(&a.to) {
-                    Err(e) => Some(format!("not a book that can be read ({e})")),
+                    Err(e) => Some(e.to_string()),
                     Ok(b) if (b.header().shape, b.header().variant) != game => Some(format!(
                         "a book for a {} board under {}, not {} under {}",
                         b.header().shape,
@@ -783,7 +783,7 @@ fn stop_learning_on_signals(
                 raised.raise(signal);
                 format!("{name}: stopping; saving the book {book}")
             } else {
-                format!("{name} again: {book} is still being saved, then the program ends")
+                format!("{name}: {book} is still being saved, then the program ends")
             };
             // Above the progress line on a terminal; hidden, it would drop the line.
             if io::stderr().is_terminal() {
