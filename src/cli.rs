@@ -87,15 +87,18 @@ pub struct BookChoice {
 
 impl BookChoice {
     /// The book the computer plays from: `--book`'s file, else the built-in one, none with
-    /// `--no-book`. A missing or damaged file is an error naming it.
+    /// `--no-book`. A missing or damaged file is an error naming it; a file for another board
+    /// or rules than the game's says so once, when the engine first looks for a move in it.
     pub fn load(&self) -> Result<Option<BookUse>, String> {
         if self.no_book {
             return Ok(None);
         }
         let book = match &self.book {
-            Some(path) => std::sync::Arc::new(
-                book::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
-            ),
+            Some(path) => {
+                let mut read = book::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                read.say_when_unused(path);
+                std::sync::Arc::new(read)
+            }
             None => match book::built_in() {
                 Some(book) => book,
                 None => return Ok(None),
@@ -567,7 +570,8 @@ pub enum BookVerb {
     /// best move out of the book is within --margin discs of its value gets that move played,
     /// and a line of best moves follows to where values are exact; new positions are searched
     /// to --depth, or solved from --exact-empties on. The book is saved now and then and at
-    /// the end (Ctrl-C too); running the same command again goes on where it stopped.
+    /// the end (Ctrl-C too); running the same command again goes on where it stopped. One run
+    /// at a time writes a book: another on the same book is refused.
     Learn(BookLearnArgs),
     /// Redo the values of the whole book from its leaves up (after it was changed by hand or
     /// by an import).
@@ -643,8 +647,13 @@ pub struct BookShowArgs {
 pub struct BookExchangeArgs {
     /// The file read: our book for export, Edax's for import.
     pub from: PathBuf,
-    /// The file written (whole or not at all).
+    /// The file written (whole or not at all). One that is there is replaced only if it is of
+    /// the kind written: an Edax book for export; for import, a book of ours for the same
+    /// board and rules.
     pub to: PathBuf,
+    /// Replace the file written whatever it holds (never the file read).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The options of `othello train gen`.

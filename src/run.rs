@@ -578,17 +578,14 @@ fn stopped_job(end: commands::work::JobEnd) -> AppError {
     }
 }
 
-/// The bytes of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or
-/// endless one (`/dev/zero`) is refused rather than read without end. Its lines are read as
-/// text one by one, so that one that is not names its number.
 /// `othello book`: learn, fix, show, export, import.
 pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
     use othello::opening::book::{self, edax, Book, BookFileError, LearnOptions};
-    let read = |path: &Path| {
-        book::read(path).map_err(|e| AppError::Input(format!("{}: {e}", path.display())))
-    };
+    let named = |path: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let read = |path: &Path| book::read(path).map_err(|e| AppError::Input(named(path, &e)));
     match args.verb {
         BookVerb::Learn(a) => {
+            let _lock = lock_book(&a.book)?;
             let start = a.start.start(rules);
             let mut the_book = match book::read(&a.book) {
                 Ok(b) => {
@@ -603,7 +600,7 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
                 Err(BookFileError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
                     Book::for_start(&start).map_err(|e| AppError::Usage(e.to_string()))?
                 }
-                Err(e) => return Err(AppError::Input(format!("{}: {e}", a.book.display()))),
+                Err(e) => return Err(AppError::Input(named(&a.book, &e))),
             };
             let options = LearnOptions {
                 deviation: a.deviation,
@@ -616,12 +613,13 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
                 eval: eval.clone(),
                 save_every: a.save_every,
             };
-            let interrupt = commands::Interrupt::on_signals()?;
-            let progress = if io::stderr().is_terminal() {
+            let progress = std::sync::Arc::new(if io::stderr().is_terminal() {
                 Progress::status()
             } else {
                 Progress::hidden()
-            };
+            });
+            let interrupt = stop_learning_on_signals(&a.book, &progress)
+                .map_err(|e| AppError::Failed(format!("cannot listen to signals: {e}")))?;
             let path = a.book.clone();
             let mut save = |b: &Book| book::write(&path, b);
             let report = book::learn(
@@ -635,9 +633,9 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
             .map_err(|e| bad_position_as(e, AppError::Failed))?;
             progress.finish();
             println!(
-                "{} games, {} positions added, {} in the book{}",
-                report.games,
-                report.added,
+                "{}, {} added, {} in the book{}",
+                Counted(report.games, "game"),
+                Counted(report.added, "position"),
                 report.positions,
                 if report.done {
                     "; nothing left to explore"
@@ -656,10 +654,16 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
             }
         }
         BookVerb::Fix(a) => {
+            // A book that is not there is named as a reader names it, before a lock beside it.
+            std::fs::metadata(&a.book).map_err(|e| AppError::Input(named(&a.book, &e)))?;
+            let _lock = lock_book(&a.book)?;
             let mut the_book = read(&a.book)?;
             let changed = the_book.fix();
             book::write(&a.book, &the_book)?;
-            println!("{changed} of {} positions changed", the_book.len());
+            println!(
+                "{changed} of {} changed",
+                Counted(the_book.len(), "position")
+            );
         }
         BookVerb::Show(a) => {
             let the_book = read(&a.book)?;
@@ -669,35 +673,135 @@ pub fn book(args: BookArgs, rules: GameRules, eval: &Evaluation) -> Result<(), A
             book::write_show(&shown, &mut io::stdout().lock())?;
         }
         BookVerb::Export(a) => {
+            othello::files::refuse_output_over_input(&a.to, [a.from.as_path()])
+                .map_err(|e| AppError::Usage(e.to_string()))?;
             let ours = read(&a.from)?;
             let theirs = ours
                 .to_edax()
-                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
-            othello::files::write_atomic(&a.to, &edax::write(&theirs))?;
+                .map_err(|e| AppError::Input(named(&a.from, &e)))?;
+            if !a.force {
+                refuse_to_replace(&a.to, |head| match edax::header_count(head) {
+                    Err(_) => Some("not an Edax book".to_string()),
+                    Ok(_) => None,
+                })?;
+            }
+            othello::files::write_atomic(&a.to, &edax::write(&theirs))
+                .map_err(|e| AppError::Failed(named(&a.to, &e)))?;
             println!(
-                "{} positions of ours, {} of Edax's written to {}",
-                ours.len(),
+                "{} of ours, {} of Edax's written to {}",
+                Counted(ours.len(), "position"),
                 theirs.positions.len(),
                 a.to.display()
             );
         }
         BookVerb::Import(a) => {
-            let bytes = othello::files::read_capped(&a.from, book::MAX_BOOK_FILE, "an Edax book")
-                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
-            let theirs = edax::read(&bytes)
-                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
-            let ours = Book::from_edax(&theirs)
-                .map_err(|e| AppError::Input(format!("{}: {e}", a.from.display())))?;
+            othello::files::refuse_output_over_input(&a.to, [a.from.as_path()])
+                .map_err(|e| AppError::Usage(e.to_string()))?;
+            let theirs =
+                book::read_edax(&a.from).map_err(|e| AppError::Input(named(&a.from, &e)))?;
+            let ours = Book::from_edax(&theirs).map_err(|e| AppError::Input(named(&a.from, &e)))?;
+            let _lock = lock_book(&a.to)?;
+            if !a.force {
+                let game = (ours.header().shape, ours.header().variant);
+                refuse_to_replace(&a.to, |_| match book::read(&a.to) {
+                    Err(e) => Some(e.to_string()),
+                    Ok(b) if (b.header().shape, b.header().variant) != game => Some(format!(
+                        "a book for a {} board under {}, not {} under {}",
+                        b.header().shape,
+                        b.header().variant,
+                        game.0,
+                        game.1
+                    )),
+                    Ok(_) => None,
+                })?;
+            }
             book::write(&a.to, &ours)?;
             println!(
-                "{} positions of Edax's, {} of ours written to {}",
-                theirs.positions.len(),
+                "{} of Edax's, {} of ours written to {}",
+                Counted(theirs.positions.len(), "position"),
                 ours.len(),
                 a.to.display()
             );
         }
     }
     Ok(())
+}
+
+/// The lock on a book that `book learn`, `fix` and `import` hold while they read and write it,
+/// so that two runs never write one book and the last save wins: a second run is refused.
+fn lock_book(path: &Path) -> Result<othello::files::FileLock, AppError> {
+    use othello::files::{FileLock, LockKind};
+    match FileLock::try_take(path, LockKind::Exclusive) {
+        Ok(Some(lock)) => Ok(lock),
+        Ok(None) => Err(AppError::Failed(format!(
+            "{}: another `book learn`, `fix` or `import` is writing this book; try again once \
+             it ends",
+            path.display()
+        ))),
+        Err(e) => Err(AppError::Failed(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// Refuses (status 2) to write over the file at `path`, if there is one, when `foreign` says
+/// why it is not of the kind written, from its first bytes: a file of another kind is not
+/// replaced without `--force`.
+fn refuse_to_replace(
+    path: &Path,
+    foreign: impl FnOnce(&[u8]) -> Option<String>,
+) -> Result<(), AppError> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    match File::open(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(AppError::Failed(format!("{}: {e}", path.display()))),
+        Ok(file) => file
+            .take(64)
+            .read_to_end(&mut head)
+            .map_err(|e| AppError::Failed(format!("{}: {e}", path.display())))?,
+    };
+    match foreign(&head) {
+        Some(why) => Err(AppError::Usage(format!(
+            "{}: {why}, so not replaced (--force replaces it)",
+            path.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Listens to SIGINT and SIGTERM for `book learn`. The first raises the interrupt it returns
+/// and says at once that the book is being saved: the searches stop within a second. A later
+/// one says that the save goes on rather than end the program, which would lose the work of
+/// the run since its last save.
+fn stop_learning_on_signals(
+    path: &Path,
+    progress: &std::sync::Arc<Progress>,
+) -> io::Result<commands::Interrupt> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    let interrupt = commands::Interrupt::default();
+    let (raised, progress, book) = (
+        interrupt.clone(),
+        std::sync::Arc::clone(progress),
+        path.display().to_string(),
+    );
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            let name = commands::signal_name(signal);
+            let line = if raised.signal().is_none() {
+                raised.raise(signal);
+                format!("{name}: stopping; saving the book {book}")
+            } else {
+                format!("{name}: {book} is still being saved, then the program ends")
+            };
+            // Above the progress line on a terminal; hidden, it would drop the line.
+            if io::stderr().is_terminal() {
+                progress.println(format!("othello: {line}"));
+            } else {
+                let _ = writeln!(io::stderr(), "othello: {line}");
+            }
+        }
+    });
+    Ok(interrupt)
 }
 
 /// `e` as `status` with its message where it is a [`commands::BadPosition`] (an illegal move, a
@@ -709,8 +813,11 @@ fn bad_position_as(e: anyhow::Error, status: fn(String) -> AppError) -> AppError
     }
 }
 
-/// A file over the cap is bad input (status 2), as a game piped in over it is; a file that
-/// cannot be read at all is a failure (status 1).
+/// The bytes of a list file, read whole up to [`commands::MAX_LIST_FILE`], so that a huge or
+/// endless one (`/dev/zero`) is refused rather than read without end. Its lines are read as
+/// text one by one, so that one that is not names its number. A file over the cap is bad
+/// input (status 2), as a game piped in over it is; a file that cannot be read at all is a
+/// failure (status 1).
 fn read_list(path: &Path, what: &str) -> Result<Vec<u8>, AppError> {
     othello::files::read_capped(path, commands::MAX_LIST_FILE, what).map_err(|e| {
         let message = format!("cannot read {}: {e}", path.display());

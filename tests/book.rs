@@ -256,3 +256,442 @@ fn the_engine_plays_from_a_book_given_and_not_with_no_book() {
     let searched = gtp(&["--no-book"]);
     assert_eq!(searched.len(), 2, "{searched}");
 }
+
+/// A book of 8x8 learned in a moment, `eight.book` in `dir`, and its export `eight.dat`.
+fn eight_and_its_export(dir: &Path) {
+    let learn = [
+        "book",
+        "learn",
+        "eight.book",
+        "--depth",
+        "1",
+        "--exact-empties",
+        "0",
+        "--deviation",
+        "2",
+        "--margin",
+        "1",
+        "--threads",
+        "1",
+    ];
+    assert_eq!(run(dir, &learn).0, 0);
+    let (status, _, err) = run(dir, &["book", "export", "eight.book", "eight.dat"]);
+    assert_eq!(status, 0, "{err}");
+}
+
+/// Runs `args`, which must be refused in one line naming `named` with status 2, and leave the
+/// file `kept` as it was.
+fn refused(dir: &Path, args: &[&str], named: &str, kept: &str) {
+    let before = std::fs::read(dir.join(kept)).unwrap();
+    let (status, out, err) = run(dir, args);
+    assert_eq!(status, 2, "{args:?}: {err}");
+    assert_eq!(out, "", "{args:?}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(named), "{args:?}: {err}");
+    assert_eq!(std::fs::read(dir.join(kept)).unwrap(), before, "{args:?}");
+}
+
+#[test]
+fn export_and_import_write_over_no_input_and_no_other_kind_of_file() {
+    let dir = Scratch::new("over");
+    let d = dir.path();
+    eight_and_its_export(d);
+    assert_eq!(run(d, LEARN_6X6).0, 0);
+    std::fs::write(d.join("notes.txt"), "my notes\n").unwrap();
+    // Over the input itself, under any spelling, even with --force.
+    refused(
+        d,
+        &["book", "export", "eight.book", "eight.book"],
+        "eight.book",
+        "eight.book",
+    );
+    refused(
+        d,
+        &["book", "export", "eight.book", "./eight.book", "--force"],
+        "eight.book",
+        "eight.book",
+    );
+    refused(
+        d,
+        &["book", "import", "eight.dat", "eight.dat"],
+        "eight.dat",
+        "eight.dat",
+    );
+    // Over a file of another kind: text, our book for export, Edax's for import, a book of
+    // another board.
+    refused(
+        d,
+        &["book", "export", "eight.book", "notes.txt"],
+        "notes.txt",
+        "notes.txt",
+    );
+    refused(
+        d,
+        &["book", "export", "six.book", "eight.dat"],
+        "six.book",
+        "eight.dat",
+    );
+    refused(
+        d,
+        &["book", "import", "eight.dat", "notes.txt"],
+        "notes.txt",
+        "notes.txt",
+    );
+    refused(
+        d,
+        &["book", "import", "eight.dat", "six.book"],
+        "six.book",
+        "six.book",
+    );
+    std::fs::copy(d.join("eight.book"), d.join("copy.book")).unwrap();
+    refused(
+        d,
+        &["book", "export", "eight.book", "copy.book"],
+        "copy.book",
+        "copy.book",
+    );
+    // Over a file of the kind written: replaced.
+    let (status, _, err) = run(d, &["book", "export", "eight.book", "eight.dat"]);
+    assert_eq!(status, 0, "{err}");
+    let (status, _, err) = run(d, &["book", "import", "eight.dat", "copy.book"]);
+    assert_eq!(status, 0, "{err}");
+    // --force replaces anything but an input.
+    let (status, _, err) = run(d, &["book", "export", "eight.book", "notes.txt", "--force"]);
+    assert_eq!(status, 0, "{err}");
+    let (status, _, err) = run(d, &["book", "import", "eight.dat", "six.book", "--force"]);
+    assert_eq!(status, 0, "{err}");
+    let (_, shown, _) = run(d, &["book", "show", "six.book"]);
+    assert!(shown.starts_with("(b -------- "), "{shown}");
+}
+
+/// The options of the learners that share one 4x4 book, each below its own line.
+fn learn_4x4<'a>(book: &'a str, moves: &'a str) -> Vec<&'a str> {
+    vec![
+        "book",
+        "learn",
+        book,
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--depth",
+        "2",
+        "--exact-empties",
+        "6",
+        "--deviation",
+        "3",
+        "--margin",
+        "4",
+        "--threads",
+        "1",
+        "--moves",
+        moves,
+    ]
+}
+
+#[test]
+fn a_book_is_learned_or_fixed_by_one_run_at_a_time() {
+    let dir = Scratch::new("locked");
+    let d = dir.path();
+    assert_eq!(run(d, &learn_4x4("c.book", "c4d4")).0, 0);
+    let before = std::fs::read(d.join("c.book")).unwrap();
+    let held =
+        othello::files::FileLock::try_take(&d.join("c.book"), othello::files::LockKind::Exclusive)
+            .unwrap()
+            .unwrap();
+    for args in [learn_4x4("c.book", "c4d2"), vec!["book", "fix", "c.book"]] {
+        let (status, out, err) = run(d, &args);
+        assert_eq!(status, 1, "{args:?}: {err}");
+        assert_eq!(out, "", "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("c.book: another"), "{args:?}: {err}");
+    }
+    drop(held);
+    assert_eq!(std::fs::read(d.join("c.book")).unwrap(), before);
+    assert_eq!(run(d, &["book", "fix", "c.book"]).0, 0);
+}
+
+#[test]
+fn two_learners_started_together_lose_nothing() {
+    let dir = Scratch::new("two");
+    let d = dir.path();
+    let (a, b) = ("c4d4", "c4d2");
+    // What each makes alone, and the two one after the other (in either order: the same).
+    let alone = |moves: &str| {
+        let name = format!("alone-{moves}.book");
+        assert_eq!(run(d, &learn_4x4(&name, moves)).0, 0);
+        std::fs::read(d.join(name)).unwrap()
+    };
+    let (only_a, only_b) = (alone(a), alone(b));
+    std::fs::copy(d.join(format!("alone-{a}.book")), d.join("both.book")).unwrap();
+    assert_eq!(run(d, &learn_4x4("both.book", b)).0, 0);
+    let both = std::fs::read(d.join("both.book")).unwrap();
+    assert!(both != only_a && both != only_b);
+    let mut refusals = 0;
+    for try_ in 0..25 {
+        for (first, second) in [(a, b), (b, a)] {
+            let book = format!("c{try_}-{first}.book");
+            let spawn = |moves: &str| {
+                use assert_cmd::cargo::CommandCargoExt;
+                std::process::Command::cargo_bin("othello")
+                    .unwrap()
+                    .current_dir(d)
+                    .args(learn_4x4(&book, moves))
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            };
+            let (one, two) = (spawn(first), spawn(second));
+            let (one, two) = (
+                one.wait_with_output().unwrap(),
+                two.wait_with_output().unwrap(),
+            );
+            let codes = (one.status.code(), two.status.code());
+            let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+            let kept = std::fs::read(d.join(&book)).unwrap();
+            match codes {
+                (Some(0), Some(0)) => assert!(kept == both, "try {try_}: a learner's work is lost"),
+                (Some(0), Some(1)) => {
+                    assert!(text(&two).contains("another"), "{}", text(&two));
+                    assert!(
+                        kept == if first == a {
+                            only_a.clone()
+                        } else {
+                            only_b.clone()
+                        }
+                    );
+                    refusals += 1;
+                }
+                (Some(1), Some(0)) => {
+                    assert!(text(&one).contains("another"), "{}", text(&one));
+                    assert!(
+                        kept == if second == a {
+                            only_a.clone()
+                        } else {
+                            only_b.clone()
+                        }
+                    );
+                    refusals += 1;
+                }
+                _ => panic!("try {try_}: {codes:?}: {} {}", text(&one), text(&two)),
+            }
+        }
+    }
+    eprintln!("{refusals} of 50 tries had a learner refused");
+}
+
+/// `--deviation 0`: the book of the start alone, one position.
+const ONE_POSITION: &[&str] = &[
+    "book",
+    "learn",
+    "one.book",
+    "--deviation",
+    "0",
+    "--depth",
+    "1",
+    "--threads",
+    "1",
+];
+
+#[test]
+fn a_signal_stops_a_learner_at_once_and_a_second_does_not_lose_the_book() {
+    use assert_cmd::cargo::CommandCargoExt;
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let dir = Scratch::new("signal");
+    let d = dir.path();
+    assert_eq!(run(d, ONE_POSITION).0, 0);
+    // Searches of depth 30 from the start: far longer than the test, unless stopped.
+    let mut learner = std::process::Command::cargo_bin("othello")
+        .unwrap()
+        .current_dir(d)
+        .args([
+            "book",
+            "learn",
+            "one.book",
+            "--deviation",
+            "4",
+            "--depth",
+            "30",
+        ])
+        .args(["--exact-empties", "0", "--threads", "1"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (lines, heard) = std::sync::mpsc::channel();
+    let stderr = learner.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let _ = lines.send((Instant::now(), line.unwrap()));
+        }
+    });
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = learner.id() as i32;
+    let sent = Instant::now();
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let (at, first) = heard
+        .recv_timeout(Duration::from_secs(5))
+        .expect("a line at once");
+    assert!(
+        at - sent < Duration::from_millis(500),
+        "{:?}: {first}",
+        at - sent
+    );
+    assert!(first.contains("saving the book"), "{first}");
+    // A second signal while it stops: the book is saved all the same.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = learner.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = learner.kill();
+            panic!("the learner did not stop within 10 s of the signal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let rest: Vec<String> = heard.try_iter().map(|(_, l)| l).collect();
+    assert_eq!(status.code(), Some(130), "{rest:?}");
+    assert!(
+        rest.last().is_some_and(|l| l.contains("the book is saved")),
+        "{rest:?}"
+    );
+    let (status, shown, err) = run(d, &["book", "show", "one.book"]);
+    assert_eq!(status, 0, "{err}");
+    assert!(
+        shown.lines().nth(1).unwrap().starts_with("Black to move: "),
+        "{shown}"
+    );
+}
+
+#[test]
+fn every_error_of_a_book_file_names_it() {
+    let dir = Scratch::new("named");
+    let d = dir.path();
+    eight_and_its_export(d);
+    for (args, named) in [
+        (
+            &["book", "export", "eight.book", "nowhere/x.dat"][..],
+            "nowhere/x.dat",
+        ),
+        (
+            &["book", "import", "eight.dat", "nowhere/x.book"],
+            "nowhere/x.book",
+        ),
+        (
+            &["book", "import", "nowhere/x.dat", "x.book"],
+            "nowhere/x.dat",
+        ),
+        (&["book", "fix", "nowhere/x.book"], "nowhere/x.book"),
+        (
+            &[
+                "book",
+                "learn",
+                "nowhere/x.book",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+            ],
+            "nowhere/x.book",
+        ),
+    ] {
+        let (status, _, err) = run(d, args);
+        assert_ne!(status, 0, "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+    // A file that is not a regular one is not written, and is named.
+    let (status, _, err) = run(d, &["book", "export", "eight.book", "/dev/full", "--force"]);
+    assert_ne!(status, 0);
+    assert!(err.contains("/dev/full"), "{err}");
+}
+
+#[test]
+fn an_endless_file_is_refused_by_its_first_bytes() {
+    let dir = Scratch::new("endless");
+    let d = dir.path();
+    for (args, why) in [
+        (&["--book", "/dev/zero", "gtp"][..], "not an opening book"),
+        (&["book", "show", "/dev/zero"], "not an opening book"),
+        (
+            &["book", "import", "/dev/zero", "x.book"],
+            "not an Edax book",
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        let (status, _, err) = run(d, args);
+        assert_eq!(status, 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero") && err.contains(why),
+            "{args:?}: {err}"
+        );
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{args:?}");
+    }
+}
+
+#[test]
+fn a_book_for_another_game_is_said_to_go_unused_once() {
+    let dir = Scratch::new("unused");
+    let d = dir.path();
+    assert_eq!(run(d, LEARN_6X6).0, 0);
+    let gtp = |extra: &[&str], input: &str| {
+        let out = othello()
+            .current_dir(d)
+            .args(extra)
+            .args(["gtp", "--depth", "1"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // On 8x8, then under the simple rules on 6x6: one line each, however many moves.
+    let moves = "genmove b\ngenmove w\ngenmove b\nquit\n";
+    let err = gtp(&["--book", "six.book"], moves);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("six.book") && err.contains("6x6") && err.contains("8x8"),
+        "{err}"
+    );
+    let err = gtp(
+        &["--book", "six.book", "--rules", "simple"],
+        &format!("boardsize 6\nclear_board\n{moves}"),
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("six.book") && err.contains("simple"), "{err}");
+    // On its own board and rules: not a word.
+    let err = gtp(
+        &["--book", "six.book"],
+        &format!("boardsize 6\nclear_board\n{moves}"),
+    );
+    assert_eq!(err, "");
+}
+
+#[test]
+fn a_book_of_one_position_is_written_read_and_counted_in_the_singular() {
+    let dir = Scratch::new("one");
+    let d = dir.path();
+    let (status, out, err) = run(d, ONE_POSITION);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(
+        out,
+        "0 games, 1 position added, 1 in the book; nothing left to explore\n"
+    );
+    let (status, out, err) = run(d, &["book", "fix", "one.book"]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(out, "0 of 1 position changed\n");
+    let (status, out, err) = run(d, &["book", "export", "one.book", "one.dat"]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(out, "1 position of ours, 1 of Edax's written to one.dat\n");
+    let (status, out, err) = run(d, &["book", "import", "one.dat", "back.book"]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(
+        out,
+        "1 position of Edax's, 1 of ours written to back.book\n"
+    );
+}

@@ -10,6 +10,7 @@
 //! leaf is the best move left out. Scores are discs for the side to move.
 
 use crate::rules::{Bits, Color, Move, Position, Rules, Shape, Square, Variant};
+use crate::words::Counted;
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -28,9 +29,10 @@ pub const NO_MOVE: u8 = 65;
 /// Edax's infinite score: the value of what is not known.
 pub const SCORE_INF: i16 = 127;
 
-const HEADER_BYTES: usize = 4 + 4 + 1 + 1 + 8 + 20 + 4;
+/// The header's bytes.
+pub const HEADER_BYTES: usize = 4 + 4 + 1 + 1 + 8 + 20 + 4;
 /// A position without links (its leaf included).
-const POSITION_BYTES: usize = 8 + 8 + 4 * 4 + 3 * 2 + 1 + 1 + 2;
+pub const POSITION_BYTES: usize = 8 + 8 + 4 * 4 + 3 * 2 + 1 + 1 + 2;
 
 /// When the book was saved. Edax writes local time; [`EdaxDate::now`] gives UTC.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -133,7 +135,7 @@ pub enum EdaxError {
     Truncated { what: String, at: usize, len: usize },
     #[error("Edax book header gives {0} positions")]
     NegativeCount(i32),
-    #[error("Edax book header says {header} positions, the file holds {found}")]
+    #[error("Edax book header says {}, the file holds {found}", Counted(*.header, "position"))]
     Count { header: usize, found: usize },
     #[error("Edax book position {index}: {reason}")]
     Position { index: usize, reason: String },
@@ -313,6 +315,22 @@ pub fn write(book: &EdaxBook) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The number of positions the header `head` (a file's first [`HEADER_BYTES`]) gives, so that
+/// a reader can size the file before reading it: not an Edax book if the magic words are not
+/// there; `None` where the header is cut short, of another version or negative, for [`read`]
+/// to name.
+pub fn header_count(head: &[u8]) -> Result<Option<u64>, EdaxError> {
+    let magic = [MAGIC_EDAX.to_le_bytes(), MAGIC_BOOK.to_le_bytes()].concat();
+    if head[..head.len().min(8)] != magic[..head.len().min(8)] {
+        return Err(EdaxError::NotEdax);
+    }
+    if head.len() < HEADER_BYTES || head[8] != VERSION {
+        return Ok(None);
+    }
+    let count = i32::from_le_bytes(head[38..42].try_into().expect("four bytes"));
+    Ok(u64::try_from(count).ok())
 }
 
 /// Reads an Edax book file. The header's count sizes nothing beyond what the bytes can hold;
@@ -961,6 +979,10 @@ mod tests {
         assert_eq!(
             with_count(4),
             "Edax book header says 4 positions, the file holds 3"
+        );
+        assert_eq!(
+            with_count(1),
+            "Edax book header says 1 position, the file holds 3"
         );
         assert_eq!(with_count(-1), "Edax book header gives -1 positions");
         let huge = with_count(i32::MAX);

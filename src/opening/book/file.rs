@@ -5,13 +5,16 @@
 use super::{Book, Entry, Frame, Games, Header, Leaf, Level, Link};
 use crate::rules::{Bits, Color, RuleSet, Rules, Shape, Variant};
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::Path;
 
 /// The first eight bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"OTHBOOK\n";
 /// The layout this program writes and reads.
 pub const VERSION: u16 = 1;
-/// The largest book file read: 1 GiB.
+/// The largest book file read, ours or Edax's: 1 GiB. An 8x8 position takes some 60 bytes in
+/// ours and 50 in Edax's, so this is over 15 million positions, and the book in memory takes
+/// two to three times the file: far more than `book learn` makes in weeks on one machine.
 pub const MAX_BOOK_FILE: u64 = 1 << 30;
 
 /// The header's fixed part, before the start position.
@@ -34,16 +37,89 @@ pub enum BookFileError {
     Truncated(u64, u64),
     #[error("damaged: {0}")]
     Damaged(String),
+    #[error("its header gives {0} bytes, more than the 1 GiB a book file may take")]
+    TooLarge(u64),
+}
+
+/// Why an Edax book file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum EdaxFileError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Edax(#[from] super::edax::EdaxError),
+    #[error(
+        "Edax book header gives {0} positions, more than fit in the 1 GiB a book file may take"
+    )]
+    TooLarge(u64),
 }
 
 fn damaged<T>(why: impl Into<String>) -> Result<T, BookFileError> {
     Err(BookFileError::Damaged(why.into()))
 }
 
-/// Reads the book at `path` (at most [`MAX_BOOK_FILE`] bytes).
+/// Reads the book at `path`: its magic and header first, then no more than the header gives
+/// (at most [`MAX_BOOK_FILE`] bytes), so that an endless file or one that is not a book is
+/// refused at once.
 pub fn read(path: &Path) -> Result<Book, BookFileError> {
-    let bytes = crate::files::read_capped(path, MAX_BOOK_FILE, "an opening book")?;
+    let bytes = read_headed(path, FIXED, |head| {
+        if head.len() < MAGIC.len() || head[..MAGIC.len()] != MAGIC {
+            return Err(BookFileError::Foreign);
+        }
+        // A header cut short, of another version or of a board that does not exist is left
+        // to `from_bytes` to name.
+        if head.len() < FIXED || u16::from_le_bytes([head[8], head[9]]) != VERSION {
+            return Ok(head.len() as u64);
+        }
+        let Ok(shape) = Shape::new(head[10] as usize, head[11] as usize) else {
+            return Ok(head.len() as u64);
+        };
+        let body_len = u64::from_le_bytes(head[16..24].try_into().expect("eight bytes"));
+        let key_len = 2 * shape.cells().div_ceil(8) as u64;
+        let whole = (FIXED as u64 + key_len + 4).saturating_add(body_len);
+        if whole > MAX_BOOK_FILE {
+            return Err(BookFileError::TooLarge(whole));
+        }
+        Ok(whole)
+    })?;
     from_bytes(&bytes)
+}
+
+/// Reads the Edax book at `path` as [`read`] reads ours: the header first, then no more
+/// than its count of positions can take (at most [`MAX_BOOK_FILE`] bytes).
+pub fn read_edax(path: &Path) -> Result<super::edax::EdaxBook, EdaxFileError> {
+    use super::edax;
+    let bytes = read_headed(path, edax::HEADER_BYTES, |head| {
+        let Some(count) = edax::header_count(head)? else {
+            return Ok(head.len() as u64);
+        };
+        // Each position takes its fixed part and two bytes a link, of at most 255 links.
+        let least = count * edax::POSITION_BYTES as u64 + edax::HEADER_BYTES as u64;
+        if least > MAX_BOOK_FILE {
+            return Err(EdaxFileError::TooLarge(count));
+        }
+        Ok((least + count * 2 * 255).min(MAX_BOOK_FILE))
+    })?;
+    Ok(edax::read(&bytes)?)
+}
+
+/// The bytes of the file at `path`, read in two steps: its first `head` bytes (fewer if it is
+/// shorter), which `most` checks and turns into the most bytes the whole file may take; then
+/// the rest up to one byte past that, so that a longer file shows as such to its reader without
+/// being read whole.
+fn read_headed<E: From<std::io::Error>>(
+    path: &Path,
+    head: usize,
+    most: impl FnOnce(&[u8]) -> Result<u64, E>,
+) -> Result<Vec<u8>, E> {
+    let mut file = std::fs::File::open(path)?;
+    let mut bytes = Vec::with_capacity(head);
+    (&mut file).take(head as u64).read_to_end(&mut bytes)?;
+    let more = most(&bytes)?
+        .saturating_add(1)
+        .saturating_sub(bytes.len() as u64);
+    file.take(more).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The book that ships with the program: `books/8x8.book` in the source (`books/make.sh`
@@ -63,9 +139,10 @@ pub fn built_in() -> Option<std::sync::Arc<Book>> {
 
 const BUILT_IN: &[u8] = include_bytes!("../../../books/8x8.book");
 
-/// Writes `book` to `path` whole or not at all.
+/// Writes `book` to `path` whole or not at all; an error names the file.
 pub fn write(path: &Path, book: &Book) -> std::io::Result<()> {
     crate::files::write_atomic(path, &to_bytes(book))
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
 fn level_byte(level: Level) -> u8 {
@@ -242,8 +319,8 @@ fn read_body<B: Bits>(header: Header, body: &[u8], count: u64) -> Result<Book, B
     }
     let key_len = header.start.len();
     let mut cursor = Cursor { bytes: body, at: 0 };
-    // Each position takes at least its key and 27 bytes: a count beyond that is damage.
-    if count > (body.len() / (key_len + 27)) as u64 {
+    // Each position takes at least its key and 26 bytes: a count beyond that is damage.
+    if count > (body.len() / (key_len + 26)) as u64 {
         return damaged(format!("{count} positions in {} bytes", body.len()));
     }
     let mut entries = HashMap::with_capacity(count as usize);
@@ -303,5 +380,5 @@ fn read_body<B: Bits>(header: Header, body: &[u8], count: u64) -> Result<Book, B
     if cursor.at != body.len() {
         return damaged("bytes after the last position");
     }
-    Ok(Book { header, entries })
+    Ok(Book::from_parts(header, entries))
 }

@@ -7,16 +7,19 @@
 //! Learning goes in rounds: the lines to play are found on the book as it is, played on every
 //! core against that same book, and added in the order they were found, so a round does not
 //! depend on the threads. A run stops between rounds (a resumed run then makes the same book
-//! as one run), or mid-round at a signal, keeping the lines finished.
+//! as one run), or mid-round at a signal, keeping the lines finished: the searches under way
+//! stop at once, and what they had found is dropped.
 
 use super::{add_link, Book, Entry, Frame, Leaf, Level};
 use crate::commands::{BadPosition, Interrupt};
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
+use crate::search::{Config, Engine, Evaluation, RootMoves, Scoring, DISC};
+use crate::words::Counted;
 use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The most lines of one round: a round's work is saved only at its end.
@@ -79,25 +82,75 @@ pub fn learn(
 struct Searcher<B> {
     engine: Engine<B>,
     exact_empties: u32,
+    /// Set when a signal stopped the engine's search: what it returned is not a value.
+    halted: Arc<AtomicBool>,
 }
 
+/// A search stopped by a signal before it finished.
+struct Halted;
+
 impl<B: Bits> Searcher<B> {
+    /// A searcher whose searches stop as soon as `interrupt` is raised: the engine asks its
+    /// observer every million nodes or so, a fraction of a second.
+    fn new(engine: Engine<B>, exact_empties: u32, interrupt: &Interrupt) -> Searcher<B> {
+        let halted = Arc::new(AtomicBool::new(false));
+        let mut searcher = Searcher {
+            engine,
+            exact_empties,
+            halted: Arc::clone(&halted),
+        };
+        let interrupt = interrupt.clone();
+        searcher.engine.observe(Some(Box::new(move |_| {
+            if interrupt.signal().is_some() {
+                halted.store(true, Relaxed);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })));
+        searcher
+    }
+
+    /// Whether the last search was stopped by a signal.
+    fn check(&self) -> Result<(), Halted> {
+        match self.halted.swap(false, Relaxed) {
+            true => Err(Halted),
+            false => Ok(()),
+        }
+    }
+
+    /// The exact value of `pos`, and its best move.
+    fn solve(&mut self, pos: &Position<B>) -> Result<(Option<usize>, i32), Halted> {
+        self.engine.clear();
+        let solved = self.engine.solve_root_within(pos, RootMoves::Best, None);
+        self.check()?;
+        let solved = solved.ok_or(Halted)?;
+        Ok((solved.best, solved.score))
+    }
+
     /// The best move of `pos` (in the book's frame) other than those of `excluded`, with its
-    /// value: solved near the end, searched before. Each search starts from an empty table,
-    /// so that its result depends on nothing else.
-    fn leaf(&mut self, frame: &Frame<B>, pos: &Position<B>, excluded: B) -> Option<Leaf> {
+    /// value: solved near the end, searched before (`None` where there is no such move). Each
+    /// search starts from an empty table, so that its result depends on nothing else.
+    fn leaf(
+        &mut self,
+        frame: &Frame<B>,
+        pos: &Position<B>,
+        excluded: B,
+    ) -> Result<Option<Leaf>, Halted> {
         let rules = &frame.rules;
         let among = rules.moves(pos) & !excluded;
-        let first = among.lowest()?;
+        let Some(first) = among.lowest() else {
+            return Ok(None);
+        };
         self.engine.clear();
         if rules.empty(pos).count() <= self.exact_empties {
             if excluded.is_empty() {
-                let solved = self.engine.solve_exact(pos, false);
-                return Some(Leaf {
-                    cell: solved.best.unwrap_or(first) as u16,
-                    value: solved.score as i16,
+                let (best, score) = self.solve(pos)?;
+                return Ok(Some(Leaf {
+                    cell: best.unwrap_or(first) as u16,
+                    value: score as i16,
                     level: Level::Exact,
-                });
+                }));
             }
             // A solve takes every move: the moves left are solved one by one.
             let mut best: Option<Leaf> = None;
@@ -106,8 +159,7 @@ impl<B: Bits> Searcher<B> {
                 let value = if rules.is_over(&child) {
                     frame.margin(&child)
                 } else {
-                    self.engine.clear();
-                    self.engine.solve_exact(&child, false).score as i16
+                    self.solve(&child)?.1 as i16
                 };
                 let value = if passed { value } else { -value };
                 if best.is_none_or(|b| value > b.value) {
@@ -118,11 +170,12 @@ impl<B: Bits> Searcher<B> {
                     });
                 }
             }
-            return best;
+            return Ok(best);
         }
         let report = self.engine.search_among(pos, among);
+        self.check()?;
         let cell = report.best.unwrap_or(first) as u16;
-        Some(if report.exact {
+        Ok(Some(if report.exact {
             Leaf {
                 cell,
                 value: (report.score / DISC) as i16,
@@ -134,17 +187,17 @@ impl<B: Bits> Searcher<B> {
                 value: (report.score as f64 / DISC as f64).round() as i16,
                 level: Level::Depth(report.depth.min(254) as u8),
             }
-        })
+        }))
     }
 
     /// A line from the book position `from` through its leaf, then best moves to where the
     /// values are exact or the line meets the book.
-    fn line(&mut self, frame: &Frame<B>, book: &Book, from: &[u8]) -> Line {
+    fn line(&mut self, frame: &Frame<B>, book: &Book, from: &[u8]) -> Result<Line, Halted> {
         let mut line = Line::default();
         let (Some(mut parent), Some(leaf)) =
             (frame.position(from), book.entry(from).and_then(|e| e.leaf))
         else {
-            return line;
+            return Ok(line);
         };
         let mut parent_key = from.to_vec();
         let mut cell = leaf.cell;
@@ -163,7 +216,7 @@ impl<B: Bits> Searcher<B> {
                     .push((key, Entry::finished(frame.margin(&pos))));
                 break;
             }
-            let Some(leaf) = self.leaf(frame, &pos, B::ZERO) else {
+            let Some(leaf) = self.leaf(frame, &pos, B::ZERO)? else {
                 break;
             };
             line.entries.push((key.clone(), Entry::from_leaf(leaf)));
@@ -172,7 +225,7 @@ impl<B: Bits> Searcher<B> {
             }
             (parent, parent_key, cell) = (pos, key, leaf.cell);
         }
-        line
+        Ok(line)
     }
 }
 
@@ -229,9 +282,9 @@ fn learn_in<B: Bits>(
         eval: options.eval.clone(),
     };
     let mut searchers: Vec<Searcher<B>> = (0..options.threads.max(1))
-        .map(|_| Searcher {
-            engine: Engine::new(rules.clone(), config.clone()),
-            exact_empties: options.exact_empties,
+        .map(|_| {
+            let engine = Engine::new(rules.clone(), config.clone());
+            Searcher::new(engine, options.exact_empties, interrupt)
         })
         .collect();
     let before = book.len();
@@ -251,8 +304,8 @@ fn learn_in<B: Bits>(
             };
             let entry = match searchers[0].leaf(&frame, &keyed, B::ZERO) {
                 _ if rules.is_over(&keyed) => Entry::finished(frame.margin(&keyed)),
-                Some(leaf) => Entry::from_leaf(leaf),
-                None => continue,
+                Ok(Some(leaf)) => Entry::from_leaf(leaf),
+                Ok(None) | Err(Halted) => continue,
             };
             book.insert(key.clone(), entry);
         }
@@ -287,14 +340,17 @@ fn learn_in<B: Bits>(
             let line = s.line(&frame, snapshot, from);
             let n = finished.fetch_add(1, Relaxed) + 1;
             progress.message(format!(
-                "book learn: round {round}, line {n}/{total}; {} games, {positions} positions, {:.0} s",
-                games + n as u64,
+                "book learn: round {round}, line {n}/{total}; {}, {}, {:.0} s",
+                Counted(games + n as u64, "game"),
+                Counted(positions, "position"),
                 started.elapsed().as_secs_f64()
             ));
-            line
+            line.ok()
         });
-        games += lines.iter().flatten().count() as u64;
-        merge(book, &frame, lines.into_iter().flatten());
+        // A line whose search a signal stopped is dropped whole.
+        let lines: Vec<Line> = lines.into_iter().flatten().flatten().collect();
+        games += lines.len() as u64;
+        merge(book, &frame, lines.into_iter());
         research(book, &frame, &mut searchers, interrupt);
         book.fix_in(&frame);
         if saved.elapsed() >= options.save_every {
@@ -399,7 +455,7 @@ fn research<B: Bits>(
         let pos = frame.position(key)?;
         let linked = snapshot.entry(key)?.links.iter();
         let excluded = linked.fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
-        Some(s.leaf(frame, &pos, excluded))
+        s.leaf(frame, &pos, excluded).ok()
     });
     for (key, leaf) in keys.iter().zip(leaves) {
         if let (Some(Some(leaf)), Some(entry)) = (leaf, book.entry_mut(key)) {

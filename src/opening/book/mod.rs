@@ -19,14 +19,17 @@ mod tests;
 
 pub use exchange::ExchangeError;
 pub use file::{
-    built_in, checksum, from_bytes, read, to_bytes, write, BookFileError, MAGIC, MAX_BOOK_FILE,
-    VERSION,
+    built_in, checksum, from_bytes, read, read_edax, to_bytes, write, BookFileError, EdaxFileError,
+    MAGIC, MAX_BOOK_FILE, VERSION,
 };
 pub use learn::{learn, LearnOptions, LearnReport};
 pub use show::{show, write_show, Shown};
 
 use crate::rules::{Bits, Game, Move, Position, Rules, Shape, Variant};
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// How far a value was looked at: a search of some depth, or to the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -195,7 +198,21 @@ pub struct BookMove {
 pub struct Book {
     header: Header,
     entries: HashMap<Box<[u8]>, Entry>,
+    unused: UnusedNotice,
 }
+
+/// The file a book given by name was read from, so that a game it cannot serve says so once
+/// rather than play without it in silence. Not part of what the book holds: any two are equal.
+#[derive(Clone, Debug, Default)]
+struct UnusedNotice(Option<Arc<(PathBuf, AtomicBool)>>);
+
+impl PartialEq for UnusedNotice {
+    fn eq(&self, _: &UnusedNotice) -> bool {
+        true
+    }
+}
+
+impl Eq for UnusedNotice {}
 
 /// The board's frame: its rules, its symmetries (the identity first) and their inverses.
 pub(crate) struct Frame<B> {
@@ -326,11 +343,27 @@ impl Book {
                 first: start.to_move,
             },
             entries: HashMap::new(),
+            unused: UnusedNotice::default(),
+        }
+    }
+
+    /// The book read from `header` and `entries` (a file's).
+    pub(crate) fn from_parts(header: Header, entries: HashMap<Box<[u8]>, Entry>) -> Book {
+        Book {
+            header,
+            entries,
+            unused: UnusedNotice::default(),
         }
     }
 
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// From now on, the first game this book cannot serve (another board or rules) says so on
+    /// stderr, in one line naming `path`, the file it was read from; later ones say nothing.
+    pub fn say_when_unused(&mut self, path: &Path) {
+        self.unused = UnusedNotice(Some(Arc::new((path.to_path_buf(), AtomicBool::new(false)))));
     }
 
     /// How many positions the book holds.
@@ -439,11 +472,31 @@ impl Book {
     /// is not in the book, the game is over, it is for another board or variant, or the
     /// side to move must pass.
     pub fn moves<B: Bits>(&self, game: &Game<B>) -> Vec<BookMove> {
-        if game.shape() != self.header.shape
-            || game.variant() != self.header.variant
-            || game.is_over()
-            || game.legal_moves().is_empty()
-        {
+        let mismatch = if game.shape() != self.header.shape {
+            Some(Mismatch::Board {
+                book: self.header.shape,
+                game: game.shape(),
+            })
+        } else if game.variant() != self.header.variant {
+            Some(Mismatch::Variant {
+                book: self.header.variant,
+                game: game.variant(),
+            })
+        } else {
+            None
+        };
+        if let (Some(why), Some(notice)) = (&mismatch, &self.unused.0) {
+            let (path, said) = &**notice;
+            if !said.swap(true, Relaxed) {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "othello: {}: not used: {why}",
+                    path.display()
+                );
+            }
+        }
+        if mismatch.is_some() || game.is_over() || game.legal_moves().is_empty() {
             return Vec::new();
         }
         let frame = Frame::new(game.rules().clone());

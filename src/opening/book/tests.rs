@@ -301,8 +301,20 @@ fn a_signal_stops_learning_with_the_book_saved() {
     .unwrap();
     assert_eq!(report.stopped, Some(2));
     assert_eq!(report.games, 0);
-    // The start was valued before the first round.
-    assert_eq!(saved, Some(1));
+    // Its search stopped at once, the start was not valued: the book is saved as it was, for
+    // the next run to go on from.
+    assert_eq!(saved, Some(0));
+    let (whole, _) = learned(6, &options(3, 2, 2, 10));
+    learn(
+        &mut book,
+        &[],
+        &options(3, 2, 2, 10),
+        &Interrupt::default(),
+        &Progress::hidden(),
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(book, whole);
 }
 
 #[test]
@@ -453,4 +465,65 @@ fn the_built_in_book_loads_and_knows_the_start_and_the_openings_file() {
         }
         assert!(!book.moves(&game).is_empty(), "{line}");
     }
+}
+
+/// A scratch file in the system's temporary folder, removed when dropped.
+struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    fn new(name: &str) -> TempFile {
+        TempFile(std::env::temp_dir().join(format!("othello-{name}-{}", std::process::id())))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn a_book_of_positions_without_links_reads_back() {
+    let r = rules(8);
+    let book = Book::new(&r, &r.start(Color::Black, Color::White));
+    let mut one = book.clone();
+    let key = Frame::new(r.clone())
+        .canonical(&r.start(Color::Black, Color::White))
+        .0;
+    one.insert(key, Entry::finished(0));
+    for b in [book, one] {
+        assert_eq!(from_bytes(&to_bytes(&b)).unwrap(), b);
+    }
+}
+
+#[test]
+fn a_file_is_refused_by_its_first_bytes_before_the_rest_is_read() {
+    // Endless, and not a book: refused at its first bytes.
+    let e = read(std::path::Path::new("/dev/zero")).unwrap_err();
+    assert!(matches!(e, BookFileError::Foreign), "{e}");
+    let e = read_edax(std::path::Path::new("/dev/zero")).unwrap_err();
+    assert!(e.to_string().contains("not an Edax book"), "{e}");
+    // A header that gives more bytes than a book may take: refused without reading them.
+    let r = rules(8);
+    let bytes = to_bytes(&Book::new(&r, &r.start(Color::Black, Color::White)));
+    let file = TempFile::new("huge.book");
+    let mut huge = bytes.clone();
+    huge[16..24].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    std::fs::write(&file.0, &huge).unwrap();
+    let e = read(&file.0).unwrap_err();
+    assert!(matches!(e, BookFileError::TooLarge(_)), "{e}");
+    assert!(e.to_string().contains("1 GiB"), "{e}");
+    // A book followed by gigabytes (a sparse file): read only as far as its header says.
+    std::fs::write(&file.0, &bytes).unwrap();
+    let f = std::fs::File::options().write(true).open(&file.0).unwrap();
+    f.set_len(3 << 30).unwrap();
+    let e = read(&file.0).unwrap_err();
+    assert!(e.to_string().contains("after the end"), "{e}");
+    // Edax's header counting more positions than a book may hold.
+    let edax = TempFile::new("huge.dat");
+    let mut theirs = edax::write(&edax::EdaxBook::new(edax::EdaxOptions::default()));
+    theirs[38..42].copy_from_slice(&i32::MAX.to_le_bytes());
+    std::fs::write(&edax.0, &theirs).unwrap();
+    let e = read_edax(&edax.0).unwrap_err();
+    assert!(e.to_string().contains("1 GiB"), "{e}");
 }
