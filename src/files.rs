@@ -359,14 +359,22 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("kept.txt");
         assert_eq!(FileLock::path_for(&path), dir.join(".kept.txt.lock"));
-        let held = FileLock::try_take(&path, LockKind::Exclusive).unwrap().unwrap();
+        let held = FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .unwrap();
         // flock locks belong to the open file, so a second opening in one process is refused
         // as another process would be.
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
-        assert!(FileLock::try_take(&path, LockKind::Shared).unwrap().is_none());
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_none());
+        assert!(FileLock::try_take(&path, LockKind::Shared)
+            .unwrap()
+            .is_none());
         // The guarded file replaced by renaming keeps its lock: the lock is beside it.
         write_atomic(&path, b"new\n").unwrap();
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_none());
         let (told, waits) = std::sync::mpsc::channel();
         let waiter = std::thread::spawn({
             let path = path.clone();
@@ -375,11 +383,19 @@ mod tests {
         waits.recv().expect("the wait is told");
         drop(held);
         waiter.join().unwrap();
-        let a = FileLock::try_take(&path, LockKind::Shared).unwrap().unwrap();
-        let b = FileLock::try_take(&path, LockKind::Shared).unwrap().unwrap();
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_none());
+        let a = FileLock::try_take(&path, LockKind::Shared)
+            .unwrap()
+            .unwrap();
+        let b = FileLock::try_take(&path, LockKind::Shared)
+            .unwrap()
+            .unwrap();
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_none());
         drop((a, b));
-        assert!(FileLock::try_take(&path, LockKind::Exclusive).unwrap().is_some());
+        assert!(FileLock::try_take(&path, LockKind::Exclusive)
+            .unwrap()
+            .is_some());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

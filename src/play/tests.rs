@@ -446,3 +446,56 @@ fn ctrl_c_stops_a_hint_of_several_moves_while_it_searches() {
     assert_eq!(out.len(), 2, "{out:?}");
     assert!(out[0].starts_with("Hint 1: "), "{out:?}");
 }
+
+#[test]
+fn a_level_of_one_searches_one_move_ahead() {
+    let mut s = session(8, 8, None);
+    assert_eq!(
+        s.handle("level 1"),
+        ["The computer now searches 1 move ahead."]
+    );
+    assert_eq!(
+        s.handle("level"),
+        ["Level 1: the computer searches 1 move ahead."]
+    );
+    assert_eq!(
+        s.handle("level 2"),
+        ["The computer now searches 2 moves ahead."]
+    );
+}
+
+/// A file's name with a space is given in quotes, double or single; a quote left open is
+/// refused and nothing is written.
+#[test]
+fn save_and_load_take_a_quoted_name_with_spaces() {
+    let dir = std::env::temp_dir().join(format!("othello-play-quotes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = session(4, 4, None);
+    s.handle("b1 a1 c4");
+    let path = dir.join("my game.ggf");
+    let path = path.to_str().unwrap();
+    assert_eq!(
+        s.handle(&format!("save \"{path}\" moves")),
+        [format!("Saved to {path}.")]
+    );
+    assert_eq!(std::fs::read_to_string(path).unwrap(), "b1a1c4\n");
+    let mut other = session(4, 4, None);
+    assert_eq!(
+        other.handle(&format!("load '{path}'"))[0],
+        format!("Loaded {path}.")
+    );
+    assert_eq!(other.moves_text(), "b1a1c4");
+    let open = dir.join("open game");
+    let out = s.handle(&format!("save \"{}", open.display()));
+    assert_eq!(
+        out,
+        ["A quote is left open: put the file's name between two \" or two '."]
+    );
+    assert!(!open.exists());
+    assert!(!dir.join("\"open").exists());
+    assert_eq!(
+        s.handle("save a b c d"),
+        ["Name a file: save FILE [game|ggf|moves], load FILE (a name with spaces in quotes)."]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
