@@ -499,3 +499,33 @@ fn save_and_load_take_a_quoted_name_with_spaces() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file made write-protected is not replaced, as `cp` would not; it is the owner's mode that
+/// counts, so the test holds when run as root too.
+#[test]
+fn save_refuses_a_write_protected_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("othello-play-444-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kept.txt");
+    std::fs::write(&path, "f5\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let mut s = session(8, 8, None);
+    s.handle("f5 d6");
+    let shown = path.display();
+    assert_eq!(
+        s.handle(&format!("save {shown} moves")),
+        [format!(
+            "Cannot save to {shown}: write-protected, so not replaced (make it writable first)."
+        )]
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "f5\n");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(
+        s.handle(&format!("save {shown} moves")),
+        [format!("Saved to {shown}.")]
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "f5d6\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
