@@ -529,3 +529,45 @@ fn save_refuses_a_write_protected_file() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "f5d6\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `load` reads a record as `analyze` does: a byte-order mark skipped, a stray byte or a move
+/// out of turn in a GGF record refused where it stands, the game in hand kept.
+#[test]
+fn load_skips_a_byte_order_mark_and_refuses_a_broken_ggf_record() {
+    let dir = std::env::temp_dir().join(format!("othello-play-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = session(8, 8, None);
+    let bom = dir.join("bom.txt");
+    std::fs::write(&bom, "\u{feff}f5 d6\n").unwrap();
+    assert_eq!(
+        s.handle(&format!("load {}", bom.display()))[0],
+        format!("Loaded {}.", bom.display())
+    );
+    assert_eq!(s.moves_text(), "f5d6");
+    let start = "---------------------------O*------*O---------------------------";
+    for (text, why) in [
+        (
+            format!("(;GM[Othello]BO[8 {start} *]B[f5]\0W[d6]B[f4];)"),
+            "GGF: character 91: \"\\0\" is not a property",
+        ),
+        (
+            format!("(;GM[Othello]BO[8 {start} *]B[f5]B[d6];)"),
+            "GGF: character 91: move 2 is Black's, but White is to move",
+        ),
+    ] {
+        let path = dir.join("g.ggf");
+        std::fs::write(&path, text).unwrap();
+        let out = s.handle(&format!("load {}", path.display()));
+        let said = format!("Cannot load {}: {why}", path.display());
+        assert!(out[0].starts_with(&said), "{out:?}");
+        assert_eq!(s.moves_text(), "f5d6");
+    }
+    let list = dir.join("list.txt");
+    std::fs::write(&list, "f5 d6 c3 xx\n").unwrap();
+    let out = s.handle(&format!("load {}", list.display()));
+    assert!(
+        out[0].contains("line 1: move 4 (character 10, \"x\")"),
+        "{out:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
