@@ -48,10 +48,20 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// Starts the replacement of `path`. Refused (`InvalidInput`) where `path` is something
     /// other than a regular file or a link: a folder, a device, a FIFO.
+    /// A regular file the user may not write (see [`may_write`]) is refused
+    /// (`PermissionDenied`) and left as it is.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
         let mode = match std::fs::symlink_metadata(path) {
             Ok(m) if m.file_type().is_symlink() => None,
-            Ok(m) if m.is_file() => Some(m.permissions()),
+            Ok(m) if m.is_file() => {
+                if !may_write(path, &m) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::PermissionDenied,
+                        "write-protected, so not replaced (make it writable first)",
+                    ));
+                }
+                Some(m.permissions())
+            }
             Ok(_) => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -134,6 +144,24 @@ impl Drop for AtomicFile {
             let _ = std::fs::remove_file(&self.temp);
         }
     }
+}
+
+/// Whether the user may write the regular file at `path` (`meta`, its metadata): a file
+/// renamed over is never opened for writing, so without this a write-protected file would be
+/// replaced where `cp` refuses. The owner's own mode bits decide for a file the user owns, even
+/// for root (as `rm` asks before removing a write-protected file); otherwise the system says.
+fn may_write(path: &Path, meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if meta.uid() == unsafe { libc::geteuid() } {
+        return meta.mode() & 0o200 != 0;
+    }
+    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return true;
+    };
+    // SAFETY: `name` is a NUL-terminated string that outlives the call.
+    unsafe { libc::access(name.as_ptr(), libc::W_OK) == 0 }
 }
 
 /// Replaces the file at `path` with `bytes`, whole or not at all (see [`AtomicFile`]).

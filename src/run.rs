@@ -892,8 +892,11 @@ pub fn train(
             }
             .map_err(AppError::Input)?;
             println!(
-                "{} games added ({} already there), {} positions, {:.1} s",
-                report.games, report.skipped, report.positions, report.seconds
+                "{} added ({} already there), {}, {:.1} s",
+                Counted(report.games, "game"),
+                report.skipped,
+                Counted(report.positions, "position"),
+                report.seconds
             );
             if let Some((index, (first, games))) = shard {
                 println!(

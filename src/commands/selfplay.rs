@@ -6,6 +6,7 @@ use crate::players::PlayerSpec;
 use crate::progress::Progress;
 use crate::random::splitmix;
 use crate::rules::{Bits, Color, Game, Move, Passes, Setup, Shape, Winner};
+use crate::words::Counted;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -81,13 +82,18 @@ fn selfplay_in<B: Bits>(
     let setup = &series.setup;
     writeln!(
         out,
-        "# selfplay {}, {}: a = {}, b = {}, {} games, {} random opening plies, seed {}",
+        "# selfplay {}, {}: a = {}, b = {}, {}, {} random opening {}, seed {}",
         setup.shape,
         setup.variant,
         series.a,
         series.b,
-        series.games,
+        Counted(series.games, "game"),
         series.opening_plies,
+        if series.opening_plies == 1 {
+            "ply"
+        } else {
+            "plies"
+        },
         series.seed
     )?;
     writeln!(out, "# game a-colour result black white opening")?;
@@ -195,11 +201,11 @@ fn selfplay_in<B: Bits>(
 fn write_summary(t: &Tally, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "# a wins {}, b wins {}, draws {} of {} games: a scores {:.1}%, average disc difference (a - b) {:+.2}",
+        "# a wins {}, b wins {}, draws {} of {}: a scores {:.1}%, average disc difference (a - b) {:+.2}",
         t.a_wins,
         t.b_wins,
         t.draws,
-        t.games,
+        Counted(t.games, "game"),
         100.0 * t.a_score(),
         t.disc_difference as f64 / t.games.max(1) as f64
     )?;
@@ -208,9 +214,9 @@ fn write_summary(t: &Tally, out: &mut dyn Write) -> std::io::Result<()> {
             |total: Duration, moves: usize| total.as_secs_f64() * 1000.0 / moves.max(1) as f64;
         writeln!(
             out,
-            "# {name}: {} moves, mean {:.2} ms, longest {:.2} ms, {} over the limit + 5 ms; \
+            "# {name}: {}, mean {:.2} ms, longest {:.2} ms, {} over the limit + 5 ms; \
              {} not forced or solved, mean {:.2} ms",
-            m.moves,
+            Counted(m.moves, "move"),
             mean(m.total, m.moves),
             m.longest.as_secs_f64() * 1000.0,
             m.late,

@@ -28,6 +28,21 @@ pub enum GgfError {
     Board(String),
     #[error("bad move {0:?}: expected a square such as f5 or pa, optionally with /eval/time")]
     Move(String),
+    /// Text between properties that is none, at character `at` (from 1) of the record's text.
+    #[error("character {at}: {found:?} is not a property (a name in capitals, then its value in [...])")]
+    NotAProperty { at: usize, found: String },
+    /// A move by the side not to move: a pass is a move of its own in GGF.
+    #[error(
+        "character {at}: move {number} is {}'s, but {} is to move (a pass is written as a move, PA)",
+        .color.name(),
+        .expected.name()
+    )]
+    OutOfTurn {
+        at: usize,
+        number: usize,
+        color: Color,
+        expected: Color,
+    },
 }
 
 impl GgfGame {
@@ -77,37 +92,72 @@ impl std::fmt::Display for GgfGame {
     }
 }
 
-/// Reads a GGF game record (text after it is ignored).
+/// Reads a GGF game record (text after it is ignored). Between `(;` and `;)` stand properties
+/// only, a name in capitals and its value in brackets, with white space between them; anything
+/// else (a stray byte, a name in small letters, a nested variation) is refused where it stands,
+/// never skipped. Each move must be the side to move's, passes written, so that no move is
+/// dropped or played by the other side.
 pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
-    let body = text
+    // Where `rest` stands in `text`, as a character from 1.
+    let at = |rest: &str| text[..text.len() - rest.len()].chars().count() + 1;
+    let mut rest = text
         .trim_start()
         .strip_prefix("(;")
         .ok_or(GgfError::Brackets)?;
-    let end = body.find(";)").ok_or(GgfError::Brackets)?;
-    let mut rest = &body[..end];
     let mut board = None;
     let mut moves = Vec::new();
-    while let Some(open) = rest.find('[') {
-        let key = rest[..open].trim();
-        let close = rest[open..]
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with(";)") {
+            break;
+        }
+        if rest.is_empty() {
+            return Err(GgfError::Brackets);
+        }
+        let name_len = rest.find(|c: char| !c.is_ascii_uppercase()).unwrap_or(rest.len());
+        let key = &rest[..name_len];
+        if key.is_empty() || !rest[name_len..].starts_with('[') {
+            let first = rest.chars().next().map_or(0, char::len_utf8);
+            let word = rest
+                .find(|c: char| !c.is_alphanumeric())
+                .unwrap_or(rest.len());
+            let found = &rest[..if word == 0 { first } else { word }];
+            return Err(GgfError::NotAProperty {
+                at: at(rest),
+                found: found.to_string(),
+            });
+        }
+        let close = rest[name_len..]
             .find(']')
             .ok_or_else(|| GgfError::Unclosed(key.to_string()))?
-            + open;
-        let value = &rest[open + 1..close];
+            + name_len;
+        let value = &rest[name_len + 1..close];
         match key {
             "BO" => board = Some(parse_board(value)?),
-            "B" => moves.push((Color::Black, parse_move(value)?)),
-            "W" => moves.push((Color::White, parse_move(value)?)),
+            "B" => moves.push((Color::Black, parse_move(value)?, at(rest))),
+            "W" => moves.push((Color::White, parse_move(value)?, at(rest))),
             _ => {}
         }
         rest = &rest[close + 1..];
     }
     let (size, cells, to_move) = board.ok_or(GgfError::NoBoard)?;
+    let mut expected = to_move;
+    for (i, &(color, _, at)) in moves.iter().enumerate() {
+        if color != expected {
+            return Err(GgfError::OutOfTurn {
+                at,
+                number: i + 1,
+                color,
+                expected,
+            });
+        }
+        expected = color.opposite();
+    }
     Ok(GgfGame {
         size,
         cells,
         to_move,
-        moves,
+        moves: moves.into_iter().map(|(c, m, _)| (c, m)).collect(),
     })
 }
 
@@ -221,5 +271,43 @@ mod tests {
         assert!(matches!(parse_ggf(&bad_move), Err(GgfError::Unclosed(_))));
         let bad_square = format!("(;BO[8 {START} *]B[z0];)");
         assert!(matches!(parse_ggf(&bad_square), Err(GgfError::Move(_))));
+    }
+
+    #[test]
+    fn text_that_is_no_property_is_refused_where_it_stands() {
+        let err = |text: &str| parse_ggf(text).unwrap_err().to_string();
+        // 8 + 64 + 3 characters before the stray byte.
+        let stray = format!("(;GM[Othello]BO[8 {START} *]B[f5]\0W[d6]B[f4];)");
+        assert_eq!(
+            err(&stray),
+            "character 91: \"\\0\" is not a property (a name in capitals, then its value in [...])"
+        );
+        let lower = format!("(;BO[8 {START} *]B[f5]w[d6];)");
+        assert_eq!(
+            err(&lower),
+            "character 80: \"w\" is not a property (a name in capitals, then its value in [...])"
+        );
+        let nested = format!("(;BO[8 {START} *](;B[f5]W[d6];);)");
+        assert!(err(&nested).starts_with("character 75: \"(\" is not a property"));
+        let junk = format!("(;BO[8 {START} *] junk B[f5];)");
+        assert!(err(&junk).starts_with("character 76: \"junk\" is not a property"));
+        // Spaces and line breaks between properties are no junk; nor is a value holding ";)".
+        let spaced = format!("(;GM[Othello]\n  C[hi ;)] BO[8 {START} *]\nB[f5] W[d6];)");
+        assert_eq!(parse_ggf(&spaced).unwrap().moves.len(), 2);
+    }
+
+    #[test]
+    fn each_move_is_the_side_to_moves_and_a_pass_is_written() {
+        let err = |text: &str| parse_ggf(text).unwrap_err().to_string();
+        let twice = format!("(;BO[8 {START} *]B[f5]B[d6];)");
+        assert_eq!(
+            err(&twice),
+            "character 80: move 2 is Black's, but White is to move (a pass is written as a move, \
+             PA)"
+        );
+        let white_first = format!("(;BO[8 {START} *]W[f5];)");
+        assert!(err(&white_first).starts_with("character 75: move 1 is White's, but Black"));
+        let white_to_move = format!("(;BO[8 {START} O]W[f4]B[pa]W[e3];)");
+        assert_eq!(parse_ggf(&white_to_move).unwrap().moves.len(), 3);
     }
 }

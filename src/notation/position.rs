@@ -9,6 +9,7 @@ use crate::rules::{
     Bits, Color, Game, Geometry, Passes, Position, Rules, Shape, ShapeError, Square, Variant,
     MAX_SIDE, MIN_SIDE,
 };
+use crate::words::Counted;
 use std::fmt;
 use std::str::FromStr;
 
@@ -36,11 +37,11 @@ pub enum PositionError {
     NoSide,
     #[error("side to move must be b or w, not \"{0}\"")]
     Side(String),
-    #[error("{0} rows; a board has {MIN_SIDE} to {MAX_SIDE}")]
+    #[error("{}; a board has {MIN_SIDE} to {MAX_SIDE}", Counted(*.0, "row"))]
     RowCount(usize),
-    #[error("row {row} has {cells} cells; a row has {MIN_SIDE} to {MAX_SIDE}")]
+    #[error("row {row} has {}; a row has {MIN_SIDE} to {MAX_SIDE}", Counted(*cells, "cell"))]
     RowLength { row: usize, cells: usize },
-    #[error("row {row} has {cells} cells, row 1 has {first}")]
+    #[error("row {row} has {}, row 1 has {first}", Counted(*cells, "cell"))]
     Ragged {
         row: usize,
         cells: usize,
@@ -48,7 +49,7 @@ pub enum PositionError {
     },
     #[error("unexpected character '{found}' in row {row}, column {col}; a cell is b, w or -")]
     Cell { found: char, row: usize, col: usize },
-    #[error("{cells} cells do not make {rows} rows of {cols}")]
+    #[error("{} do not make {} of {cols}", Counted(*cells, "cell"), Counted(*rows, "row"))]
     CellCount {
         rows: usize,
         cols: usize,
@@ -282,6 +283,8 @@ mod tests {
             "side to move must be b or w, not \"-b--\""
         );
         assert_eq!(err("(b --- ---)"), "2 rows; a board has 3 to 26");
+        assert_eq!(err("(b ---)"), "1 row; a board has 3 to 26");
+        assert_eq!(err("(b - - -)"), "row 1 has 1 cell; a row has 3 to 26");
         assert_eq!(
             err(&format!("(b{})", " ---".repeat(27))),
             "27 rows; a board has 3 to 26"

@@ -23,8 +23,10 @@ pub enum RecordError {
     Ggf(#[from] GgfError),
     #[error("the position: {0}")]
     Position(#[from] PositionError),
-    #[error("{0}")]
-    Moves(#[from] MoveListError),
+    /// A move that is not one, on line `line` of the text (from 1), its number counted over
+    /// the whole game and its character within that line.
+    #[error("line {line}: {error}")]
+    Moves { line: usize, error: MoveListError },
 }
 
 impl FromStr for GameRecord {
@@ -32,8 +34,9 @@ impl FromStr for GameRecord {
     /// GGF when the text starts with `(;`; otherwise a line starting with `(` is the position
     /// and every other line is part of the moves.
     fn from_str(text: &str) -> Result<Self, RecordError> {
-        let text = text.trim_start();
-        if text.starts_with("(;") {
+        // Editors on some systems begin a UTF-8 file with a byte-order mark; it is no move.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim_start().starts_with("(;") {
             let game: GgfGame = text.parse()?;
             let position = PositionString::new(game.to_move, game.size, game.size, game.cells)?;
             let moves: Vec<Move> = game.moves.into_iter().map(|(_, m)| m).collect();
@@ -43,18 +46,27 @@ impl FromStr for GameRecord {
             });
         }
         let mut position = None;
-        let mut moves = String::new();
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            if line.starts_with('(') {
-                position = Some(line.parse::<PositionString>()?);
+        let mut moves = Vec::new();
+        // Each line is read by itself, so that a bad move is placed where an editor shows it.
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().starts_with('(') {
+                position = Some(line.trim().parse::<PositionString>()?);
             } else {
-                moves.push(' ');
-                moves.push_str(line);
+                let listed = line
+                    .parse::<MoveList>()
+                    .map_err(|error| RecordError::Moves {
+                        line: i + 1,
+                        error: MoveListError {
+                            number: moves.len() + error.number,
+                            ..error
+                        },
+                    })?;
+                moves.extend(listed.0);
             }
         }
         Ok(GameRecord {
             position,
-            moves: moves.parse()?,
+            moves: MoveList(moves),
         })
     }
 }
@@ -157,6 +169,33 @@ mod tests {
         assert!(e.to_string().starts_with("GGF: "), "{e}");
         assert!("f5 zz9".parse::<GameRecord>().is_err());
         assert!("(b --- -wb)\nf5".parse::<GameRecord>().is_err());
+    }
+
+    #[test]
+    fn a_bad_move_is_placed_by_its_line_and_character_and_a_byte_order_mark_is_skipped() {
+        let err = |text: &str| text.parse::<GameRecord>().unwrap_err().to_string();
+        assert_eq!(
+            err("x\n"),
+            "line 1: move 1 (character 1, \"x\"): \"x\" has no row number after its column letter"
+        );
+        assert_eq!(
+            err("f5 d6 c3 xx\n"),
+            "line 1: move 4 (character 10, \"x\"): \"x\" has no row number after its column letter"
+        );
+        assert_eq!(
+            err("f5 d6\r\n\n  c3 xx\n"),
+            "line 3: move 4 (character 6, \"x\"): \"x\" has no row number after its column letter"
+        );
+        assert_eq!(
+            err("\u{feff}(b ---- -wb- -bw- ----)\nb1 z\n"),
+            "line 2: move 2 (character 4, \"z\"): \"z\" has no row number after its column letter"
+        );
+        for text in ["\u{feff}f5d6\n", "\u{feff}(b ---- -wb- -bw- ----)\nb1\n"] {
+            let record: GameRecord = text.parse().unwrap();
+            assert!(!record.moves.is_empty(), "{text}");
+        }
+        let ggf = "\u{feff}(;GM[Othello]BO[4 ---- -O*- -*O- ---- *]B[b1];)";
+        assert_eq!(ggf.parse::<GameRecord>().unwrap().moves.to_string(), "b1");
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
 use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Move, Passes, Square};
 use crate::search::{Config, Progress, Report, DISC};
+use crate::words::Counted;
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, Read, Write};
@@ -157,6 +158,7 @@ const HELP: &[&str] = &[
     "  analyze     every move so far beside the engine's best, and the discs it lost",
     "  save FILE   write the game to FILE (save FILE ggf, save FILE moves: other forms)",
     "  load FILE   play the game in FILE (saved, a GGF record or a move list)",
+    "              (a name with spaces in quotes: save \"my game.txt\")",
     "  new         start again",
     "  level N     the computer searches N moves ahead (level alone: the level now)",
     "  swap        the computer takes the other side",
@@ -242,6 +244,18 @@ impl Session {
         let mut out = Vec::new();
         let words: Vec<&str> = line.split_whitespace().collect();
         let command = words.first().map(|w| w.to_ascii_lowercase());
+        // A file's name may hold spaces, given in quotes.
+        let quoted;
+        let words = match command.as_deref() {
+            Some("save" | "load") => match split_quoted(line) {
+                Ok(split) => {
+                    quoted = split;
+                    quoted.iter().map(String::as_str).collect()
+                }
+                Err(e) => return vec![e],
+            },
+            _ => words,
+        };
         match (command.as_deref(), &words[..]) {
             (None, _) => self.board.show(&mut out),
             (Some("help" | "?"), _) => out.extend(HELP.iter().map(|l| l.to_string())),
@@ -282,15 +296,20 @@ impl Session {
                     Err(e) => out.push(format!("Cannot save to {path}: {e}")),
                 }
             }
-            (Some("load" | "save"), _) => {
-                out.push("Name a file: save FILE [game|ggf|moves], load FILE.".into())
-            }
+            (Some("load" | "save"), _) => out.push(
+                "Name a file: save FILE [game|ggf|moves], load FILE (a name with spaces in \
+                     quotes)."
+                    .into(),
+            ),
             (Some("level"), [_, n]) => match n.parse::<u32>() {
                 Ok(depth @ 1..=60) => {
                     self.options.config.depth = Some(depth);
                     self.options.config.move_time = None;
                     self.board.set_depth(depth);
-                    out.push(format!("The computer now searches {depth} moves ahead."));
+                    out.push(format!(
+                        "The computer now searches {} ahead.",
+                        Counted(depth, "move")
+                    ));
                 }
                 _ => out.push(format!("{n:?} is not a level from 1 to 60.")),
             },
@@ -614,11 +633,11 @@ impl<B: Bits> Board<B> {
         let report = self.table.search_watched(Box::new(move |p: &Progress| {
             if let (Some(bar), Some((_, score))) = (&shown, p.best) {
                 bar.set_message(format!(
-                    "{} thinks: depth {}, {:+.2} discs, {} nodes: {}",
+                    "{} thinks: depth {}, {:+.2} discs, {}: {}",
                     color.name(),
                     p.depth,
                     score.hundredths() as f64 / DISC as f64,
-                    p.nodes,
+                    Counted(p.nodes, "node"),
                     squares_text(&geometry, &p.pv)
                 ));
             }
@@ -906,6 +925,39 @@ fn analysis<B: Bits>(game: &Game<B>, config: &Config) -> Vec<String> {
     }
 }
 
+/// The words of `line`, where a word in double or single quotes may hold spaces (and the other
+/// quote); a quote left open is refused rather than taken as part of a name.
+fn split_quoted(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut chars = line.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let Some(&first) = chars.peek() else {
+            return Ok(words);
+        };
+        let mut word = String::new();
+        if first == '"' || first == '\'' {
+            chars.next();
+            loop {
+                match chars.next() {
+                    Some(c) if c == first => break,
+                    Some(c) => word.push(c),
+                    None => {
+                        return Err("A quote is left open: put the file's name between two \" \
+                                    or two '."
+                            .to_string())
+                    }
+                }
+            }
+        } else {
+            while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
+                word.push(c);
+            }
+        }
+        words.push(word);
+    }
+}
+
 /// Writes `text` to `path` whole or not at all (a temporary file renamed over it, a link
 /// replaced rather than written through). A file already there is replaced only when `load`
 /// reads it as a game: anything else may be something the person keeps.
@@ -961,9 +1013,15 @@ fn level_text(config: &Config) -> String {
         ms => format!("{ms}ms"),
     });
     match (config.depth, time) {
-        (Some(d), None) => format!("Level {d}: the computer searches {d} moves ahead."),
+        (Some(d), None) => format!(
+            "Level {d}: the computer searches {} ahead.",
+            Counted(d, "move")
+        ),
         (Some(d), Some(t)) => {
-            format!("Level {d}: the computer searches {d} moves ahead, within {t} a move.")
+            format!(
+                "Level {d}: the computer searches {} ahead, within {t} a move.",
+                Counted(d, "move")
+            )
         }
         (None, Some(t)) => format!("The computer thinks for {t} a move (level N sets a depth)."),
         (None, None) => "The computer searches to the end of the game.".to_string(),

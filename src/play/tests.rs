@@ -446,3 +446,128 @@ fn ctrl_c_stops_a_hint_of_several_moves_while_it_searches() {
     assert_eq!(out.len(), 2, "{out:?}");
     assert!(out[0].starts_with("Hint 1: "), "{out:?}");
 }
+
+#[test]
+fn a_level_of_one_searches_one_move_ahead() {
+    let mut s = session(8, 8, None);
+    assert_eq!(
+        s.handle("level 1"),
+        ["The computer now searches 1 move ahead."]
+    );
+    assert_eq!(
+        s.handle("level"),
+        ["Level 1: the computer searches 1 move ahead."]
+    );
+    assert_eq!(
+        s.handle("level 2"),
+        ["The computer now searches 2 moves ahead."]
+    );
+}
+
+/// A file's name with a space is given in quotes, double or single; a quote left open is
+/// refused and nothing is written.
+#[test]
+fn save_and_load_take_a_quoted_name_with_spaces() {
+    let dir = std::env::temp_dir().join(format!("othello-play-quotes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = session(4, 4, None);
+    s.handle("b1 a1 c4");
+    let path = dir.join("my game.ggf");
+    let path = path.to_str().unwrap();
+    assert_eq!(
+        s.handle(&format!("save \"{path}\" moves")),
+        [format!("Saved to {path}.")]
+    );
+    assert_eq!(std::fs::read_to_string(path).unwrap(), "b1a1c4\n");
+    let mut other = session(4, 4, None);
+    assert_eq!(
+        other.handle(&format!("load '{path}'"))[0],
+        format!("Loaded {path}.")
+    );
+    assert_eq!(other.moves_text(), "b1a1c4");
+    let open = dir.join("open game");
+    let out = s.handle(&format!("save \"{}", open.display()));
+    assert_eq!(
+        out,
+        ["A quote is left open: put the file's name between two \" or two '."]
+    );
+    assert!(!open.exists());
+    assert!(!dir.join("\"open").exists());
+    assert_eq!(
+        s.handle("save a b c d"),
+        ["Name a file: save FILE [game|ggf|moves], load FILE (a name with spaces in quotes)."]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file made write-protected is not replaced, as `cp` would not; it is the owner's mode that
+/// counts, so the test holds when run as root too.
+#[test]
+fn save_refuses_a_write_protected_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("othello-play-444-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kept.txt");
+    std::fs::write(&path, "f5\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let mut s = session(8, 8, None);
+    s.handle("f5 d6");
+    let shown = path.display();
+    assert_eq!(
+        s.handle(&format!("save {shown} moves")),
+        [format!(
+            "Cannot save to {shown}: write-protected, so not replaced (make it writable first)."
+        )]
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "f5\n");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(
+        s.handle(&format!("save {shown} moves")),
+        [format!("Saved to {shown}.")]
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "f5d6\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `load` reads a record as `analyze` does: a byte-order mark skipped, a stray byte or a move
+/// out of turn in a GGF record refused where it stands, the game in hand kept.
+#[test]
+fn load_skips_a_byte_order_mark_and_refuses_a_broken_ggf_record() {
+    let dir = std::env::temp_dir().join(format!("othello-play-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = session(8, 8, None);
+    let bom = dir.join("bom.txt");
+    std::fs::write(&bom, "\u{feff}f5 d6\n").unwrap();
+    assert_eq!(
+        s.handle(&format!("load {}", bom.display()))[0],
+        format!("Loaded {}.", bom.display())
+    );
+    assert_eq!(s.moves_text(), "f5d6");
+    let start = "---------------------------O*------*O---------------------------";
+    for (text, why) in [
+        (
+            format!("(;GM[Othello]BO[8 {start} *]B[f5]\0W[d6]B[f4];)"),
+            "GGF: character 91: \"\\0\" is not a property",
+        ),
+        (
+            format!("(;GM[Othello]BO[8 {start} *]B[f5]B[d6];)"),
+            "GGF: character 91: move 2 is Black's, but White is to move",
+        ),
+    ] {
+        let path = dir.join("g.ggf");
+        std::fs::write(&path, text).unwrap();
+        let out = s.handle(&format!("load {}", path.display()));
+        let said = format!("Cannot load {}: {why}", path.display());
+        assert!(out[0].starts_with(&said), "{out:?}");
+        assert_eq!(s.moves_text(), "f5d6");
+    }
+    let list = dir.join("list.txt");
+    std::fs::write(&list, "f5 d6 c3 xx\n").unwrap();
+    let out = s.handle(&format!("load {}", list.display()));
+    assert!(
+        out[0].contains("line 1: move 4 (character 10, \"x\")"),
+        "{out:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -51,24 +51,46 @@ impl FromStr for PlayerSpec {
             move_time: None,
             ..Config::default()
         };
+        let mut seen: Vec<&str> = Vec::new();
         for setting in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = setting
                 .split_once('=')
                 .ok_or_else(|| SpecError::Setting(setting.to_string()))?;
+            let key = key.trim();
+            // A second value would silently win over the first: say which one is meant.
+            if seen.contains(&key) {
+                return Err(SpecError::Value(format!(
+                    "{key} is given twice in {:?}: give it once",
+                    text.trim()
+                )));
+            }
+            seen.push(key);
+            let value = value.trim();
             let number = |what: &str| {
                 value.parse::<u64>().map_err(|_| {
                     SpecError::Value(format!("{what} must be a whole number, not {value:?}"))
                 })
             };
+            let within = |what: &str, range: std::ops::RangeInclusive<u64>| {
+                number(what).and_then(|n| {
+                    range.contains(&n).then_some(n).ok_or_else(|| {
+                        SpecError::Value(format!(
+                            "{what}={value}: {what} is from {} to {}",
+                            range.start(),
+                            range.end()
+                        ))
+                    })
+                })
+            };
             match key {
-                "depth" => config.depth = Some(number("depth")?.clamp(1, 1000) as u32),
+                "depth" => config.depth = Some(within("depth", 1..=MAX_DEPTH as u64)? as u32),
                 "time" => {
                     config.move_time =
                         Some(crate::durations::parse(value).map_err(SpecError::Value)?)
                 }
                 "hash" => config.hash_mb = parse_hash_mb(value).map_err(SpecError::Value)?,
                 "seed" => config.seed = Some(number("seed")?),
-                "threads" => config.threads = number("threads")?.clamp(1, 1024) as usize,
+                "threads" => config.threads = within("threads", 1..=MAX_THREADS as u64)? as usize,
                 "eval" => config.eval = value.parse().map_err(SpecError::Value)?,
                 _ => return Err(SpecError::Setting(setting.to_string())),
             }
@@ -141,6 +163,12 @@ impl PlayerSpec {
         }
     }
 }
+
+/// The deepest search a player is given, as `--depth` allows.
+pub const MAX_DEPTH: u32 = 60;
+
+/// The most threads a player searches with, as `--threads` allows.
+pub const MAX_THREADS: usize = 1024;
 
 /// The largest transposition table, in megabytes.
 pub const MAX_HASH_MB: usize = 8192;

@@ -273,3 +273,28 @@ fn a_book_for_another_board_is_not_used() {
     let game: Game<u64> = Game::new(&setup, Passes::Automatic).unwrap();
     assert_eq!(BookUse::new(book, 0, 1).choose(&game), None);
 }
+
+#[test]
+fn a_spec_refuses_a_depth_out_of_range_and_a_setting_given_twice() {
+    for spec in [
+        "depth=0",
+        "depth=61",
+        "depth=99",
+        "threads=0",
+        "threads=5000",
+    ] {
+        let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(e.contains("from 1 to"), "{spec}: {e}");
+    }
+    let spec: PlayerSpec = "depth=60".parse().unwrap();
+    assert_eq!(spec.to_string(), "depth=60,hash=16");
+    for spec in [
+        "depth=4,depth=5",
+        "depth=4,time=1s,depth=4",
+        "seed=1, seed=2",
+    ] {
+        let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(e.contains("given twice"), "{spec}: {e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
+}

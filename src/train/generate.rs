@@ -14,6 +14,7 @@ use super::data::{self, Board, Sample};
 use crate::random::splitmix;
 use crate::rules::{Bits, Color, Position, Rules, Setup};
 use crate::search::{Config, Engine, Evaluation, RootMoves};
+use crate::words::Counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -170,7 +171,7 @@ fn generate_in<B: Bits>(
                         break;
                     }
                     let total = positions.fetch_add(samples.len() as u64, Relaxed);
-                    bar.set_message(format!("{} positions", total + samples.len() as u64));
+                    bar.set_message(Counted(total + samples.len() as u64, "position").to_string());
                     bar.inc(1);
                 }
             });
