@@ -1029,14 +1029,12 @@ fn refuse_unknown_output(path: &Path) -> Result<(), AppError> {
     Ok(())
 }
 
-/// Training files, read whole (a torn last record, from a stopped `train gen`, is left out), as
-/// many positions as a fit takes.
+/// Training files, read whole, as many positions as a fit takes: one that a stopped `train gen`
+/// left unfinished is read as far as it goes, with a warning; a finished one cut short is
+/// refused.
 fn read_training(paths: &[std::path::PathBuf]) -> Result<data::Records, AppError> {
-    data::read_all(paths, othello::train::fit::max_positions, |path, torn| {
-        eprintln!(
-            "othello: {}: {torn} bytes of a torn last record left out",
-            path.display()
-        )
+    data::read_all(paths, othello::train::fit::max_positions, |warning| {
+        eprintln!("othello: {warning}")
     })
     .map_err(AppError::Input)
 }

@@ -29,7 +29,9 @@ pub enum GgfError {
     #[error("bad move {0:?}: expected a square such as f5 or pa, optionally with /eval/time")]
     Move(String),
     /// Text between properties that is none, at character `at` (from 1) of the record's text.
-    #[error("character {at}: {found:?} is not a property (a name in capitals, then its value in [...])")]
+    #[error(
+        "character {at}: {found:?} is not a property (a name in capitals, then its value in [...])"
+    )]
     NotAProperty { at: usize, found: String },
     /// A move by the side not to move: a pass is a move of its own in GGF.
     #[error(
@@ -114,7 +116,9 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
         if rest.is_empty() {
             return Err(GgfError::Brackets);
         }
-        let name_len = rest.find(|c: char| !c.is_ascii_uppercase()).unwrap_or(rest.len());
+        let name_len = rest
+            .find(|c: char| !c.is_ascii_uppercase())
+            .unwrap_or(rest.len());
         let key = &rest[..name_len];
         if key.is_empty() || !rest[name_len..].starts_with('[') {
             let first = rest.chars().next().map_or(0, char::len_utf8);

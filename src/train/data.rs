@@ -8,16 +8,49 @@
 //! (i16: the final disc difference for the side to move, counted as the search counts it, so
 //! under misère fewer discs is a positive label) and whether the label is exact (1) or the
 //! game's result backed up from a later exact solve (0). For 8x8 a record is 24 bytes.
+//!
+//! Version 2 adds, after the rules bytes, the number of records (u64), so that a file cut short,
+//! even between two records, is caught; `u64::MAX` there marks a file still being written (a
+//! `train gen` run stopped or under way), whose count is set when the run ends. Version 1 files
+//! (no count) are still read by `train fit` and `train test`; `train gen` adds to none.
 
+use crate::files::{FileLock, LockKind};
 use crate::rules::{Bits, Color, Position, RuleSet, Shape, Variant};
+use crate::words::Counted;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"OTHELLOD";
-const VERSION: u32 = 1;
-const HEADER: usize = 17;
+const VERSION: u32 = 2;
+/// The header of version 1: no count of records.
+const HEADER_V1: usize = 17;
+/// Where the count of records stands, and the length of the header.
+const COUNT_AT: usize = 17;
+const HEADER: usize = 25;
+/// The count of a file still being written.
+const OPEN: u64 = u64::MAX;
+
+/// What a file's header says of its records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// A version 1 file, which does not say.
+    Unknown,
+    /// Still being written, or left so by a run that stopped.
+    Open,
+    /// Finished, with this many records.
+    Finished(u64),
+}
+
+/// A file's header read.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    board: Board,
+    count: Count,
+    /// The header's length: where the records begin.
+    len: usize,
+}
 
 /// What the positions of a file are played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +69,13 @@ impl Board {
         4 + 2 * self.bytes_per_side() + 1 + 2 + 1
     }
 
+    /// The header of a file of this board that is still being written (see [`Count`]).
     pub fn header(self) -> Vec<u8> {
+        self.header_counting(OPEN)
+    }
+
+    /// The header of a finished file of `records` records.
+    pub fn header_counting(self, records: u64) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend([
@@ -46,21 +85,28 @@ impl Board {
             u8::from(self.variant.misere),
             u8::from(self.variant.place_anywhere),
         ]);
+        out.extend_from_slice(&records.to_le_bytes());
         out
     }
 
-    fn from_header(bytes: &[u8]) -> Result<Board, String> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+    /// Reads the first [`HEADER_V1`] bytes of a header: the board, and the header's length
+    /// by its version.
+    fn from_header(bytes: &[u8]) -> Result<(Board, usize), String> {
+        if bytes.len() < HEADER_V1 || &bytes[..8] != MAGIC {
             return Err("not a training file (no OTHELLOD header)".into());
         }
         let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-        if version != VERSION {
-            return Err(format!(
-                "training file version {version}; this program reads {VERSION}"
-            ));
-        }
+        let len = match version {
+            1 => HEADER_V1,
+            VERSION => HEADER,
+            _ => {
+                return Err(format!(
+                    "training file version {version}; this program reads 1 and {VERSION}"
+                ))
+            }
+        };
         let shape = Shape::new(bytes[12].into(), bytes[13].into()).map_err(|e| e.to_string())?;
-        if let Some(&b) = bytes[14..HEADER].iter().find(|&&b| b > 1) {
+        if let Some(&b) = bytes[14..HEADER_V1].iter().find(|&&b| b > 1) {
             return Err(format!(
                 "not a training file (a rules byte of {b}, where 0 or 1 belongs)"
             ));
@@ -74,7 +120,7 @@ impl Board {
             misere: bytes[15] == 1,
             place_anywhere: bytes[16] == 1,
         };
-        Ok(Board { shape, variant })
+        Ok((Board { shape, variant }, len))
     }
 
     /// Why `record` (one record's bytes) holds no position of this board, if it does not:
@@ -287,22 +333,70 @@ impl Records {
 /// A training file read whole.
 pub struct DataFile {
     pub records: Records,
+    /// The length of its header (by its version): where the records begin.
+    pub header_len: usize,
     /// Bytes after the last whole record (a write cut short), left out.
     pub torn: usize,
 }
 
 /// Reads a training file, as many positions as a fit takes
-/// ([`crate::train::fit::max_positions`]).
+/// ([`crate::train::fit::max_positions`]). A finished file that holds other than the records
+/// its header counts is refused.
 pub fn read(path: &Path) -> Result<DataFile, String> {
-    let mut torn = 0;
-    let records = read_all(&[path], crate::train::fit::max_positions, |_, cut| {
-        torn = cut
-    })?;
-    Ok(DataFile { records, torn })
+    let (head, _, _) = open(path)?;
+    let records = read_all(&[path], crate::train::fit::max_positions, |_| {})?;
+    let len = std::fs::metadata(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .len();
+    let whole = (head.len + records.len() * head.board.record_len()) as u64;
+    Ok(DataFile {
+        records,
+        header_len: head.len,
+        torn: len.saturating_sub(whole) as usize,
+    })
+}
+
+/// Whether a file whose header says `count` and that holds `records` whole records and `torn`
+/// bytes more is whole: an error where a finished file holds other than its count (cut short,
+/// even between records, or grown); a warning where a file still being written, or one of
+/// version 1, is read as far as it goes.
+fn check_count(
+    path: &Path,
+    count: Count,
+    records: u64,
+    torn: usize,
+) -> Result<Option<String>, String> {
+    let name = path.display();
+    let torn_part = |lead: &str| match torn {
+        0 => String::new(),
+        n => format!("{lead}{} of a torn last one", Counted(n, "byte")),
+    };
+    match count {
+        Count::Finished(n) if n == records && torn == 0 => Ok(None),
+        Count::Finished(n) => Err(format!(
+            "{name}: its header counts {} but it holds {}{}: the file was cut short or \
+             damaged (make it again)",
+            Counted(n, "position"),
+            Counted(records, "whole position"),
+            torn_part(" and ")
+        )),
+        Count::Open => Ok(Some(format!(
+            "{name}: not finished (a train gen run stopped, or still runs): its {} read{}",
+            Counted(records, "whole position"),
+            torn_part(", the bytes ")
+        ))),
+        Count::Unknown if torn > 0 => Ok(Some(format!(
+            "{name}: {} of a torn last record left out",
+            Counted(torn, "byte")
+        ))),
+        Count::Unknown => Ok(None),
+    }
 }
 
 /// Reads training files of one board into one [`Records`], refused when they hold more than
-/// `max_records(board)` positions in all; `torn` hears of each file's torn last record.
+/// `max_records(board)` positions in all, or when a finished file holds other than the
+/// records its header counts; `warn` hears of a file read as far as it goes (one still being
+/// written, or a version 1 file with a torn last record).
 /// The records come ordered by game number (a game's own in the order of its file), and a
 /// game found in two files is refused, so shards of one run, given in any order, read as the
 /// records of that run and fit to the same weights.
@@ -312,25 +406,28 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
 pub fn read_all(
     paths: &[impl AsRef<Path>],
     max_records: impl Fn(Board) -> usize,
-    mut torn: impl FnMut(&Path, usize),
+    mut warn: impl FnMut(String),
 ) -> Result<Records, String> {
     let mut opened = Vec::new();
     let mut promised = 0u64;
     for path in paths {
         let path = path.as_ref();
-        let (board, input, whole) = open(path)?;
-        if let Some((first, _, _)) = opened.first() {
-            if *first != board {
+        let (head, input, whole) = open(path)?;
+        if let Some((first, _, _, _)) = opened.first() {
+            if *first != head.board {
                 return Err(format!(
                     "{}: another board or rule set than the files before it",
                     path.display()
                 ));
             }
         }
-        promised += whole.unwrap_or(0);
-        opened.push((board, path, input));
+        promised += match head.count {
+            Count::Finished(n) => n.min(whole.unwrap_or(n)),
+            _ => whole.unwrap_or(0),
+        };
+        opened.push((head.board, head.count, path, input));
     }
-    let Some(&(board, _, _)) = opened.first() else {
+    let Some(&(board, _, _, _)) = opened.first() else {
         return Err("no training file".into());
     };
     // Records are numbered in 32 bits where their games are sorted.
@@ -345,7 +442,7 @@ pub fn read_all(
         )
     };
     if promised > cap as u64 {
-        let last = opened[opened.len() - 1].1;
+        let last = opened[opened.len() - 1].2;
         return Err(too_many(
             last,
             format!("the files given hold {promised} positions"),
@@ -357,8 +454,9 @@ pub fn read_all(
         .reserve_exact(promised as usize * board.record_len());
     let mut count = 0u64;
     let mut runs: Vec<Run> = Vec::new();
-    for (file, (_, path, input)) in opened.iter_mut().enumerate() {
+    for (file, (_, declared, path, input)) in opened.iter_mut().enumerate() {
         let path: &Path = path;
+        let before = count;
         let cut = each_record(path, board, input, |record| {
             count += 1;
             if count > cap as u64 {
@@ -377,8 +475,8 @@ pub fn read_all(
             records.bytes.extend_from_slice(record);
             Ok(())
         })?;
-        if cut > 0 {
-            torn(path, cut);
+        if let Some(warning) = check_count(path, *declared, count - before, cut)? {
+            warn(warning);
         }
     }
     let in_order = runs.windows(2).all(|w| w[0].game <= w[1].game);
@@ -395,8 +493,8 @@ pub fn read_all(
             "game {} is in both {} and {}: each game may be given once (shards of one run \
              do not overlap)",
             w[0].game,
-            opened[a as usize].1.display(),
-            opened[b as usize].1.display()
+            opened[a as usize].2.display(),
+            opened[b as usize].2.display()
         ));
     }
     if !in_order {
@@ -420,9 +518,9 @@ struct Run {
     file: u32,
 }
 
-/// Opens a training file and reads its header: the board, the file at its first record, and
-/// the whole records that its length promises where it has one (a regular file).
-fn open(path: &Path) -> Result<(Board, BufReader<File>, Option<u64>), String> {
+/// Opens a training file and reads its header: what it says, the file at its first record,
+/// and the whole records that its length promises where it has one (a regular file).
+fn open(path: &Path) -> Result<(Head, BufReader<File>, Option<u64>), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let len = file
         .metadata()
@@ -430,16 +528,32 @@ fn open(path: &Path) -> Result<(Board, BufReader<File>, Option<u64>), String> {
         .filter(|m| m.is_file())
         .map(|m| m.len());
     let mut input = BufReader::new(file);
-    let mut header = [0u8; HEADER];
-    input.read_exact(&mut header).map_err(|e| match e.kind() {
+    let short = |e: io::Error| match e.kind() {
         io::ErrorKind::UnexpectedEof => {
             format!("{}: not a training file (too short)", path.display())
         }
         _ => format!("{}: {e}", path.display()),
-    })?;
-    let board = Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))?;
-    let whole = len.map(|len| len.saturating_sub(HEADER as u64) / board.record_len() as u64);
-    Ok((board, input, whole))
+    };
+    let mut header = [0u8; HEADER];
+    input.read_exact(&mut header[..HEADER_V1]).map_err(short)?;
+    let (board, header_len) =
+        Board::from_header(&header).map_err(|e| format!("{}: {e}", path.display()))?;
+    let count = if header_len == HEADER {
+        input.read_exact(&mut header[HEADER_V1..]).map_err(short)?;
+        match u64::from_le_bytes(header[COUNT_AT..HEADER].try_into().expect("8 bytes")) {
+            OPEN => Count::Open,
+            n => Count::Finished(n),
+        }
+    } else {
+        Count::Unknown
+    };
+    let whole = len.map(|len| len.saturating_sub(header_len as u64) / board.record_len() as u64);
+    let head = Head {
+        board,
+        count,
+        len: header_len,
+    };
+    Ok((head, input, whole))
 }
 
 /// Calls `f` with each whole record of `input`, a file of `board` past its header, each one
@@ -479,6 +593,8 @@ struct Scan {
     games: Vec<u32>,
     /// A game outside that range, if the file holds one.
     outside: Option<u32>,
+    /// What its header says of its records.
+    count: Count,
     /// The length of the header and the whole records.
     whole: u64,
     /// The file's length: `whole` and a torn last record.
@@ -488,12 +604,20 @@ struct Scan {
     last_game_at: u64,
 }
 
-/// Reads the training file at `path`, which must be of `board`, checking every record.
+/// Reads the training file at `path`, which must be a version 2 file of `board`, checking
+/// every record, and for a finished file the count of them.
 fn scan(path: &Path, board: Board, range: Range<u64>) -> Result<Scan, String> {
-    let (found, input, _) = open(path)?;
-    if found != board {
+    let (head, input, _) = open(path)?;
+    if head.board != board {
         return Err(format!(
             "{} holds positions of another board or rule set",
+            path.display()
+        ));
+    }
+    if head.count == Count::Unknown {
+        return Err(format!(
+            "{}: a version 1 training file, which train gen does not add to (train fit and \
+             train test still read it): give a new --out",
             path.display()
         ));
     }
@@ -523,12 +647,14 @@ fn scan(path: &Path, board: Board, range: Range<u64>) -> Result<Scan, String> {
         records += 1;
         Ok(())
     })?;
+    check_count(path, head.count, records, torn)?;
     games.sort_unstable();
     games.dedup();
     let whole = HEADER as u64 + records * len;
     Ok(Scan {
         games,
         outside,
+        count: head.count,
         whole,
         len: whole + torn as u64,
         last_game_at,
@@ -536,15 +662,28 @@ fn scan(path: &Path, board: Board, range: Range<u64>) -> Result<Scan, String> {
 }
 
 /// Opens `path` for adding records: a new (or empty) file gets the header; an existing one
-/// must be a training file for `board`, whose records are all checked, and loses a torn last
-/// record. Anything else (another file, a folder, a pipe) is refused and left as it was.
-/// Returns the file and which of the games `range` it already holds, in order.
+/// must be a version 2 training file for `board`, whose records are all checked (and, for a
+/// finished file, counted against its header), and loses a torn last record. Anything else
+/// (another file, a folder, a pipe) is refused and left as it was. The file is locked for the
+/// run (`.NAME.lock` beside it), so that two runs do not add to it at once. Returns the file,
+/// which of the games `range` it already holds, in order, and what keeps its count.
 pub fn open_for_append(
     path: &Path,
     board: Board,
     range: Range<u64>,
-) -> Result<(File, Vec<u32>), String> {
+) -> Result<(File, Vec<u32>, Appending), String> {
     let name = || path.display();
+    let appending = |lock, open| Appending {
+        path: path.to_path_buf(),
+        board,
+        open,
+        _lock: lock,
+    };
+    let lock = || match FileLock::try_take(path, LockKind::Exclusive) {
+        Ok(Some(lock)) => Ok(lock),
+        Ok(None) => Err(format!("{}: another run is adding to it", name())),
+        Err(e) => Err(format!("{}: {e}", FileLock::path_for(path).display())),
+    };
     let len = match std::fs::metadata(path) {
         Ok(m) if !m.is_file() => {
             return Err(format!(
@@ -554,22 +693,26 @@ pub fn open_for_append(
         }
         Ok(m) => m.len(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let lock = lock()?;
             // Created only if still absent: an existing file is never truncated.
             let file = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
                 .open(path)
                 .map_err(|e| format!("{}: {e}", name()))?;
-            return start(path, file, board);
+            let (file, done) = start(path, file, board)?;
+            return Ok((file, done, appending(lock, true)));
         }
         Err(e) => return Err(format!("{}: {e}", name())),
     };
+    let lock = lock()?;
     if len == 0 {
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(path)
             .map_err(|e| format!("{}: {e}", name()))?;
-        return start(path, file, board);
+        let (file, done) = start(path, file, board)?;
+        return Ok((file, done, appending(lock, true)));
     }
     // Only the games asked for are kept, so a large file is scanned in little memory.
     let held = scan(path, board, range)?;
@@ -581,7 +724,69 @@ pub fn open_for_append(
         .append(true)
         .open(path)
         .map_err(|e| format!("{}: {e}", name()))?;
-    Ok((file, held.games))
+    Ok((file, held.games, appending(lock, held.count == Count::Open)))
+}
+
+/// A training file that a run adds to: what sets its count once the run is done.
+#[derive(Debug)]
+pub struct Appending {
+    path: PathBuf,
+    board: Board,
+    /// Whether its header says it is still being written (new, or left so by a stopped run).
+    open: bool,
+    _lock: FileLock,
+}
+
+impl Appending {
+    /// Marks the file as being written, before the first record is added: a run stopped from
+    /// here on leaves it so, and the next run counts its records again.
+    pub fn begin(&mut self) -> Result<(), String> {
+        if !self.open {
+            set_count(&self.path, OPEN)?;
+            self.open = true;
+        }
+        Ok(())
+    }
+
+    /// Sets the count of a file being written to its records, once `file` (the file added
+    /// to) is synced; a file left as it was keeps its count.
+    pub fn finish(self, file: &File) -> Result<(), String> {
+        if !self.open {
+            return Ok(());
+        }
+        let name = self.path.display();
+        file.sync_all().map_err(|e| format!("{name}: {e}"))?;
+        let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
+        set_count(&self.path, whole_records(&self.path, self.board, len)?)
+    }
+}
+
+/// The records of a file of `board` that is `len` bytes long, refused where they are not whole
+/// (a write cut short).
+fn whole_records(path: &Path, board: Board, len: u64) -> Result<u64, String> {
+    let body = len.saturating_sub(HEADER as u64);
+    let record = board.record_len() as u64;
+    if len < HEADER as u64 || body % record != 0 {
+        return Err(format!(
+            "{}: ends in a torn record after its run, so its count is not set",
+            path.display()
+        ));
+    }
+    Ok(body / record)
+}
+
+/// Writes `count` into the header of the training file at `path`, in place: the file is being
+/// written by this run under its lock, and the count is one field of fixed length.
+fn set_count(path: &Path, count: u64) -> Result<(), String> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.seek(SeekFrom::Start(COUNT_AT as u64))
+        .and_then(|_| file.write_all(&count.to_le_bytes()))
+        .and_then(|()| file.sync_data())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The hidden file beside a shard's `out` that its games are added to until they are all
@@ -610,6 +815,7 @@ pub enum Shard {
 
 /// What makes a partial file the shard's file once its games are played.
 pub struct ShardEnd {
+    board: Board,
     partial: PathBuf,
     out: PathBuf,
     /// The partial file began as a copy of `out`, which therefore stands unchanged when no
@@ -643,9 +849,10 @@ pub fn open_shard(out: &Path, board: Board, range: Range<u64>) -> Result<Shard, 
                     range.end - 1
                 ));
             }
-            if held.whole < held.len {
+            if held.count == Count::Open {
                 return Err(format!(
-                    "{name} ends in a torn record, so it is no finished shard and is not replaced"
+                    "{name}: its header says it is still being written, so it is no finished \
+                     shard and is not replaced"
                 ));
             }
             Some(held)
@@ -663,6 +870,7 @@ pub fn open_shard(out: &Path, board: Board, range: Range<u64>) -> Result<Shard, 
         Err(std::fs::TryLockError::Error(e)) => Err(format!("{pname}: {e}")),
     };
     let end = |copied| ShardEnd {
+        board,
         partial: partial.clone(),
         out: out.to_path_buf(),
         copied,
@@ -733,10 +941,14 @@ pub fn open_shard(out: &Path, board: Board, range: Range<u64>) -> Result<Shard, 
                 .open(&partial)
                 .map_err(|e| format!("{pname}: {e}"))?;
             lock(&file)?;
-            let written = match &done {
-                Some(_) => File::open(out).and_then(|mut f| io::copy(&mut f, &mut file).map(drop)),
-                None => file.write_all(&board.header()),
-            };
+            // The copy's header says it is being written; its count is set when it is done.
+            let written = file.write_all(&board.header()).and_then(|()| match &done {
+                Some(_) => File::open(out).and_then(|mut f| {
+                    io::Seek::seek(&mut f, io::SeekFrom::Start(HEADER as u64))?;
+                    io::copy(&mut f, &mut file).map(drop)
+                }),
+                None => Ok(()),
+            });
             written.map_err(|e| format!("{pname}: {e}"))?;
             Ok(Shard::Writing {
                 file,
@@ -749,9 +961,9 @@ pub fn open_shard(out: &Path, board: Board, range: Range<u64>) -> Result<Shard, 
 }
 
 impl ShardEnd {
-    /// Makes the partial file, `file`, the shard's file: synced, then renamed over `out`.
-    /// Where it began as a copy of `out` and `added` nothing, it is removed instead, and `out`
-    /// stands as it was.
+    /// Makes the partial file, `file`, the shard's file: its records counted into its header,
+    /// synced, then renamed over `out`. Where it began as a copy of `out` and `added` nothing,
+    /// it is removed instead, and `out` stands as it was.
     pub fn finish(self, file: File, added: bool) -> Result<(), String> {
         let pname = self.partial.display();
         file.sync_all().map_err(|e| format!("{pname}: {e}"))?;
@@ -759,6 +971,10 @@ impl ShardEnd {
         let done = if self.copied && !added {
             std::fs::remove_file(&self.partial).map_err(|e| format!("{pname}: {e}"))
         } else {
+            // Counted from its length: every record in it was checked or written by a run.
+            let len = file.metadata().map_err(|e| format!("{pname}: {e}"))?.len();
+            let records = whole_records(&self.partial, self.board, len)?;
+            set_count(&self.partial, records)?;
             std::fs::rename(&self.partial, &self.out)
                 .map_err(|e| format!("{}: {e}", self.out.display()))
         };

@@ -94,7 +94,7 @@ fn generate_in<B: Bits>(
             u32::MAX
         ));
     }
-    let (file, done, end) = if shard {
+    let (file, done, end, mut appending) = if shard {
         match data::open_shard(path, board, range.clone())? {
             data::Shard::Finished { games } => {
                 return Ok(GenReport {
@@ -102,16 +102,19 @@ fn generate_in<B: Bits>(
                     ..GenReport::default()
                 })
             }
-            data::Shard::Writing { file, done, end } => (file, done, Some(end)),
+            data::Shard::Writing { file, done, end } => (file, done, Some(end), None),
         }
     } else {
-        let (file, done) = data::open_for_append(path, board, range.clone())?;
-        (file, done, None)
+        let (file, done, appending) = data::open_for_append(path, board, range.clone())?;
+        (file, done, None, Some(appending))
     };
     let todo: Vec<u32> = range
         .map(|g| g as u32)
         .filter(|g| done.binary_search(g).is_err())
         .collect();
+    if let (Some(appending), false) = (&mut appending, todo.is_empty()) {
+        appending.begin()?;
+    }
     let bar = if progress {
         ProgressBar::new(todo.len() as u64)
     } else {
@@ -182,9 +185,11 @@ fn generate_in<B: Bits>(
         return Err(e);
     }
     let positions = positions.into_inner();
+    let file = out.into_inner().map_err(|_| "a writer thread failed")?.file;
     if let Some(end) = end {
-        let file = out.into_inner().map_err(|_| "a writer thread failed")?.file;
         end.finish(file, positions > 0)?;
+    } else if let Some(appending) = appending {
+        appending.finish(&file)?;
     }
     Ok(GenReport {
         skipped: done.len(),

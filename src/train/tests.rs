@@ -37,6 +37,25 @@ fn sorted(path: &std::path::Path) -> Vec<Sample> {
     samples
 }
 
+/// `bytes` of a training file with the count of its header marking it still being written, as
+/// a run stopped midway leaves it.
+fn opened(bytes: &[u8]) -> Vec<u8> {
+    let mut bytes = bytes.to_vec();
+    if bytes.len() >= 25 {
+        bytes[17..25].copy_from_slice(&u64::MAX.to_le_bytes());
+    }
+    bytes
+}
+
+/// `bytes` of a training file of `board`, cut between two records, with the count of its header
+/// set to the records left: a finished file of fewer games.
+fn counted(board: Board, bytes: &[u8]) -> Vec<u8> {
+    let mut bytes = bytes.to_vec();
+    let records = (bytes.len() - 25) / board.record_len();
+    bytes[17..25].copy_from_slice(&(records as u64).to_le_bytes());
+    bytes
+}
+
 #[test]
 fn games_are_the_same_on_any_threads_and_a_stopped_run_resumes() {
     let (one, two) = (scratch("one"), scratch("two"));
@@ -47,16 +66,31 @@ fn games_are_the_same_on_any_threads_and_a_stopped_run_resumes() {
     let report = generate(&options(5, 6, 12, 2), &two, false).unwrap();
     assert_eq!((report.games, report.skipped), (6, 6));
     assert_eq!(sorted(&one), sorted(&two));
-    // A torn last record is dropped when the file is taken up again.
-    let len = std::fs::metadata(&one).unwrap().len();
-    let file = std::fs::OpenOptions::new().append(true).open(&one).unwrap();
-    file.set_len(len - 5).unwrap();
+    // A finished file counts its records: one cut short, even between two records, is refused
+    // by the reader and by a run that would add to it, and left as it is.
+    let whole = std::fs::read(&one).unwrap();
+    let record = data::read(&one).unwrap().records.board().record_len();
+    for cut in [5, record] {
+        let short = &whole[..whole.len() - cut];
+        std::fs::write(&one, short).unwrap();
+        let e = data::read(&one).err().unwrap();
+        assert!(e.contains("cut short or damaged"), "{e}");
+        let e = generate(&options(5, 6, 12, 1), &one, false).unwrap_err();
+        assert!(e.contains("cut short or damaged"), "{e}");
+        assert_eq!(std::fs::read(&one).unwrap(), short);
+    }
+    // A torn last record of a run stopped midway is dropped when the file is taken up again,
+    // and the count set once the run is done.
+    std::fs::write(&one, opened(&whole[..whole.len() - 5])).unwrap();
     let torn = data::read(&one).unwrap();
-    assert_eq!(torn.torn, torn.records.board().record_len() - 5);
+    assert_eq!(torn.torn, record - 5);
     let report = generate(&options(5, 6, 12, 1), &one, false).unwrap();
     // The torn game's other records remain, so the game counts as present.
     assert_eq!(report.games, 0);
-    assert_eq!(data::read(&one).unwrap().torn, 0);
+    let file = data::read(&one).unwrap();
+    assert_eq!((file.torn, file.header_len), (0, 25));
+    let bytes = std::fs::read(&one).unwrap();
+    assert_eq!(bytes, counted(file.records.board(), &bytes));
     for path in [one, two] {
         std::fs::remove_file(path).unwrap();
     }
@@ -230,7 +264,7 @@ fn a_fit_takes_no_more_positions_than_its_cap() {
     let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
     let path = file_of("capped", four, &vec![record; 5]);
     let read = |cap: usize, path: &std::path::Path| {
-        data::read_all(&[path], |_| cap, |_, _| {}).map(|r| r.len())
+        data::read_all(&[path], |_| cap, |_| {}).map(|r| r.len())
     };
     assert_eq!(read(5, &path), Ok(5));
     // Refused from the file's length, before a record is read.
@@ -309,7 +343,7 @@ fn only_a_training_file_or_none_is_added_to() {
     // Only the games asked for are counted as there.
     let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
     let three = file_of("three-games", four, &vec![record; 3]);
-    let (_, done) = data::open_for_append(&three, four, 0..2).unwrap();
+    let (_, done, _) = data::open_for_append(&three, four, 0..2).unwrap();
     assert_eq!(done, [0, 1]);
     for p in [other, five, three] {
         std::fs::remove_file(p).unwrap();
@@ -318,7 +352,7 @@ fn only_a_training_file_or_none_is_added_to() {
 
 /// The samples of training files read together, in the order a fit reads them.
 fn read_together(paths: &[&PathBuf]) -> Result<Vec<Sample>, String> {
-    let records = data::read_all(paths, |_| 1 << 20, |_, _| {})?;
+    let records = data::read_all(paths, |_| 1 << 20, |_| {})?;
     Ok(records.iter().map(|r| r.to_sample()).collect())
 }
 
@@ -363,7 +397,7 @@ fn shards_in_any_order_read_and_fit_as_the_one_run() {
         regularize: 1.0,
         threads: 2,
     };
-    let records = |paths: &[&PathBuf]| data::read_all(paths, |_| 1 << 20, |_, _| {}).unwrap();
+    let records = |paths: &[&PathBuf]| data::read_all(paths, |_| 1 << 20, |_| {}).unwrap();
     let (a, _) = fit(&records(&[&one]), &o).unwrap();
     let (b, _) = fit(
         &records(&[&shards[3], &shards[1], &shards[0], &shards[2]]),
@@ -411,7 +445,7 @@ fn a_stopped_shard_goes_on_from_its_partial_file_and_never_damages_its_own() {
     // other records must be played again, not taken as the whole game).
     for cut in [5, finished.len() - 3, second + record] {
         let _ = std::fs::remove_file(&out);
-        std::fs::write(&partial, &finished[..cut]).unwrap();
+        std::fs::write(&partial, opened(&finished[..cut])).unwrap();
         let report = generate_shard(&shard, &out, false).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), finished, "cut at {cut}");
         assert!(report.games >= 1, "cut at {cut}: {report:?}");
@@ -427,14 +461,15 @@ fn a_stopped_shard_goes_on_from_its_partial_file_and_never_damages_its_own() {
         (before, finished.clone())
     );
     assert!(!partial.exists());
-    // A file of the first two of these games (a smaller shard) has the others added.
-    std::fs::write(&out, &finished[..second]).unwrap();
+    // A file of the first of these games (a smaller shard) has the others added.
+    let smaller = counted(board(4, 5), &finished[..second]);
+    std::fs::write(&out, &smaller).unwrap();
     let report = generate_shard(&shard, &out, false).unwrap();
     assert_eq!((report.games, report.skipped), (3, 1));
     assert_eq!(std::fs::read(&out).unwrap(), finished);
     // While a run writes the partial file (it holds a lock on it), another is refused.
-    std::fs::write(&out, &finished[..second]).unwrap();
-    std::fs::write(&partial, &finished[..second]).unwrap();
+    std::fs::write(&out, &smaller).unwrap();
+    std::fs::write(&partial, opened(&finished[..second])).unwrap();
     let held = std::fs::File::open(&partial).unwrap();
     held.lock().unwrap();
     let e = generate_shard(&shard, &out, false).unwrap_err();
@@ -456,7 +491,7 @@ fn a_stopped_shard_goes_on_from_its_partial_file_and_never_damages_its_own() {
         "{e}"
     );
     assert!(e.ends_with("(remove it to start this shard again)"), "{e}");
-    assert_eq!(std::fs::read(&out).unwrap(), &finished[..second]);
+    assert_eq!(std::fs::read(&out).unwrap(), smaller);
     for p in [reference, out, partial] {
         std::fs::remove_file(p).unwrap();
     }
@@ -481,16 +516,31 @@ fn a_shard_is_written_only_over_a_shard_of_its_games() {
     );
     let own = scratch("foreign-own");
     generate_shard(&shard, &own, false).unwrap();
-    let mut torn = std::fs::read(&own).unwrap();
-    torn.truncate(torn.len() - 1);
+    let own_bytes = std::fs::read(&own).unwrap();
+    let torn = &own_bytes[..own_bytes.len() - 1];
+    // Cut between two records: only the count in its header tells.
+    let record = board(4, 5).record_len();
+    let halved = &own_bytes[..25 + (own_bytes.len() - 25) / record / 2 * record];
+    let unfinished = opened(&own_bytes);
     std::fs::remove_file(&own).unwrap();
-    let cases: [(&[u8], &str); 4] = [
+    let mut old = b"OTHELLOD\x01\x00\x00\x00\x04\x05\x00\x00\x00".to_vec();
+    old.extend_from_slice(&own_bytes[25..]);
+    let cases: [(&[u8], &str); 7] = [
         (&other_shard, "not one of this shard's games"),
         (
             &board(6, 6).header(),
             "holds positions of another board or rule set",
         ),
-        (&torn, "ends in a torn record, so it is no finished shard"),
+        (torn, "cut short or damaged"),
+        (halved, "cut short or damaged"),
+        (
+            &unfinished,
+            "still being written, so it is no finished shard",
+        ),
+        (
+            &old,
+            "a version 1 training file, which train gen does not add to",
+        ),
         (b"my notes\n", "not a training file"),
     ];
     for (bytes, why) in cases {
