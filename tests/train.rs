@@ -403,10 +403,12 @@ fn records_4x4(paths: &[&std::path::Path]) -> Vec<Vec<u8>> {
             let bytes = fs::read(p).unwrap();
             assert_eq!(
                 &bytes[..17],
-                b"OTHELLOD\x01\x00\x00\x00\x04\x04\x00\x00\x00"
+                b"OTHELLOD\x02\x00\x00\x00\x04\x04\x00\x00\x00"
             );
-            assert_eq!((bytes.len() - 17) % 12, 0);
-            bytes[17..]
+            // The header counts the records: the file is finished.
+            let count = u64::from_le_bytes(bytes[17..25].try_into().unwrap());
+            assert_eq!((bytes.len() as u64 - 25), 12 * count);
+            bytes[25..]
                 .chunks(12)
                 .map(<[u8]>::to_vec)
                 .collect::<Vec<_>>()
@@ -582,6 +584,88 @@ fn a_shard_index_comes_from_the_job_array() {
         &[("JOB_COMPLETION_INDEX", "-1")],
         "JOB_COMPLETION_INDEX=-1: a shard index is a number from 0",
     );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `train fit` and `train test` refuse a finished shard cut short, by a few bytes or between two
+/// records (only the count in its header tells then), naming it; a file that a stopped run left
+/// unfinished is read as far as it goes, with a warning naming it.
+#[test]
+fn fit_and_test_refuse_a_cut_shard_and_warn_of_an_unfinished_file() {
+    let dir = scratch("cut-shard");
+    let shard = dir.join("shard.dat");
+    let made = gen_4x4(&["--shard", "0", "--shard-size", "8"], &shard, &[]);
+    assert!(made.status.success(), "{made:?}");
+    let whole = fs::read(&shard).unwrap();
+    let records = (whole.len() - 25) / 12;
+    let weights = dir.join("w.weights");
+    let fit = othello()
+        .args(["train", "fit", "--phases", "2", "--epochs", "5", "--out"])
+        .arg(&weights)
+        .arg(&shard)
+        .output()
+        .unwrap();
+    assert!(fit.status.success(), "{fit:?}");
+    let runs = |data: &std::path::Path| {
+        let fit = othello()
+            .args(["train", "fit", "--phases", "2", "--epochs", "5", "--out"])
+            .arg(dir.join("cut.weights"))
+            .arg(data)
+            .output()
+            .unwrap();
+        let test = othello()
+            .arg("--weights")
+            .arg(&weights)
+            .args(["train", "test", "--held-out", "1"])
+            .arg(data)
+            .output()
+            .unwrap();
+        [fit, test]
+    };
+    let cut = dir.join("cut.dat");
+    for (len, held) in [
+        (
+            whole.len() - 5,
+            format!(
+                "{} whole positions and 7 bytes of a torn last one",
+                records - 1
+            ),
+        ),
+        (
+            25 + records / 2 * 12,
+            format!("{} whole positions", records / 2),
+        ),
+    ] {
+        fs::write(&cut, &whole[..len]).unwrap();
+        for out in runs(&cut) {
+            assert_eq!(out.status.code(), Some(2), "{out:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                format!(
+                    "othello: {}: its header counts {records} positions but it holds {held}: the \
+                     file was cut short or damaged (make it again)\n",
+                    cut.display()
+                )
+            );
+        }
+        assert!(!dir.join("cut.weights").exists());
+    }
+    // Left unfinished by a stopped run: read, and said so.
+    let mut open = whole[..whole.len() - 5].to_vec();
+    open[17..25].copy_from_slice(&u64::MAX.to_le_bytes());
+    fs::write(&cut, &open).unwrap();
+    for out in runs(&cut) {
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "othello: {}: not finished (a train gen run stopped, or still runs): its {} \
+                 whole positions read, 7 bytes of a torn last one left out\n",
+                cut.display(),
+                records - 1
+            )
+        );
+    }
     fs::remove_dir_all(&dir).unwrap();
 }
 

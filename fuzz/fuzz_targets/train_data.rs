@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         let board = records.board();
         assert_eq!(
             data.len(),
-            board.header().len() + records.len() * board.record_len() + file.torn
+            file.header_len + records.len() * board.record_len() + file.torn
         );
         othello::with_bits!(board.shape, |B| {
             for record in records.iter() {

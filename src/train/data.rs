@@ -367,9 +367,9 @@ fn check_count(
     torn: usize,
 ) -> Result<Option<String>, String> {
     let name = path.display();
-    let torn_part = |lead: &str| match torn {
+    let torn_part = |lead: &str, tail: &str| match torn {
         0 => String::new(),
-        n => format!("{lead}{} of a torn last one", Counted(n, "byte")),
+        n => format!("{lead}{} of a torn last one{tail}", Counted(n, "byte")),
     };
     match count {
         Count::Finished(n) if n == records && torn == 0 => Ok(None),
@@ -378,12 +378,12 @@ fn check_count(
              damaged (make it again)",
             Counted(n, "position"),
             Counted(records, "whole position"),
-            torn_part(" and ")
+            torn_part(" and ", "")
         )),
         Count::Open => Ok(Some(format!(
             "{name}: not finished (a train gen run stopped, or still runs): its {} read{}",
             Counted(records, "whole position"),
-            torn_part(", the bytes ")
+            torn_part(", ", " left out")
         ))),
         Count::Unknown if torn > 0 => Ok(Some(format!(
             "{name}: {} of a torn last record left out",
@@ -766,7 +766,7 @@ impl Appending {
 fn whole_records(path: &Path, board: Board, len: u64) -> Result<u64, String> {
     let body = len.saturating_sub(HEADER as u64);
     let record = board.record_len() as u64;
-    if len < HEADER as u64 || body % record != 0 {
+    if len < HEADER as u64 || !body.is_multiple_of(record) {
         return Err(format!(
             "{}: ends in a torn record after its run, so its count is not set",
             path.display()
