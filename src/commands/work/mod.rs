@@ -17,6 +17,7 @@ use super::start::Start;
 use crate::files::{FileLock, LockKind};
 use crate::notation::{MoveList, PositionString};
 use crate::rules::{Bits, Move, Position, Rules};
+use crate::search::weights::fnv1a;
 use crate::search::{Evaluation, RootMoves};
 use crate::words::Counted;
 use anyhow::{bail, Context};
@@ -76,16 +77,9 @@ impl Totals {
     }
 }
 
-/// The 64-bit FNV-1a hash of `bytes`.
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// A name for the journal of `pos` and its images: the hash of its text.
 fn journal_name(text: &str) -> String {
-    format!("{:016x}", fnv(text.as_bytes()))
+    format!("{:016x}", fnv1a(text.as_bytes()))
 }
 
 /// What the estimates of a merge under `rules` depend on, in a word or two: the learned weights
@@ -93,7 +87,7 @@ fn journal_name(text: &str) -> String {
 fn evaluation_mark<B: Bits>(eval: &Evaluation, rules: &Rules<B>) -> String {
     let g = &rules.geometry;
     match eval.weights_for(g.rows(), g.cols(), rules.variant) {
-        Some(w) => format!("weights {:016x}", fnv(&w.to_bytes())),
+        Some(w) => format!("weights {:016x}", fnv1a(&w.to_bytes())),
         None => "classic".to_string(),
     }
 }
