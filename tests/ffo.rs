@@ -2,16 +2,16 @@
 //! must find a best move and the exact score of every one, counted as the file counts (empty
 //! cells to the winner).
 
-use othello::commands::solve_file;
 use othello::search::Evaluation;
+use othello::solve::solve_file;
 use std::fs::File;
 use std::io::BufReader;
 
-fn solve_all(name: &str) -> othello::commands::FileTotals {
+fn solve_all(name: &str) -> othello::solve::FileTotals {
     solve_with(name, 1)
 }
 
-fn solve_with(name: &str, threads: usize) -> othello::commands::FileTotals {
+fn solve_with(name: &str, threads: usize) -> othello::solve::FileTotals {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = BufReader::new(File::open(path).unwrap());
     let mut report = Vec::new();

@@ -7,12 +7,12 @@ mod common;
 
 use assert_cmd::Command;
 use common::{Cell, Colour, RefBoard, RefVariant};
-use othello::commands::Stopped;
-use othello::commands::{boards_up_to, perfect_play, Found, Interrupt, PerfectPlayOptions};
-use othello::commands::{PositionSolved, TableEntry};
+use othello::interrupt::{Interrupt, Stopped};
 use othello::rules::{Move, Shape};
 use othello::rules::{RuleSet, Setup};
 use othello::search::Evaluation;
+use othello::solve::{boards_up_to, perfect_play, Found, PerfectPlayOptions};
+use othello::solve::{PositionSolved, TableEntry};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
@@ -558,9 +558,9 @@ fn a_signal_caches_the_entry_it_stopped_and_starts_no_other() {
 /// apart from those solved and those not.
 #[test]
 fn an_entry_stopped_among_the_ties_gives_its_value() {
-    use othello::commands::{solve_position_within, SolveOptions};
     use othello::rules::{Color, Rules, Variant};
     use othello::search::{Progress, RootMoves};
+    use othello::solve::{solve_position_within, SolveOptions};
     use std::ops::ControlFlow;
     let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-ties");
     let _ = std::fs::remove_dir_all(&folder);

@@ -2,13 +2,13 @@
 //! alpha-beta search written here, and the 8x8 line of perfect play of Takizawa's solution.
 
 use assert_cmd::Command;
-use othello::commands::{
-    solve_from, solve_position, Interrupt, PositionSolved, SolveOptions, Start,
-};
+use othello::interrupt::Interrupt;
 use othello::notation::MoveList;
 use othello::rules::Variant;
 use othello::rules::{Bits, Color, Game, Move, Passes, Position, RuleSet, Rules, Setup, Shape};
 use othello::search::{Evaluation, RootMoves};
+use othello::solve::{solve_from, solve_position, PositionSolved, SolveOptions};
+use othello::start::Start;
 use std::path::Path;
 
 fn setup(rows: usize, cols: usize, variant: Variant) -> Setup {
@@ -695,8 +695,8 @@ fn solve_file_skips_positions_past_max_empties() {
 /// still stops the solve: it is told as stopped, with the signal, not finished quietly.
 #[test]
 fn a_signal_after_the_value_is_known_still_stops_the_solve() {
-    use othello::commands::{solve_position_within, OutOfTime};
     use othello::search::Progress;
+    use othello::solve::{solve_position_within, OutOfTime};
     use std::ops::ControlFlow;
     let variant = Variant {
         rule_set: RuleSet::Simple,

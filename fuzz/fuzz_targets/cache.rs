@@ -5,7 +5,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use othello::commands::{perfect_play, Interrupt, PerfectPlayOptions};
+use othello::interrupt::Interrupt;
+use othello::solve::{perfect_play, PerfectPlayOptions};
 use othello::rules::{RuleSet, Shape};
 
 fuzz_target!(|data: &[u8]| {

@@ -6,7 +6,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use othello::commands::JournalFile;
+use othello::solve::JournalFile;
 use othello::notation::JournalLine;
 use othello::rules::{Bits, RuleSet, Rules, Shape, Variant};
 use std::io::Write;

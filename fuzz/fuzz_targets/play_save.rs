@@ -6,7 +6,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use othello::commands::Start;
+use othello::start::Start;
 use othello::notation::MoveList;
 use othello::play::{Options, Session};
 use othello::rules::{RuleSet, Setup, Shape, Variant};

@@ -7,8 +7,9 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use othello::commands::work::{self, Batch, JobOptions, JobResult};
-use othello::commands::{Interrupt, Start};
+use othello::solve::work::{self, Batch, JobOptions, JobResult};
+use othello::interrupt::Interrupt;
+use othello::start::Start;
 use othello::notation::MoveList;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant};
 use othello::search::{Evaluation, RootMoves};

@@ -9,15 +9,15 @@
 //! The game and its engine are a [`Table`]; the board around it keeps what the sitting adds
 //! (what undo took back, the program's sides, a resignation, how the board is shown).
 
-use crate::commands::Start;
+use crate::lines::{LineReader, Unreadable, MAX_LINE};
 use crate::notation::{MoveList, PositionString, RecordFormat};
 use crate::players::BookUse;
 use crate::players::Table;
 use crate::protocols::line::Sides;
-use crate::protocols::{LineReader, Unreadable, MAX_LINE};
 use crate::rules::Winner;
 use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Move, Passes, Square};
 use crate::search::{Config, Progress, Report, DISC};
+use crate::start::Start;
 use crate::words::Counted;
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -898,24 +898,24 @@ fn squares_text<B: Bits>(g: &Geometry<B>, cells: &[usize]) -> String {
 }
 
 /// The review of `game` so far, searched as deep as the computer plays (at most
-/// [`analyze::DEPTH`]) and solved from [`analyze::EXACT_EMPTIES`] empty cells on.
+/// [`analysis::DEPTH`]) and solved from [`analysis::EXACT_EMPTIES`] empty cells on.
 fn analysis<B: Bits>(game: &Game<B>, config: &Config) -> Vec<String> {
-    use crate::commands::analyze;
+    use crate::analysis;
     let start = PositionString::from_position(&game.rules().geometry, game.start());
     let start = Start::Position(start, game.variant());
     let moves: MoveList = game.moves().collect();
-    let options = analyze::AnalyzeOptions {
-        exact_empties: analyze::EXACT_EMPTIES,
-        depth: Some(config.depth.unwrap_or(analyze::DEPTH).min(analyze::DEPTH)),
+    let options = analysis::AnalyzeOptions {
+        exact_empties: analysis::EXACT_EMPTIES,
+        depth: Some(config.depth.unwrap_or(analysis::DEPTH).min(analysis::DEPTH)),
         move_time: None,
         hash_mb: config.hash_mb,
         threads: config.threads,
         eval: config.eval.clone(),
     };
     let mut text = Vec::new();
-    let written = analyze::analyze(&start, &moves, &options, &mut |_, _| {})
+    let written = analysis::analyze(&start, &moves, &options, &mut |_, _| {})
         .map_err(|e| e.to_string())
-        .and_then(|review| analyze::write_text(&review, &mut text).map_err(|e| e.to_string()));
+        .and_then(|review| analysis::write_text(&review, &mut text).map_err(|e| e.to_string()));
     match written {
         Ok(()) => String::from_utf8_lossy(&text)
             .lines()

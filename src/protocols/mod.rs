@@ -7,13 +7,9 @@
 //! - [`gtp`]: the Go Text Protocol as Othello programs speak it.
 //! - [`nboard`]: the NBoard protocol with its GGF game records.
 //!
-//! [`LineReader`] is the one line reader they all use, bounded in line length; the files the
-//! commands read as lists go through it too ([`list_entries`]).
+//! They all read through [`crate::lines::LineReader`], bounded in line length.
 
 pub mod gtp;
 pub mod line;
 pub mod nboard;
-mod reader;
 pub mod triples;
-
-pub use reader::{list_entries, list_entry, LineReader, Unreadable, MAX_LINE};

@@ -6,7 +6,7 @@
 //! in `/proc`, then the keeper's process group. The referee is a subreaper too, and reaps what
 //! reaches it.
 
-use crate::protocols::LineReader;
+use crate::lines::LineReader;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;

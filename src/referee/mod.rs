@@ -1,12 +1,15 @@
-//! `othello match`: a referee that runs games between two programs under the tournament rules (move triples).
+//! The referee: games between two programs under the tournament rules (`othello match`, move
+//! triples or an engine protocol), and between two players in this process (`othello selfplay`).
 //! An illegal move, an illegal pass, a malformed line, a crash or a late move loses the game on
 //! the spot; every game's processes are ended and reaped before the next one starts. A program
 //! that cannot be run at all is an error of the match, not a game lost.
 
 mod child;
+mod selfplay;
 mod sides;
 
 pub use child::{at_stop, end_contestants_on_signals};
+pub use selfplay::{default_opening_plies, selfplay, MoveTimes, Series, Tally};
 pub use sides::{Forfeit, Protocol, Reason, SideSpec};
 
 use crate::files::AtomicFile;

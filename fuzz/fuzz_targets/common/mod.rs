@@ -3,7 +3,7 @@
 //! take a path.
 #![allow(dead_code)]
 
-use othello::protocols::{LineReader, Unreadable};
+use othello::lines::{LineReader, Unreadable};
 use othello::search::{Config, Evaluation};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -163,7 +163,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::Interrupt;
+    use crate::interrupt::Interrupt;
     use crate::progress::Progress;
     use crate::search::Evaluation;
     use std::time::Duration;

@@ -11,11 +11,11 @@
 //! stop at once, and what they had found is dropped.
 
 use super::{add_link, Book, Entry, Frame, Leaf, Level};
-use crate::commands::{BadPosition, Interrupt};
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
 use crate::search::{Config, Engine, Evaluation, RootMoves, Scoring, DISC};
 use crate::words::Counted;
+use crate::{interrupt::Interrupt, start::BadPosition};
 use std::collections::{HashSet, VecDeque};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};

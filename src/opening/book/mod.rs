@@ -432,7 +432,7 @@ impl Book {
     }
 
     /// An empty book for games from a command's start.
-    pub fn for_start(start: &crate::commands::Start) -> Result<Book, crate::rules::ShapeError> {
+    pub fn for_start(start: &crate::start::Start) -> Result<Book, crate::rules::ShapeError> {
         crate::with_bits!(start.shape(), |B| {
             let (rules, position) = start.rules_and_position::<B>()?;
             Ok(Book::new(&rules, &position))
@@ -440,7 +440,7 @@ impl Book {
     }
 
     /// [`Book::check`] for a command's start.
-    pub fn check_start(&self, start: &crate::commands::Start) -> Result<(), Mismatch> {
+    pub fn check_start(&self, start: &crate::start::Start) -> Result<(), Mismatch> {
         crate::with_bits!(start.shape(), |B| {
             match start.rules_and_position::<B>() {
                 Ok((rules, position)) => self.check(&rules, &position),

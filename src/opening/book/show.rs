@@ -2,9 +2,9 @@
 //! learned below each.
 
 use super::{Book, BookMove, Frame, Games, Level};
-use crate::commands::BadPosition;
 use crate::notation::PositionString;
 use crate::rules::{Bits, Color, Game, Move, Passes, Rules};
+use crate::start::BadPosition;
 use crate::words::{Counted, Signed};
 
 /// What the book knows of one position.

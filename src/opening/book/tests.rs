@@ -1,5 +1,5 @@
 use super::*;
-use crate::commands::Interrupt;
+use crate::interrupt::Interrupt;
 use crate::progress::Progress;
 use crate::rules::{Color, Passes, RuleSet, Setup, Square};
 use crate::search::{Config, Engine, Evaluation, Scoring};

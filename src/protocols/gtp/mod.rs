@@ -5,9 +5,9 @@
 //! [`parse`] turns a line into a [`Request`]; [`Session::handle`] answers it (the pure core,
 //! holding the game and the engine); [`run`] does the reading and writing.
 
+use crate::lines::LineReader;
 use crate::players::BookUse;
 use crate::players::{AnyTable, Table};
-use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, Move, Shape, Square, Variant, Winner};
 use crate::search::{time, Config};
 use std::fmt;

@@ -1,6 +1,6 @@
 //! The five header lines: rows, columns, first player, top-left colour, `>` or `<`.
 
-use crate::protocols::reader::Unreadable;
+use crate::lines::Unreadable;
 use crate::rules::{Color, Shape, MAX_SIDE, MIN_SIDE};
 use std::fmt;
 

@@ -8,7 +8,7 @@ mod header;
 
 pub use header::{Header, HeaderError, HeaderField};
 
-use super::{LineReader, Unreadable};
+use crate::lines::{LineReader, Unreadable};
 use crate::players::BookUse;
 use crate::players::{Player, PlayerSpec};
 use crate::rules::{Bits, Color, Erased, Family, Game, Move, Passes, RuleSet, Setup, Square};

@@ -11,9 +11,9 @@
 
 pub use crate::notation::{parse_ggf, GgfError, GgfGame};
 
+use crate::lines::LineReader;
 use crate::players::BookUse;
 use crate::players::{Analysis, AnyTable, Table};
-use crate::protocols::LineReader;
 use crate::rules::{Bits, Color, IllegalMove, Move, Position, Shape, Variant};
 use crate::search::{Config, Scoring};
 use std::io::{self, BufRead, Write};

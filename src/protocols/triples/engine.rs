@@ -24,7 +24,7 @@ pub enum EngineError {
     #[error("line {line}: {why}")]
     Unreadable {
         line: usize,
-        why: crate::protocols::Unreadable,
+        why: crate::lines::Unreadable,
     },
     #[error("the opening: {0}")]
     Opening(String),
@@ -159,7 +159,7 @@ pub fn run<B: Bits>(
     if session.is_over() {
         return Ok(Ending::Finished);
     }
-    let mut reader = crate::protocols::LineReader::new(input);
+    let mut reader = crate::lines::LineReader::new(input);
     while let Some(line) = reader.next_line()? {
         let line = line.map_err(|why| EngineError::Unreadable {
             line: session.lines + 1,

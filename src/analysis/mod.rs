@@ -1,0 +1,15 @@
+//! Going over a game move by move.
+//!
+//! - [`review`]: `othello analyze` (and `play`'s review): each move beside the engine's best, both
+//!   values and the discs lost, exact near the end and searched before.
+//! - [`show`](show()): `othello show`: every step of a move list in words, with the position
+//!   after it.
+
+mod review;
+mod show;
+
+pub use review::{
+    analyze, write_json, write_text, AnalyzeOptions, Mark, Review, Reviewed, BLUNDER, DEPTH,
+    EXACT_EMPTIES, MISTAKE,
+};
+pub use show::{show, IllegalListedMove, Shown};

@@ -1,0 +1,286 @@
+//! One job of a work folder: solving it, and what its solve leaves.
+
+use super::folder::{Folder, Job, JobResult, Plan, Round, Task};
+use crate::files::LockKind;
+use crate::interrupt::Interrupt;
+use crate::notation::MoveList;
+use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
+use crate::search::{Engine, Evaluation};
+use crate::solve::journal::JournalFile;
+use crate::solve::position::{interruptible, play_listed, position_after, solver};
+use crate::words::Counted;
+use anyhow::{bail, Context};
+use std::any::Any;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The exit status of a job stopped by its `--limit`: its work is kept, run it again.
+pub const STATUS_JOB_STOPPED: u8 = 3;
+
+/// How a job is solved.
+#[derive(Clone, Debug)]
+pub struct JobOptions {
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// The evaluation behind the solver's order and the merges' estimates.
+    pub eval: Evaluation,
+    pub limit: Option<Duration>,
+    pub interrupt: Interrupt,
+}
+
+/// How a job ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobEnd {
+    /// Its result is written.
+    Done(JobResult),
+    /// Its result was already there: nothing was done.
+    AlreadyDone,
+    /// Its limit, or a signal, stopped it; the work is in its journal.
+    Stopped { signal: Option<i32> },
+}
+
+/// The solver of whoever runs many jobs of one folder in turn (a worker of the local runner,
+/// a batch), kept from one job to the next: its table, and under SIMPLE rules its values of
+/// sets of empty cells, carry over as a direct solve's do from one subtree to the next; a job
+/// run alone starts cold. Every entry a kept table holds is a bound proven under the folder's
+/// rules, so a warm job proves what a cold one would, sooner.
+#[derive(Default)]
+pub struct Warm {
+    engine: Option<Box<dyn Any + Send>>,
+    /// Whether the solver is kept for many jobs, and so worth setting up for the whole root.
+    many: bool,
+}
+
+impl Warm {
+    /// A solver kept for many jobs.
+    pub fn many() -> Self {
+        Warm {
+            engine: None,
+            many: true,
+        }
+    }
+
+    /// The kept solver, when it is one for boards of `B`; otherwise a new one, set up for
+    /// the whole `root` when it will serve many jobs under it.
+    fn take<B: Bits>(&mut self, root: &Position<B>, make: impl FnOnce() -> Engine<B>) -> Engine<B> {
+        match self.engine.take().map(|e| e.downcast::<Engine<B>>()) {
+            Some(Ok(engine)) => *engine,
+            _ => {
+                let mut engine = make();
+                if self.many {
+                    engine.prepare_for(root);
+                }
+                engine
+            }
+        }
+    }
+
+    fn keep<B: Bits>(&mut self, engine: Engine<B>) {
+        self.engine = Some(Box::new(engine));
+    }
+}
+
+/// The median and the largest of job times (zero for none).
+pub(super) fn spread(seconds: &[f64]) -> (f64, f64) {
+    let mut sorted = seconds.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    (median, sorted.last().copied().unwrap_or(0.0))
+}
+
+/// The rules and the position a plan solves.
+pub(super) fn plan_root<B: Bits>(plan: &Plan) -> anyhow::Result<(Rules<B>, Position<B>)> {
+    position_after(&plan.start, &plan.moves)
+}
+
+/// Which jobs of a round one run solves: batch `index` of `size` jobs, those from
+/// `index * size` (one job when `size` is 1). A batch shares one solver (see [`Warm`]), so a
+/// task of a job array that solves a few neighbouring jobs finds in its table what the ones
+/// before proved, and the array has fewer tasks to schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub index: usize,
+    pub size: usize,
+}
+
+impl Batch {
+    /// The jobs of the batch in a round of `jobs` jobs, or why there are none.
+    fn jobs(&self, round: &Round) -> anyhow::Result<std::ops::Range<usize>> {
+        let count = round.jobs.len();
+        let first = self.index.checked_mul(self.size).filter(|&f| f < count);
+        match first {
+            Some(first) => Ok(first..count.min(first + self.size)),
+            None if self.size == 1 => bail!(
+                "job {}: round {} has {} (0 to {})",
+                self.index,
+                round.number,
+                Counted(count, "job"),
+                count as i64 - 1
+            ),
+            None => bail!(
+                "batch {}: round {} has {}, {} of {} (0 to {})",
+                self.index,
+                round.number,
+                Counted(count, "job"),
+                Counted(count.div_ceil(self.size), "batch"),
+                self.size,
+                count.div_ceil(self.size) as i64 - 1
+            ),
+        }
+    }
+}
+
+/// Solves the jobs of `batch` in `round` (the latest when `None`) of the work folder `dir`, in
+/// turn, calling `each` with each job's index and end; stops at the first job stopped and
+/// gives its end, or `None` when every job has its result.
+pub fn run_jobs(
+    dir: &Path,
+    round: Option<u32>,
+    batch: Batch,
+    options: &JobOptions,
+    each: &mut dyn FnMut(usize, &JobEnd) -> anyhow::Result<()>,
+) -> anyhow::Result<Option<JobEnd>> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    let _lock = folder.lock(LockKind::Shared)?;
+    let rounds = folder.rounds()?;
+    let round = match round {
+        None => rounds
+            .last()
+            .context("the work folder has no round of jobs")?,
+        Some(r) => rounds.iter().find(|x| x.number == r).with_context(|| {
+            format!(
+                "--round {r}: the work folder has rounds 1 to {}",
+                rounds.len()
+            )
+        })?,
+    };
+    let mut warm = Warm::default();
+    for index in batch.jobs(round)? {
+        let end = run_loaded_job(&folder, &plan, round, index, options, &mut warm)?;
+        each(index, &end)?;
+        if let JobEnd::Stopped { .. } = end {
+            return Ok(Some(end));
+        }
+    }
+    Ok(None)
+}
+
+pub(super) fn run_loaded_job(
+    folder: &Folder,
+    plan: &Plan,
+    round: &Round,
+    index: usize,
+    options: &JobOptions,
+    warm: &mut Warm,
+) -> anyhow::Result<JobEnd> {
+    let job = &round.jobs[index];
+    if folder.result(round.number, index, job)?.is_some() {
+        return Ok(JobEnd::AlreadyDone);
+    }
+    crate::with_bits!(plan.start.shape(), |B| {
+        job_in::<B>(folder, plan, round.number, index, job, options, warm)
+    })
+}
+
+fn job_in<B: Bits>(
+    folder: &Folder,
+    plan: &Plan,
+    round: u32,
+    index: usize,
+    job: &Job,
+    options: &JobOptions,
+    warm: &mut Warm,
+) -> anyhow::Result<JobEnd> {
+    let clock = Instant::now();
+    let (rules, root) = plan_root::<B>(plan)?;
+    if job.position.shape() != rules.shape() {
+        bail!(
+            "job {index}: a {} position on a {} board",
+            job.position.shape(),
+            rules.shape()
+        );
+    }
+    let pos = job.position.position::<B>();
+    let journal_path = folder.journal_path(&job.journal);
+    if let Some(parent) = journal_path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    // The journal's lock is the job's too: another run of this job (a requeued task, a
+    // resubmitted array) holds it while it works, and its result may be there once it ends.
+    let mut journal = JournalFile::open(&journal_path, &rules)?;
+    if folder.result(round, index, job)?.is_some() {
+        return Ok(JobEnd::AlreadyDone);
+    }
+    let mut engine = warm.take(&root, || {
+        solver(&rules, options.hash_mb, options.threads, &options.eval)
+    });
+    engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
+    engine.observe(Some(interruptible(options.interrupt.clone(), None)));
+    let g = &rules.geometry;
+    let mut result = JobResult::new(round, index, job);
+    let found = match job.task {
+        Task::Window { alpha, beta } => engine
+            .solve_window_within(&pos, alpha, beta, options.limit)
+            .map(|w| {
+                result.score = w.score;
+                result.best = match w.best {
+                    Some(m) => g.square(m).to_string().to_lowercase(),
+                    None if rules.is_over(&pos) => "-".to_string(),
+                    None => "pa".to_string(),
+                };
+            }),
+        Task::Line { value } => {
+            // The line goes on as a direct solve of the root would play it.
+            engine.prepare_for(&root);
+            engine
+                .perfect_line_within(&pos, value, options.limit)
+                .map(|line| {
+                    result.score = value;
+                    result.line = MoveList(
+                        line.iter()
+                            .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
+                            .collect(),
+                    );
+                    result.best = match line.first() {
+                        Some(Some(m)) => g.square(*m).to_string().to_lowercase(),
+                        Some(None) => "pa".to_string(),
+                        None => "-".to_string(),
+                    };
+                })
+        }
+    };
+    engine.observe(None);
+    engine.keep_journal(None);
+    let nodes = engine.nodes();
+    warm.keep(engine);
+    let stopped = found.is_none() || options.interrupt.signal().is_some();
+    journal.finish(nodes, clock.elapsed(), !stopped);
+    if stopped {
+        return Ok(JobEnd::Stopped {
+            signal: options.interrupt.signal(),
+        });
+    }
+    if let Task::Line { value } = job.task {
+        let end = play_out(&rules, &pos, &result.line)?;
+        if !rules.is_over(&end) || rules.margin(&end, pos.to_move) != value {
+            bail!("internal error: job {index}'s line does not keep the value {value:+}");
+        }
+    }
+    result.nodes = nodes;
+    result.seconds = clock.elapsed().as_secs_f64();
+    folder.write_result(&result)?;
+    Ok(JobEnd::Done(result))
+}
+
+/// The position at the end of `line` played from `pos`.
+pub(super) fn play_out<B: Bits>(
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    line: &MoveList,
+) -> anyhow::Result<Position<B>> {
+    let mut game = Game::from_position(rules.clone(), *pos, Passes::Automatic);
+    play_listed(&mut game, &line.0)?;
+    Ok(*game.position())
+}

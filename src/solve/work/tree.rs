@@ -1,0 +1,520 @@
+//! The top of the game tree of a split solve, and what the jobs' results prove of it.
+//!
+//! Positions with more empty cells than the frontier are merged from their moves by minimax;
+//! the others are jobs. A value is settled as principal variation search settles it: the
+//! first move by estimate exactly, each other one by a test against the best so far ("at
+//! least t", shown by one move, or "at most t", by every move), settled in turn only when its
+//! test shows it better. Tests that cannot be decided yet become the next round's jobs, each
+//! with a window just wide enough for the tests asked of it, so a round asks only what the
+//! results so far leave open, and a value is never guessed.
+
+use crate::rules::{Bits, Position, Rules};
+use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
+use std::collections::HashMap;
+
+/// What a search must show of a position, for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Test {
+    AtLeast(i32),
+    AtMost(i32),
+}
+
+impl Test {
+    /// Whether bounds `(low, high)` decide the test.
+    fn decided(self, (low, high): (i32, i32)) -> bool {
+        match self {
+            Test::AtLeast(t) => low >= t || high < t,
+            Test::AtMost(t) => high <= t || low > t,
+        }
+    }
+
+    /// The narrowest window whose fail-soft score decides the test.
+    fn window(self) -> (i32, i32) {
+        match self {
+            Test::AtLeast(t) => (t - 1, t),
+            Test::AtMost(t) => (t, t + 1),
+        }
+    }
+}
+
+/// Estimates by canonical position and depth: kept from one merge to the next by a caller
+/// that merges many times ([`Tree::take_estimates`]).
+pub type Estimates<B> = HashMap<(Position<B>, u32), i32>;
+
+/// A job the tests ask for: a position's value within a window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Want<B> {
+    /// The position as first reached (any image of it has the same value).
+    pub position: Position<B>,
+    pub alpha: i32,
+    pub beta: i32,
+    pub estimate: i32,
+}
+
+/// How deep the estimates that order moves look: enough to order well, cheap beside a job.
+/// (6x6 after c2 b4 c5, 50 jobs asked: 8 deep, 16 rounds and 585 M nodes; 4 deep, 56 rounds
+/// and 717 M; 2 deep, 78 rounds and 2.6 G.)
+const ESTIMATE_DEPTH: u32 = 8;
+
+/// The table of the solve whose lines and order of best moves a merge gives: `othello
+/// solve`'s default, whose size decides whether a SIMPLE solve orders moves by the values of
+/// sets of empty cells.
+pub const LINE_HASH_MB: usize = 256;
+
+/// How deep the estimate of a position whose value is settled by a sequence of tests looks:
+/// a better first guess saves rounds.
+pub const GUESS_DEPTH: u32 = 10;
+
+/// A window a job must search a position in.
+struct Asked<B> {
+    canonical: Position<B>,
+    /// The position as first reached.
+    position: Position<B>,
+    window: (i32, i32),
+}
+
+pub struct Tree<B: Bits> {
+    pub rules: Rules<B>,
+    maps: Vec<Vec<usize>>,
+    /// Positions with at most this many empty cells are jobs.
+    frontier: u32,
+    most: i32,
+    /// What the results prove, by canonical position: `(low, high)`.
+    known: HashMap<Position<B>, (i32, i32)>,
+    /// Lines of perfect play found by jobs, by position as played, with the value they keep.
+    lines: HashMap<Position<B>, (i32, Vec<Option<usize>>)>,
+    estimator: Engine<B>,
+    /// An engine as a direct solve of the root sets one up, for the order of lines.
+    liner: Engine<B>,
+    estimates: Estimates<B>,
+    decided: HashMap<(Position<B>, Test), (i32, i32)>,
+    /// The windows waiting for a job, in the order met.
+    asked: Vec<Asked<B>>,
+    /// Values settled in this pass, by canonical position.
+    settled: HashMap<Position<B>, i32>,
+    /// Lines asked for: the position as played and its value.
+    pub lines_asked: Vec<(Position<B>, i32)>,
+}
+
+impl<B: Bits> Tree<B> {
+    /// A tree of `rules`' positions solved as jobs at `frontier` empty cells or fewer, with
+    /// estimates and lines from `eval`.
+    pub fn new(rules: Rules<B>, frontier: u32, eval: &Evaluation) -> Tree<B> {
+        let maps = rules.geometry.symmetries();
+        let most = rules.geometry.cell_count() as i32;
+        let estimator = Engine::new(
+            rules.clone(),
+            Config {
+                depth: Some(ESTIMATE_DEPTH),
+                move_time: None,
+                hash_mb: 4,
+                scoring: Scoring::Plain,
+                threads: 1,
+                eval: eval.clone(),
+                ..Config::default()
+            },
+        );
+        let liner = crate::solve::position::solver(&rules, LINE_HASH_MB, 1, eval);
+        Tree {
+            liner,
+            rules,
+            maps,
+            frontier,
+            most,
+            known: HashMap::new(),
+            lines: HashMap::new(),
+            estimator,
+            estimates: HashMap::new(),
+            decided: HashMap::new(),
+            asked: Vec::new(),
+            settled: HashMap::new(),
+            lines_asked: Vec::new(),
+        }
+    }
+
+    /// Stops the estimates' searches once `interrupt` is raised, so that a split, thousands
+    /// of estimates long, ends soon after a signal: each search left stops at its next
+    /// iteration, and the caller checks `interrupt` between passes.
+    pub fn stop_on(&mut self, interrupt: &crate::interrupt::Interrupt) {
+        self.estimator
+            .observe(Some(crate::solve::position::interruptible(
+                interrupt.clone(),
+                None,
+            )));
+    }
+
+    /// Takes estimates made before (by a tree of the same rules).
+    pub fn keep_estimates(&mut self, estimates: Estimates<B>) {
+        self.estimates = estimates;
+    }
+
+    /// The estimates made so far, for the next tree.
+    pub fn take_estimates(&mut self) -> Estimates<B> {
+        std::mem::take(&mut self.estimates)
+    }
+
+    /// Positions with at most `frontier` empty cells become jobs; forgets what was decided.
+    pub fn set_frontier(&mut self, frontier: u32) {
+        self.frontier = frontier;
+        self.forget();
+    }
+
+    /// Forgets what this pass decided and asked (not what the results prove).
+    pub fn forget(&mut self) {
+        self.decided.clear();
+        self.settled.clear();
+        self.asked.clear();
+        self.lines_asked.clear();
+    }
+
+    /// The image of `pos` that stands for all of them: the least by its discs, cell by cell.
+    pub fn canonical(&self, pos: &Position<B>) -> Position<B> {
+        let key = |p: &Position<B>| {
+            (
+                p.black.iter().collect::<Vec<_>>(),
+                p.white.iter().collect::<Vec<_>>(),
+            )
+        };
+        let mut best = *pos;
+        let mut best_key = key(pos);
+        for map in &self.maps {
+            let image = pos.mapped(map);
+            let k = key(&image);
+            if k < best_key {
+                (best, best_key) = (image, k);
+            }
+        }
+        best
+    }
+
+    /// Adds what a result proves: a fail-soft `score` of a search in `(alpha, beta)`.
+    pub fn learn(
+        &mut self,
+        pos: &Position<B>,
+        score: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> anyhow::Result<()> {
+        let (mut low, mut high) = (-self.most, self.most);
+        if score > alpha {
+            low = score;
+        }
+        if score < beta {
+            high = score;
+        }
+        let c = self.canonical(pos);
+        let old = self
+            .known
+            .get(&c)
+            .copied()
+            .unwrap_or((-self.most, self.most));
+        let new = (old.0.max(low), old.1.min(high));
+        if new.0 > new.1 {
+            anyhow::bail!(
+                "results that disagree: this one proves the position's value in [{low}, {high}], \
+                 the results before it in [{}, {}]",
+                old.0,
+                old.1
+            );
+        }
+        self.known.insert(c, new);
+        Ok(())
+    }
+
+    /// Adds a line of perfect play from `pos`, whose value is `value`.
+    pub fn learn_line(&mut self, pos: &Position<B>, value: i32, line: Vec<Option<usize>>) {
+        self.lines.insert(*pos, (value, line));
+    }
+
+    /// The final value of `pos` for its side to move, once the game is over.
+    pub fn over_value(&self, pos: &Position<B>) -> Option<i32> {
+        self.rules
+            .is_over(pos)
+            .then(|| self.rules.margin(pos, pos.to_move))
+    }
+
+    /// Whether `pos` is merged from its moves rather than a job.
+    pub fn expanded(&self, pos: &Position<B>) -> bool {
+        self.rules.empty(pos).count() > self.frontier && !self.rules.is_over(pos)
+    }
+
+    /// The positions after each move of `pos`, or after its pass.
+    pub fn children(&self, pos: &Position<B>) -> Vec<(Option<usize>, Position<B>)> {
+        let moves = self.rules.moves(pos);
+        if moves.is_empty() {
+            return vec![(None, self.rules.pass(pos))];
+        }
+        moves
+            .iter()
+            .map(|m| (Some(m), self.rules.play_unchecked(pos, m)))
+            .collect()
+    }
+
+    /// The engine's estimate of `pos`, `depth` moves deep, in discs for its side to move. From
+    /// an empty table, so that every pass over the tree orders moves alike.
+    pub fn estimate(&mut self, pos: &Position<B>, depth: u32) -> i32 {
+        if let Some(v) = self.over_value(pos) {
+            return v;
+        }
+        if self.rules.moves(pos).is_empty() {
+            return -self.estimate(&self.rules.pass(pos), depth);
+        }
+        let c = self.canonical(pos);
+        if let Some(&e) = self.estimates.get(&(c, depth)) {
+            return e;
+        }
+        self.estimator.clear();
+        self.estimator.set_limits(Some(depth), None);
+        let report = self.estimator.search(&c);
+        let e = (report.score + DISC / 2).div_euclid(DISC);
+        self.estimates.insert((c, depth), e);
+        e
+    }
+
+    /// The estimate a sequence of tests starts from.
+    pub fn guess(&mut self, pos: &Position<B>) -> i32 {
+        self.estimate(pos, GUESS_DEPTH)
+    }
+
+    /// Lines are ordered as a solve of `root` orders them.
+    pub fn prepare_lines(&mut self, root: &Position<B>) {
+        self.liner.prepare_for(root);
+    }
+
+    /// The root's moves in the order a direct solve of it lists moves of equal value.
+    pub fn root_order(&mut self, root: &Position<B>) -> Vec<usize> {
+        self.liner.root_order(root)
+    }
+
+    /// The order in which a line of perfect play tries the moves of `pos`.
+    pub fn line_order(&self, pos: &Position<B>) -> Vec<usize> {
+        self.liner.line_order(pos)
+    }
+
+    /// The bounds that decide `test` of `pos`, or `None` while jobs are needed (asked for).
+    pub fn decide(&mut self, pos: &Position<B>, test: Test) -> Option<(i32, i32)> {
+        let c = self.canonical(pos);
+        if let Some(&bounds) = self.decided.get(&(c, test)) {
+            return Some(bounds);
+        }
+        let bounds = self.decide_here(pos, c, test)?;
+        debug_assert!(test.decided(bounds));
+        self.decided.insert((c, test), bounds);
+        Some(bounds)
+    }
+
+    fn decide_here(&mut self, pos: &Position<B>, c: Position<B>, test: Test) -> Option<(i32, i32)> {
+        if let Some(v) = self.over_value(pos) {
+            return Some((v, v));
+        }
+        let known = self
+            .known
+            .get(&c)
+            .copied()
+            .unwrap_or((-self.most, self.most));
+        if test.decided(known) {
+            return Some(known);
+        }
+        if !self.expanded(pos) {
+            self.asked.push(Asked {
+                canonical: c,
+                position: *pos,
+                window: test.window(),
+            });
+            return None;
+        }
+        let children = self.ordered_children(pos);
+        match test {
+            // One move at most -t shows it; each is tried only once the one before fails,
+            // the best by estimate (the lowest for the opponent) first.
+            Test::AtLeast(t) => {
+                let mut high = -self.most;
+                for (_, child) in &children {
+                    let (low_c, high_c) = self.decide(child, Test::AtMost(-t))?;
+                    if high_c <= -t {
+                        return Some((-high_c, known.1));
+                    }
+                    high = high.max(-low_c);
+                }
+                Some((known.0, high.min(known.1)))
+            }
+            // Every move must be at least -t; one below shows the test fails, and then the
+            // jobs the others asked for are not needed.
+            Test::AtMost(t) => {
+                let mark = self.asked.len();
+                let mut high = -self.most;
+                let mut waiting = false;
+                for (_, child) in &children {
+                    match self.decide(child, Test::AtLeast(-t)) {
+                        Some((low_c, _)) if low_c >= -t => high = high.max(-low_c),
+                        Some((_, high_c)) => {
+                            self.asked.truncate(mark);
+                            return Some((known.0.max(-high_c), known.1));
+                        }
+                        None => waiting = true,
+                    }
+                }
+                (!waiting).then_some((known.0, high.min(known.1)))
+            }
+        }
+    }
+
+    /// The positions after the moves of `pos`, the best for its side by estimate first (the
+    /// lowest for the opponent).
+    fn ordered_children(&mut self, pos: &Position<B>) -> Vec<(Option<usize>, Position<B>)> {
+        let children = self.children(pos);
+        if children.len() < 2 {
+            return children;
+        }
+        let mut keyed: Vec<_> = children
+            .into_iter()
+            .map(|(m, child)| (self.estimate(&child, ESTIMATE_DEPTH), m, child))
+            .collect();
+        keyed.sort_by_key(|&(e, m, _)| (e, m));
+        keyed.into_iter().map(|(_, m, child)| (m, child)).collect()
+    }
+
+    /// The exact value of `pos`, or `None` while jobs are needed: as principal variation
+    /// search finds it. The first move (by estimate) is settled; each other one is tested
+    /// against the best so far, and settled only if the test shows it better. While the
+    /// first move waits for its jobs, the others are tested against its estimate in the same
+    /// round, so that a round holds many jobs; tests at a wrong estimate are asked again at
+    /// the value once it is known.
+    pub fn settle(&mut self, pos: &Position<B>) -> anyhow::Result<Option<i32>> {
+        if let Some(v) = self.over_value(pos) {
+            return Ok(Some(v));
+        }
+        let c = self.canonical(pos);
+        if let Some(&v) = self.settled.get(&c) {
+            return Ok(Some(v));
+        }
+        if let Some(&(low, high)) = self.known.get(&c) {
+            if low == high {
+                return Ok(Some(low));
+            }
+        }
+        if !self.expanded(pos) {
+            let limit = self.most + 1;
+            self.asked.push(Asked {
+                canonical: c,
+                position: *pos,
+                window: (-limit, limit),
+            });
+            return Ok(None);
+        }
+        let children = self.ordered_children(pos);
+        let first = self.settle(&children[0].1)?;
+        // Only the first round guesses: once results come in, a test at an estimate that
+        // turns out wrong costs more than the round it saves.
+        let speculate = self.known.is_empty();
+        let mut best = match first {
+            Some(v) => -v,
+            None if !speculate => return Ok(None),
+            None => -self.estimate(&children[0].1, ESTIMATE_DEPTH),
+        };
+        let mut waiting = first.is_none();
+        for (_, child) in &children[1..] {
+            match self.decide(child, Test::AtLeast(-best)) {
+                Some((low, _)) if low >= -best => {}
+                // Better than a first move still waiting: its value is needed first.
+                Some(_) if first.is_none() => {}
+                Some(_) => match self.settle(child)? {
+                    Some(v) => best = best.max(-v),
+                    None => waiting = true,
+                },
+                None => waiting = true,
+            }
+        }
+        if waiting {
+            return Ok(None);
+        }
+        self.settled.insert(c, best);
+        Ok(Some(best))
+    }
+
+    /// The jobs asked for so far, one per position and its images, each with the window its
+    /// tests need.
+    pub fn wants(&mut self) -> Vec<Want<B>> {
+        let mut order = Vec::new();
+        let mut windows: HashMap<Position<B>, (Position<B>, i32, i32)> = HashMap::new();
+        for &Asked {
+            canonical: c,
+            position: pos,
+            window: (a, b),
+        } in &self.asked
+        {
+            windows
+                .entry(c)
+                .and_modify(|w| (w.1, w.2) = (w.1.min(a), w.2.max(b)))
+                .or_insert_with(|| {
+                    order.push(c);
+                    (pos, a, b)
+                });
+        }
+        let limit = self.most + 1;
+        order
+            .into_iter()
+            .map(|c| {
+                let (position, alpha, beta) = windows[&c];
+                Want {
+                    position,
+                    alpha: alpha.max(-limit),
+                    beta: beta.min(limit),
+                    estimate: self.estimate(&position, ESTIMATE_DEPTH),
+                }
+            })
+            .collect()
+    }
+
+    /// A line of perfect play from `pos`, whose value is `value`: each move the first in the
+    /// line's order that keeps the value, as a direct solve chooses it, down to a job's
+    /// line. `None` while jobs are needed.
+    pub fn line(
+        &mut self,
+        pos: &Position<B>,
+        value: i32,
+    ) -> anyhow::Result<Option<Vec<Option<usize>>>> {
+        let (mut pos, mut score) = (*pos, value);
+        let mut line = Vec::new();
+        loop {
+            if self.rules.is_over(&pos) {
+                return Ok(Some(line));
+            }
+            if self.rules.moves(&pos).is_empty() {
+                line.push(None);
+                pos = self.rules.pass(&pos);
+                score = -score;
+                continue;
+            }
+            if !self.expanded(&pos) {
+                return Ok(match self.lines.get(&pos) {
+                    Some((v, rest)) if *v == score => {
+                        line.extend(rest);
+                        Some(line)
+                    }
+                    _ => {
+                        self.lines_asked.push((pos, score));
+                        None
+                    }
+                });
+            }
+            let mut next = None;
+            for m in self.line_order(&pos) {
+                let child = self.rules.play_unchecked(&pos, m);
+                match self.decide(&child, Test::AtMost(-score)) {
+                    Some((_, high)) if high <= -score => {
+                        next = Some((m, child));
+                        break;
+                    }
+                    Some(_) => {}
+                    None => return Ok(None),
+                }
+            }
+            let Some((m, child)) = next else {
+                anyhow::bail!("no move keeps the value {score:+}: results that disagree");
+            };
+            line.push(Some(m));
+            (pos, score) = (child, -score);
+        }
+    }
+}
