@@ -104,6 +104,22 @@ fn strip_comments(text: &str) -> String {
                     }
                 }
             }
+            // A character literal, which may be a quote or a brace; a lifetime stays.
+            '\'' if {
+                let ahead: Vec<char> = chars.clone().take(3).collect();
+                matches!(ahead.as_slice(), [c, '\'', ..] if *c != '\\')
+                    || ahead.first() == Some(&'\\')
+            } =>
+            {
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if c == '\'' && !escaped {
+                        break;
+                    }
+                    escaped = c == '\\' && !escaped;
+                }
+                out.push_str("' '");
+            }
             '"' => {
                 let mut escaped = false;
                 for c in chars.by_ref() {
@@ -191,7 +207,8 @@ fn written_paths(file: &File) -> Vec<Written> {
     let bytes: Vec<char> = text.chars().collect();
     let declared: BTreeSet<String> = declared_modules(text);
     let mut out = Vec::new();
-    let mut inline: Vec<(String, usize)> = Vec::new();
+    // The inline modules open here: name, brace depth, and whether only tests build it.
+    let mut inline: Vec<(String, usize, bool)> = Vec::new();
     let mut depth = 0usize;
     let mut i = 0;
     while i < bytes.len() {
@@ -203,7 +220,7 @@ fn written_paths(file: &File) -> Vec<Written> {
         }
         if c == '}' {
             depth = depth.saturating_sub(1);
-            if inline.last().is_some_and(|(_, d)| *d == depth) {
+            if inline.last().is_some_and(|(_, d, _)| *d == depth) {
                 inline.pop();
             }
             i += 1;
@@ -217,7 +234,9 @@ fn written_paths(file: &File) -> Vec<Written> {
             .find(|&j| !is_ident(bytes[j]))
             .unwrap_or(bytes.len());
         let word: String = bytes[i..word_end].iter().collect();
-        let names = || inline.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        let names = || inline.iter().map(|(n, _, _)| n.clone()).collect::<Vec<_>>();
+        // Test code is no part of the program's graph: a test may import what it likes.
+        let in_test = inline.iter().any(|(_, _, test)| *test);
         if word == "mod" {
             // `mod name {`: an inline module until its brace closes.
             let rest: String = bytes[word_end..bytes.len().min(word_end + 80)]
@@ -226,7 +245,9 @@ fn written_paths(file: &File) -> Vec<Written> {
             let rest = rest.trim_start();
             let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
             if rest[name.len()..].trim_start().starts_with('{') {
-                inline.push((name, depth));
+                let before: String = bytes[i.saturating_sub(40)..i].iter().collect();
+                let test = before.trim_end().ends_with("#[cfg(test)]");
+                inline.push((name, depth, test));
             }
             i = word_end;
             continue;
@@ -236,7 +257,7 @@ fn written_paths(file: &File) -> Vec<Written> {
             let tree: String = bytes[word_end..end].iter().collect();
             let before: String = bytes[i.saturating_sub(12)..i].iter().collect();
             let public = before.trim_end().ends_with("pub") || before.contains("pub(");
-            for (path, name) in use_tree(&tree) {
+            for (path, name) in use_tree(&tree).into_iter().filter(|_| !in_test) {
                 let public_as = public.then(|| name.clone());
                 out.push(Written {
                     path,
@@ -247,8 +268,12 @@ fn written_paths(file: &File) -> Vec<Written> {
             i = end;
             continue;
         }
-        let rooted = ["crate", "super", "self", "othello"].contains(&word.as_str())
-            || declared.contains(&word);
+        // `pub(in crate::search)` names who may see an item, not an item.
+        let before: String = bytes[i.saturating_sub(4)..i].iter().collect();
+        let visibility = before.ends_with("(in ");
+        let rooted = (["crate", "super", "self", "othello"].contains(&word.as_str())
+            || declared.contains(&word))
+            && !visibility;
         if rooted && bytes.get(word_end) == Some(&':') && bytes.get(word_end + 1) == Some(&':') {
             let mut j = word_end;
             let mut path = vec![word];
@@ -263,6 +288,10 @@ fn written_paths(file: &File) -> Vec<Written> {
                 path.push(bytes[s..e].iter().collect());
                 j = e;
             }
+            if in_test {
+                i = j;
+                continue;
+            }
             out.push(Written {
                 path,
                 inline: names(),
@@ -274,6 +303,34 @@ fn written_paths(file: &File) -> Vec<Written> {
         i = word_end;
     }
     out
+}
+
+/// The files only a test build compiles (`#[cfg(test)] mod name;` and what is under them).
+fn without_test_files(files: Vec<File>) -> Vec<File> {
+    let mut test_only: Vec<(bool, Vec<String>)> = Vec::new();
+    for file in &files {
+        let mut after_cfg_test = false;
+        for line in file.text.lines().map(str::trim) {
+            if let Some(name) = line.strip_prefix("mod ").and_then(|l| l.strip_suffix(';')) {
+                if after_cfg_test {
+                    let mut module = file.module.clone();
+                    module.push(name.to_string());
+                    test_only.push((file.binary, module));
+                }
+            }
+            if !line.is_empty() {
+                after_cfg_test = line == "#[cfg(test)]";
+            }
+        }
+    }
+    files
+        .into_iter()
+        .filter(|f| {
+            !test_only
+                .iter()
+                .any(|(binary, m)| *binary == f.binary && f.module.starts_with(m))
+        })
+        .collect()
 }
 
 /// The modules a file declares with `mod name;` (its children in other files).
@@ -299,7 +356,7 @@ struct Graph {
 
 impl Graph {
     fn build() -> Graph {
-        let files = sources();
+        let files: Vec<File> = without_test_files(sources());
         let index: BTreeMap<(bool, Vec<String>), usize> = files
             .iter()
             .enumerate()
@@ -331,7 +388,12 @@ impl Graph {
         let mut edges: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
         for (i, paths) in absolute.iter().enumerate() {
             for path in paths {
-                if let Some(target) = resolve(&index, &exports, path, 0) {
+                let target = resolve(&index, &exports, path, 0);
+                if std::env::var_os("LAYERS_DEBUG").is_some_and(|f| f == files[i].path.as_str()) {
+                    let to = target.map(|t| files[t].path.as_str());
+                    eprintln!("{} {:?} -> {to:?}", files[i].path, path.1);
+                }
+                if let Some(target) = target {
                     if target != i {
                         edges.entry(i).or_default().insert(target);
                     }
@@ -462,13 +524,20 @@ fn the_library_never_names_the_command_line() {
 fn no_files_import_each_other_however_far_round() {
     let graph = Graph::build();
     let circles = strongly_connected(&graph);
+    // Each circle with its imports, so that the one to cut can be chosen.
     let text: Vec<String> = circles
         .iter()
-        .map(|c| {
-            c.iter()
-                .map(|&i| graph.name(i))
-                .collect::<Vec<_>>()
-                .join(" <-> ")
+        .map(|group| {
+            let names: Vec<&str> = group.iter().map(|&i| graph.name(i)).collect();
+            let mut lines = vec![names.join(", ")];
+            for &from in group {
+                for &to in graph.edges.get(&from).into_iter().flatten() {
+                    if group.contains(&to) {
+                        lines.push(format!("  {} -> {}", graph.name(from), graph.name(to)));
+                    }
+                }
+            }
+            lines.join("\n")
         })
         .collect();
     assert!(text.is_empty(), "circles of imports:\n{}", text.join("\n"));

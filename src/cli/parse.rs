@@ -2,20 +2,11 @@
 //! options need `--computer`; one given before a subcommand's name says where it goes; the
 //! subcommands that take no rules refuse the global rule options and do not list them.
 
-use super::Cli;
+use super::command::Cli;
 use crate::cli::error::AppError;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, CommandFactory, FromArgMatches};
-
-/// The line protocol takes a search option (all of [`SearchArgs`] but the table size) only
-/// with `--computer`: the subcommands share the options, but always play a side.
-pub(super) fn needs_computer(arg: Arg) -> Arg {
-    match arg.get_id().as_str() {
-        "depth" | "move_time" | "seed" | "threads" => arg.requires("computer"),
-        _ => arg,
-    }
-}
 
 /// The global options that a subcommand refuses (its help does not list them), and why.
 const REFUSED_GLOBALS: [(&str, &str); 4] = [
@@ -147,8 +138,8 @@ fn misplaced(command: &mut clap::Command, matches: &clap::ArgMatches) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::command::Command;
     use crate::cli::manual::{completions, manpage};
-    use crate::cli::Command;
     use clap::Parser;
     use othello::referee::Protocol;
 
