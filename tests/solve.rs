@@ -426,7 +426,7 @@ fn bad_input_is_one_line_and_a_status() {
 
 #[test]
 fn a_position_string_solves_like_the_moves_that_reach_it() {
-    // Seed 000's position 1 is the 4x4 start after B1.
+    // The rules specification's position 1 is the 4x4 start after B1.
     let run = |args: &[&str]| {
         let output = othello().arg("solve").args(args).output().unwrap();
         assert!(output.status.success(), "{args:?}");
