@@ -2,12 +2,14 @@
 # Compares builds of our solver on the same FFO lines: each binary in turn (A, B, A, B, ...)
 # for ROUNDS rounds, so that a noisy or warming machine weighs on each alike. Prints each run's
 # wall seconds and nodes, then per binary the median of the runs and each position's median.
-#   bench/ab.sh BINARY BINARY...   environment: DATA (../shared/data/fforum-40-59.obf),
+#   bench/ab.sh BINARY BINARY...   environment: DATA (tests/data/fforum-40-59.obf),
 #                                  LINES (sed lines of DATA, say 14,18,19; default all),
 #                                  ROUNDS (3), THREADS (nproc), HASH_MB (1024)
 # Node counts repeat exactly with THREADS=1 only. Each run's output is kept in target/ab/ (in
 # $CARGO_TARGET_DIR/ab/ when that is set, so that a run on another machine can write them where
 # they are collected even when it is stopped partway).
+# The script works from the repository root whatever the caller's directory: DATA, when
+# relative, is taken from there, and the default is the copy of FFO #40-#59 in tests/data/.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/ab.sh BINARY BINARY... (see the comment at its top)" >&2; exit 2; }
 bins=()
@@ -16,7 +18,7 @@ for b in "$@"; do
     bins+=("$(realpath "$b")")
 done
 cd "$(dirname "$0")/.."
-DATA=${DATA:-../shared/data/fforum-40-59.obf}
+DATA=${DATA:-tests/data/fforum-40-59.obf}
 LINES=${LINES:-}
 ROUNDS=${ROUNDS:-3}
 THREADS=${THREADS:-$(nproc)}

@@ -3,13 +3,15 @@
 # exact solves of FFO positions. Builds both; Edax runs with an all-zero evaluation file, since its
 # real weights are not ours to ship (so its midgame ordering is blind, as a plain solver's would be).
 #   bench/edax.sh            environment: REPS (1), THREADS (1), PERFT_DEPTH (12), FFO_LINES (1-5),
-#                            DATA (../shared/data/fforum-40-59.obf), HASH_MB (256),
+#                            DATA (tests/data/fforum-40-59.obf), HASH_MB (256),
 #                            EDAX_SRC / EDAX_GIT / EDAX_REF (v4.6), EDAX_ARCH, EDAX_CC (gcc)
 #                            OTHELLO (our binary, already built: skips cargo), EDAX_BIN (Edax,
 #                            already built from EDAX_SRC: skips make), for machines without compilers
 # Edax's source comes from $EDAX_SRC (a work tree), ../edax-reversi, or a bare git mirror
 # ($EDAX_GIT, else /work/.mirror/*edax-reversi*); without one it prints SKIPPED and exits 0.
 # Nothing of Edax goes into the repository: it is built and run under target/edax/.
+# The script works from the repository root whatever the caller's directory: DATA, when
+# relative, is taken from there, and the default is the copy of FFO #40-#59 in tests/data/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -18,7 +20,7 @@ REPS=${REPS:-1}
 THREADS=${THREADS:-1}
 PERFT_DEPTH=${PERFT_DEPTH:-12}
 FFO_LINES=${FFO_LINES:-1-5}
-DATA=${DATA:-../shared/data/fforum-40-59.obf}
+DATA=${DATA:-tests/data/fforum-40-59.obf}
 HASH_MB=${HASH_MB:-256}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 case $TARGET in /*) ;; *) TARGET=$ROOT/$TARGET ;; esac

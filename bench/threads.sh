@@ -3,13 +3,15 @@
 # threads up to every core, then the all-core runs the engine-speed targets name (FFO #40-#59, the
 # 6x6 start). Prints one table; the runs' own output goes to target/threads/.
 #   bench/threads.sh         environment: OTHELLO (our binary, already built: skips cargo),
-#                            DATA (../shared/data/fforum-40-59.obf), SCALING_LINES (1-5),
+#                            DATA (tests/data/fforum-40-59.obf), SCALING_LINES (1-5),
 #                            MAX_THREADS (nproc), THREAD_COUNTS (1 2 4 ... MAX_THREADS),
 #                            HASH_MB (1024), SKIP (space-separated: scaling bench ffo 6x6)
+# The script works from the repository root whatever the caller's directory: DATA, when
+# relative, is taken from there, and the default is the copy of FFO #40-#59 in tests/data/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-DATA=${DATA:-../shared/data/fforum-40-59.obf}
+DATA=${DATA:-tests/data/fforum-40-59.obf}
 SCALING_LINES=${SCALING_LINES:-1-5}
 MAX_THREADS=${MAX_THREADS:-$(nproc)}
 HASH_MB=${HASH_MB:-1024}

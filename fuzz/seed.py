@@ -10,8 +10,6 @@ import struct
 
 FUZZ = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(FUZZ)
-# The shared data folder beside the checkout, where there is one.
-SHARED = [p for p in [os.path.join(ROOT, "..", "shared", "data")] if os.path.isdir(p)]
 
 
 def read(path):
@@ -82,7 +80,7 @@ def main():
         if path.endswith(".game"):
             for choice in (0, 2):
                 put("play_save", bytes([choice]) + data)
-    for path in list(files("tests/data/*.obf")) + [p for d in SHARED for p in glob.glob(d + "/*.obf")]:
+    for path in files("tests/data/*.obf"):
         lines = read(path).decode().splitlines()
         put("obf", "\n".join(lines[:3]).encode())
         for line in lines[:10]:
@@ -91,12 +89,12 @@ def main():
     put("play_save", b"\x01f5d6c3d3c4\n")
 
     # Files: the cache and journals that the perfect-play table is made from.
-    cache = read(os.path.join(ROOT, "docs/perfect-play-cache.txt")).decode().splitlines(True)
+    cache = read(os.path.join(ROOT, "data/perfect-play-cache.txt")).decode().splitlines(True)
     put("cache", "".join(cache[:40]).encode())
     for line in cache[2:40]:
         put("cache", (cache[0] + line).encode())
         put("journal", b"\0" + line.encode())
-    journal = os.path.join(ROOT, "docs/perfect-play-journals/6x6-full-normal-anywhere.txt")
+    journal = os.path.join(ROOT, "data/perfect-play-journals/6x6-full-normal-anywhere.txt")
     if os.path.exists(journal):
         lines = read(journal).decode().splitlines(True)
         # 6x6 (second board), place-anywhere; the same lines as the sealed part.

@@ -21,8 +21,8 @@ struct Case {
     depth: Option<u32>,
 }
 
-/// The opening of the 8x8 line that Takizawa's solution shows to be a draw with best play (from
-/// `shared/data/README.md`); cut short, it gives midgame and endgame positions of known quality.
+/// The opening of the 8x8 line that Takizawa's solution shows to be a draw with best play (as
+/// in `tests/data/README.md`); cut short, it gives midgame and endgame positions of known quality.
 const DRAW_LINE: &str = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6a7g5e3b4c8g6g4c2e8d1f7e2\
                          g3h4f1e1f2g1b1f8g8b3h3b2h5b7a3a4a1a2c1h2h1g2b8a8g7h8h7h6";
 

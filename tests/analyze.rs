@@ -11,7 +11,7 @@ use othello::search::{Config, Engine, RootMoves};
 use std::path::Path;
 use std::time::Duration;
 
-/// One optimal line of 8x8 (a draw), from `shared/data/README.md`.
+/// One line of perfect play of 8x8, a draw (Takizawa's solution; `tests/data/README.md`).
 const PERFECT_LINE: &str = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6a7g5e3b4c8g6g4c2e8d1f7e2\
 g3h4f1e1f2g1b1f8g8b3h3b2h5b7a3a4a1a2c1h2h1g2b8a8g7h8h7h6";
 

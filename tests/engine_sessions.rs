@@ -1,6 +1,6 @@
-//! `othello engine` (seed 001 triples): the transcripts in tests/sessions/engine_*.txt replayed
-//! against the real program line by line (`<` is sent, `>` must come back in that order, and
-//! nothing more), and the one-line errors for input it cannot trust.
+//! `othello engine` (the tournament protocol's triples): the transcripts in
+//! tests/sessions/engine_*.txt replayed against the real program line by line (`<` is sent, `>`
+//! must come back in that order, and nothing more), and the one-line errors for input it cannot trust.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

@@ -1,4 +1,4 @@
-//! The FFO endgame test positions (`tests/data/`, copied from `shared/data/`): the exact solver
+//! The FFO endgame test set (`tests/data/fforum-*.obf`): the exact solver
 //! must find a best move and the exact score of every one, counted as the file counts (empty
 //! cells to the winner).
 

@@ -1007,15 +1007,15 @@ fn the_published_table_is_the_cache_listed() {
     // docs/perfect-play.md is what this command prints, then notes written by hand; every
     // solved line of the cache is replayed as it is read, and the journals of the entries not
     // solved give what their runs proved.
-    let cache = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/perfect-play-cache.txt");
+    let cache = concat!(env!("CARGO_MANIFEST_DIR"), "/data/perfect-play-cache.txt");
     let doc = include_str!("../docs/perfect-play.md");
     let notes = doc.find("\n## How the hard entries were solved\n").unwrap();
     let table = &doc[..notes];
     let output = othello()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["perfect-play", "--max-cells", "36", "--cache"])
-        .arg("docs/perfect-play-cache.txt")
-        .args(["--journals", "docs/perfect-play-journals", "--from-cache"])
+        .arg("data/perfect-play-cache.txt")
+        .args(["--journals", "data/perfect-play-journals", "--from-cache"])
         .output()
         .unwrap();
     assert!(output.status.success(), "{cache}: {output:?}");

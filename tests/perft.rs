@@ -1,4 +1,4 @@
-//! The published perft table of 8x8 Othello (see `shared/data/perft-8x8.txt`). Depths 1-9 run in
+//! The published perft table of 8x8 Othello (`tests/data/perft-8x8.txt`). Depths 1-9 run in
 //! `cargo test`; the deeper ones take seconds to minutes in a release build:
 //! `cargo test --release --test perft -- --ignored`.
 

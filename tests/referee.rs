@@ -448,8 +448,8 @@ fn replay(moves: &str) -> (u32, u32) {
 
 #[test]
 fn the_engine_plays_the_same_games_through_every_protocol() {
-    // At a fixed depth the engine is deterministic, so the same match through seed 001
-    // triples, GTP and NBoard must give the same games, passes and discs included.
+    // At a fixed depth the engine is deterministic, so the same match through the tournament
+    // protocol's triples, GTP and NBoard must give the same games, passes and discs included.
     let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/8x8.txt");
     let b = format!("{} engine --depth 1", othello());
     let mut records = Vec::new();

@@ -16,8 +16,8 @@ fn show_transcripts() {
     });
 }
 
-/// The sample game of seed 000 as the seed tells it, step by step, with black's pass and the
-/// result; and seed 000's position 1 is the position after its first move.
+/// The rules specification's 4x4 sample game as the specification tells it, step by step, with
+/// black's pass and the result; and its position 1 is the position after the first move.
 #[test]
 fn seed_000_sample_game() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/show");

@@ -197,7 +197,7 @@ fn known_values_of_small_boards() {
     }
 }
 
-/// The 8x8 line of perfect play from `shared/data/README.md` (Takizawa's solution: a draw).
+/// The 8x8 line of perfect play of Takizawa's solution, a draw (`tests/data/README.md`).
 const DRAW_LINE: &str = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c5 b6 d8 c6 c7 d2 b5 a5 a6 a7 g5 e3 \
     b4 c8 g6 g4 c2 e8 d1 f7 e2 g3 h4 f1 e1 f2 g1 b1 f8 g8 b3 h3 b2 h5 b7 a3 a4 a1 a2 c1 h2 h1 g2 \
     b8 a8 g7 h8 h7 h6";
@@ -426,7 +426,7 @@ fn bad_input_is_one_line_and_a_status() {
 
 #[test]
 fn a_position_string_solves_like_the_moves_that_reach_it() {
-    // Seed 000's position 1 is the 4x4 start after B1.
+    // The rules specification's position 1 is the 4x4 start after B1.
     let run = |args: &[&str]| {
         let output = othello().arg("solve").args(args).output().unwrap();
         assert!(output.status.success(), "{args:?}");

@@ -82,8 +82,8 @@ impl RefBoard {
         }
     }
 
-    /// The four-disc start of seed 003: `top_left` on the top-left and bottom-right cells of the
-    /// 2x2 block whose top-left cell is (rows/2 - 1, cols/2 - 1).
+    /// The four-disc start of the line protocol: `top_left` on the top-left and bottom-right
+    /// cells of the 2x2 block whose top-left cell is (rows/2 - 1, cols/2 - 1).
     pub fn start(
         rows: usize,
         cols: usize,
