@@ -68,7 +68,8 @@ fn sources() -> Vec<File> {
                 module.pop();
             }
             let binary = relative == "main.rs" || relative.starts_with("cli/");
-            let text = strip_comments(&std::fs::read_to_string(&path).unwrap());
+            // `r#match` is the module `match`.
+            let text = strip_comments(&std::fs::read_to_string(&path).unwrap()).replace("r#", "");
             File {
                 path: relative,
                 binary,

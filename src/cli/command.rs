@@ -2,7 +2,7 @@
 
 use super::line::ComputerArg;
 use super::options::{evaluation_arg, BookChoice, GameRules, SearchArgs};
-use super::{analyze, bench, book, engine, manual, perfect_play, perft, play, r#match, selfplay};
+use super::{analyze, bench, book, engine, perfect_play, perft, play, r#match, selfplay};
 use super::{show, solve, train};
 use clap::{Arg, Parser, Subcommand};
 use othello::search::{weights, Evaluation};
@@ -128,7 +128,7 @@ pub enum Command {
     /// position, and exchange it with Edax (docs/book.md).
     Book(book::Args),
     /// Print a completion script for a shell on stdout (README.md says where to put it).
-    Completions(manual::CompletionsArgs),
+    Completions(CompletionsArgs),
     /// Print the manual page, in roff, on stdout: `othello manpage > othello.1`.
     Manpage,
 }
@@ -140,4 +140,12 @@ fn needs_computer(arg: Arg) -> Arg {
         "depth" | "move_time" | "seed" | "threads" => arg.requires("computer"),
         _ => arg,
     }
+}
+
+/// The options of `othello completions`.
+#[derive(clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell the script is for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }

@@ -4,14 +4,6 @@
 use super::parse::command;
 use crate::cli::error::AppError;
 
-/// The options of `othello completions`.
-#[derive(clap::Args)]
-pub struct CompletionsArgs {
-    /// The shell the script is for.
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
-}
-
 /// A completion script of every subcommand and option for `shell`.
 pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
     let mut script = Vec::new();

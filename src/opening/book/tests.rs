@@ -1,6 +1,8 @@
+use super::positions::*;
 use super::*;
 use crate::interrupt::Interrupt;
 use crate::progress::Progress;
+use crate::rules::{Bits, Game, Move, Position, Rules, Shape, Variant};
 use crate::rules::{Color, Passes, RuleSet, Setup, Square};
 use crate::search::{Config, Engine, Evaluation, Scoring};
 use std::time::Duration;
