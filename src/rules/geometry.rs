@@ -1,8 +1,9 @@
 //! Board shape: rows, columns, and the masks that let a bit set move one step in each direction.
 
 use super::bits::Bits;
-use super::shape::{Shape, ShapeError, Square, MAX_SIDE};
-use super::simd::{pair_steps, Lanes, PairLanes};
+use super::flips::{pair_steps, MAX_PAIR_STEPS_ANY_BOARD};
+use super::shape::{Shape, ShapeError, Square};
+use super::simd::{Lanes, PairLanes};
 use std::fmt;
 use std::sync::Arc;
 
@@ -17,10 +18,6 @@ struct Step<B> {
     /// Cells a step may land on: the board, less the edge column a step would wrap onto.
     land: B,
 }
-
-/// The most steps of two cells a fill takes (see [`Geometry::flanking_moves`]): lines of 24
-/// discs lie between two others on a side of 26.
-pub(super) const MAX_PAIR_STEPS: usize = (MAX_SIDE - 3) / 2;
 
 /// The directions that step towards higher indices, and those towards lower ones.
 const UP: [usize; 4] = [0, 2, 4, 5];
@@ -282,7 +279,7 @@ impl<B: Bits> Geometry<B> {
             4 => self.fill_moves::<4>(mine, theirs),
             5..=6 => self.fill_moves::<6>(mine, theirs),
             7..=8 => self.fill_moves::<8>(mine, theirs),
-            _ => self.fill_moves::<MAX_PAIR_STEPS>(mine, theirs),
+            _ => self.fill_moves::<MAX_PAIR_STEPS_ANY_BOARD>(mine, theirs),
         }
     }
 

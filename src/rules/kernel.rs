@@ -3,39 +3,11 @@
 //! is AVX2 the computation itself is compiled with AVX2, so that the kernel inlines into it.
 
 use super::bits::Bits;
+use super::flips::{Flips, WithFlips, Work};
 use super::geometry::Geometry;
 use super::legal::Rules;
 use super::variant::RuleSet;
 use std::marker::PhantomData;
-
-/// A way to find the flips of a move, for [`Rules::with_flips`].
-pub trait Flips<B: Bits>: Copy {
-    /// The discs of `theirs` that a disc of `mine` on `cell` would flip.
-    fn flips(self, cell: usize, mine: B, theirs: B) -> B;
-    /// The cells where a disc of `mine` would flip a disc of `theirs`, and perhaps occupied
-    /// cells too: the caller keeps the empty ones.
-    fn moves(self, mine: B, theirs: B) -> B;
-    /// Does `work`, compiled for the instructions this kernel uses (by default, those of the
-    /// whole program). A recursive computation goes through here at each level, so every level
-    /// gets the kernel inline.
-    #[inline(always)]
-    fn run<W: Work>(self, work: W) -> W::Output {
-        work.work()
-    }
-}
-
-/// A piece of work for [`Flips::run`]. `work` should be `#[inline(always)]`, so that it is
-/// compiled into `run` (a closure would be left a function of its own).
-pub trait Work {
-    type Output;
-    fn work(self) -> Self::Output;
-}
-
-/// Work that takes whichever [`Flips`] the rules choose.
-pub trait WithFlips<B: Bits> {
-    type Output;
-    fn with<F: Flips<B>>(self, flips: F) -> Self::Output;
-}
 
 /// Work compiled for the rules' kernel, with the kernel at hand ([`Rules::in_kernel`]): what
 /// it finds through the kernel is found inline. `work` should be `#[inline(always)]`, as for
@@ -45,14 +17,14 @@ pub trait KernelWork<B: Bits> {
     fn work<F: Flips<B>>(self, kernel: F) -> Self::Output;
 }
 
-/// A [`KernelWork`] waiting for its kernel...
-struct Waiting<W>(W);
+/// A [`KernelWork`] waiting for the rules to choose its kernel...
+struct AwaitingKernel<W>(W);
 
-impl<B: Bits, W: KernelWork<B>> WithFlips<B> for Waiting<W> {
+impl<B: Bits, W: KernelWork<B>> WithFlips<B> for AwaitingKernel<W> {
     type Output = W::Output;
 
     fn with<F: Flips<B>>(self, kernel: F) -> W::Output {
-        kernel.run(Given {
+        kernel.run(WithKernel {
             work: self.0,
             kernel,
             board: PhantomData,
@@ -60,14 +32,14 @@ impl<B: Bits, W: KernelWork<B>> WithFlips<B> for Waiting<W> {
     }
 }
 
-/// ... and given it, run through it.
-struct Given<B, W, F> {
+/// ... and with the kernel chosen, run through it.
+struct WithKernel<B, W, F> {
     work: W,
     kernel: F,
     board: PhantomData<fn() -> B>,
 }
 
-impl<B: Bits, W: KernelWork<B>, F: Flips<B>> Work for Given<B, W, F> {
+impl<B: Bits, W: KernelWork<B>, F: Flips<B>> Work for WithKernel<B, W, F> {
     type Output = W::Output;
 
     #[inline(always)]
@@ -121,7 +93,7 @@ impl<B: Bits> Rules<B> {
 
     /// Does `work` compiled for these rules' kernel, with the kernel (see [`KernelWork`]).
     pub fn in_kernel<W: KernelWork<B>>(&self, work: W) -> W::Output {
-        self.with_flips(Waiting(work))
+        self.with_flips(AwaitingKernel(work))
     }
 
     /// Does `work` with the flips of these rules on this board.

@@ -7,22 +7,15 @@
 //! (see [`PairLanes`]). The portable fill in `geometry` gives the same answers everywhere else.
 
 use super::bits::Bits;
-use super::kernel::{Flips, WithFlips, Work};
+use super::flips::{
+    pair_steps, Flips, WithFlips, Work, MAX_PAIR_STEPS_ANY_BOARD, MAX_PAIR_STEPS_ONE_WORD,
+};
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 use std::sync::Arc;
 
 /// The most doubling rounds a one-word board needs: 3x21 has lines of 19 discs.
 const MAX_ROUNDS: usize = 5;
-/// The most steps of two cells a line of discs needs after its first two (19 discs on 3x21).
-const MAX_PAIR_STEPS: usize = 9;
-/// The same on two-word boards: as many as on any board, since 4x26 has two words.
-const MAX_PAIR_STEPS_TWO_WORDS: usize = super::geometry::MAX_PAIR_STEPS;
-
-/// Steps of two cells a fill needs after its first two along a line of `longest` discs.
-pub(super) fn pair_steps(longest: usize) -> usize {
-    (longest.max(2) - 1) / 2
-}
 
 /// Eight lanes, one per direction, aligned so that each half is one 256-bit load (and the rays
 /// of a cell are one cache line).
@@ -87,7 +80,7 @@ impl Lanes {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2")
             && rounds as usize <= MAX_ROUNDS
-            && pair_steps <= MAX_PAIR_STEPS
+            && pair_steps <= MAX_PAIR_STEPS_ONE_WORD
         {
             return Some(Lanes {
                 amount: Octet(amount),
@@ -113,7 +106,7 @@ impl Lanes {
             match self.pair_steps {
                 0..=2 => moves_avx2::<2>(self, mine, theirs),
                 3..=4 => moves_avx2::<4>(self, mine, theirs),
-                _ => moves_avx2::<MAX_PAIR_STEPS>(self, mine, theirs),
+                _ => moves_avx2::<MAX_PAIR_STEPS_ONE_WORD>(self, mine, theirs),
             }
         };
         #[cfg(not(target_arch = "x86_64"))]
@@ -362,7 +355,7 @@ impl PairLanes {
         #[cfg(target_arch = "x86_64")]
         // Two steps must stay under a word, which every board's do (a step is at most 27).
         if std::arch::is_x86_feature_detected!("avx2")
-            && pair_steps <= MAX_PAIR_STEPS_TWO_WORDS
+            && pair_steps <= MAX_PAIR_STEPS_ANY_BOARD
             && amount.iter().all(|&a| (1..32).contains(&a))
         {
             let per_lane = |f: &dyn Fn(usize) -> u64| {
@@ -399,7 +392,7 @@ impl PairLanes {
                 4 => pair_moves_avx2::<4>(self, mine, theirs),
                 5..=6 => pair_moves_avx2::<6>(self, mine, theirs),
                 7..=8 => pair_moves_avx2::<8>(self, mine, theirs),
-                _ => pair_moves_avx2::<MAX_PAIR_STEPS_TWO_WORDS>(self, mine, theirs),
+                _ => pair_moves_avx2::<MAX_PAIR_STEPS_ANY_BOARD>(self, mine, theirs),
             }
         };
         #[cfg(not(target_arch = "x86_64"))]

@@ -2,7 +2,30 @@ use super::data::{self, Board, Sample};
 use super::fit::{fit, measure, FitOptions};
 use super::generate::{generate, generate_shard, GenOptions};
 use crate::rules::{Bits, Setup, Shape, Variant};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// A training file read whole.
+struct DataFile {
+    records: data::Records,
+    /// The length of its header (by its version): where the records begin.
+    header_len: usize,
+    /// Bytes after the last whole record (a write cut short), left out.
+    torn: usize,
+}
+
+/// Reads a training file as `train fit` does, as many positions as a fit takes. A finished
+/// file that holds other than the records its header counts is refused.
+fn read_file(path: &Path) -> Result<DataFile, String> {
+    let records = data::read_all(&[path], super::fit::max_positions, |_| {})?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (board, header_len) = Board::from_header(&bytes)?;
+    let whole = header_len + records.len() * board.record_len();
+    Ok(DataFile {
+        records,
+        header_len,
+        torn: bytes.len().saturating_sub(whole),
+    })
+}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("othello-train-{}-{name}", std::process::id()));
@@ -27,7 +50,7 @@ fn options(rows: usize, cols: usize, games: u32, threads: usize) -> GenOptions {
 }
 
 fn sorted(path: &std::path::Path) -> Vec<Sample> {
-    let mut samples: Vec<Sample> = data::read(path)
+    let mut samples: Vec<Sample> = read_file(path)
         .unwrap()
         .records
         .iter()
@@ -69,11 +92,11 @@ fn games_are_the_same_on_any_threads_and_a_stopped_run_resumes() {
     // A finished file counts its records: one cut short, even between two records, is refused
     // by the reader and by a run that would add to it, and left as it is.
     let whole = std::fs::read(&one).unwrap();
-    let record = data::read(&one).unwrap().records.board().record_len();
+    let record = read_file(&one).unwrap().records.board().record_len();
     for cut in [5, record] {
         let short = &whole[..whole.len() - cut];
         std::fs::write(&one, short).unwrap();
-        let e = data::read(&one).err().unwrap();
+        let e = read_file(&one).err().unwrap();
         assert!(e.contains("cut short or damaged"), "{e}");
         let e = generate(&options(5, 6, 12, 1), &one, false).unwrap_err();
         assert!(e.contains("cut short or damaged"), "{e}");
@@ -82,12 +105,12 @@ fn games_are_the_same_on_any_threads_and_a_stopped_run_resumes() {
     // A torn last record of a run stopped midway is dropped when the file is taken up again,
     // and the count set once the run is done.
     std::fs::write(&one, opened(&whole[..whole.len() - 5])).unwrap();
-    let torn = data::read(&one).unwrap();
+    let torn = read_file(&one).unwrap();
     assert_eq!(torn.torn, record - 5);
     let report = generate(&options(5, 6, 12, 1), &one, false).unwrap();
     // The torn game's other records remain, so the game counts as present.
     assert_eq!(report.games, 0);
-    let file = data::read(&one).unwrap();
+    let file = read_file(&one).unwrap();
     assert_eq!((file.torn, file.header_len), (0, 25));
     let bytes = std::fs::read(&one).unwrap();
     assert_eq!(bytes, counted(file.records.board(), &bytes));
@@ -100,7 +123,7 @@ fn games_are_the_same_on_any_threads_and_a_stopped_run_resumes() {
 fn labels_are_exact_near_the_end_and_from_the_movers_side() {
     let path = scratch("labels");
     generate(&options(4, 5, 6, 1), &path, false).unwrap();
-    let file = data::read(&path).unwrap();
+    let file = read_file(&path).unwrap();
     let board = file.records.board();
     assert_eq!(
         board,
@@ -132,7 +155,7 @@ fn a_fit_beats_knowing_nothing_on_held_out_games() {
     o.exact_empties = 12;
     o.random_moves = 3;
     generate(&o, &path, false).unwrap();
-    let file = data::read(&path).unwrap();
+    let file = read_file(&path).unwrap();
     let fit_options = FitOptions {
         phases: 3,
         epochs: 40,
@@ -237,7 +260,7 @@ fn records_that_hold_no_position_are_refused_naming_them() {
     ];
     for (bad, why) in cases {
         let path = file_of("bad-record", six, &[good.clone(), bad]);
-        let e = data::read(&path).err();
+        let e = read_file(&path).err();
         // Adding games to such a file is refused as well, and the file is left as it was.
         let before = std::fs::read(&path).unwrap();
         let append = data::open_for_append(&path, six, 0..10).err();
@@ -247,12 +270,12 @@ fn records_that_hold_no_position_are_refused_naming_them() {
         assert_eq!(append, Some(format!("{}: {why}", path.display())));
     }
     let path = file_of("good-record", six, std::slice::from_ref(&good));
-    assert_eq!(data::read(&path).unwrap().records.len(), 1);
+    assert_eq!(read_file(&path).unwrap().records.len(), 1);
     // A rules byte other than 0 or 1 is no training file's.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[15] = 2;
     std::fs::write(&path, bytes).unwrap();
-    let e = data::read(&path).err().unwrap();
+    let e = read_file(&path).err().unwrap();
     std::fs::remove_file(&path).unwrap();
     assert!(e.ends_with("not a training file (a rules byte of 2, where 0 or 1 belongs)"));
 }
@@ -299,7 +322,7 @@ fn a_fit_refuses_phases_no_weights_file_holds() {
     let four = board(4, 4);
     let record = (vec![0x40, 0x02], vec![0x20, 0x04], [0, 0, 0, 1]);
     let path = file_of("phases", four, &[record]);
-    let records = data::read(&path).unwrap().records;
+    let records = read_file(&path).unwrap().records;
     std::fs::remove_file(&path).unwrap();
     for phases in [0, 65] {
         let o = FitOptions {
@@ -433,7 +456,7 @@ fn a_stopped_shard_goes_on_from_its_partial_file_and_never_damages_its_own() {
     // Where the second game's records begin.
     let second = header
         + record
-            * data::read(&reference)
+            * read_file(&reference)
                 .unwrap()
                 .records
                 .iter()
@@ -554,6 +577,6 @@ fn a_shard_is_written_only_over_a_shard_of_its_games() {
     std::fs::write(&out, b"").unwrap();
     let report = generate_shard(&shard, &out, false).unwrap();
     assert_eq!(report.games, 4);
-    assert_eq!(data::read(&out).unwrap().records.get(0).game(), 0);
+    assert_eq!(read_file(&out).unwrap().records.get(0).game(), 0);
     std::fs::remove_file(&out).unwrap();
 }
