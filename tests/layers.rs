@@ -140,7 +140,13 @@ fn strip_comments(text: &str) -> String {
 /// The paths of a `use` tree such as `a::{b, c::{d, e as f}, self}`, each with the name it
 /// brings in (its last segment or alias).
 fn use_tree(tree: &str) -> Vec<(Vec<String>, String)> {
-    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    // `e as f` keeps a mark of its alias once the spaces are gone.
+    let spaced = tree.split_whitespace().collect::<Vec<_>>().join(" ");
+    let tree: String = spaced
+        .replace(" as ", "@")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let mut out = Vec::new();
     expand(&tree, Vec::new(), &mut out);
     out
@@ -148,9 +154,9 @@ fn use_tree(tree: &str) -> Vec<(Vec<String>, String)> {
 
 fn expand(tree: &str, prefix: Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
     let Some(open) = tree.find('{') else {
-        let (path, alias) = match tree.split_once("as") {
-            Some((p, a)) if tree.contains("::") || !a.is_empty() => (p, Some(a)),
-            _ => (tree, None),
+        let (path, alias) = match tree.split_once('@') {
+            Some((p, a)) => (p, Some(a)),
+            None => (tree, None),
         };
         let mut full = prefix;
         full.extend(path.split("::").filter(|s| !s.is_empty()).map(String::from));
@@ -614,13 +620,14 @@ fn strongly_connected(graph: &Graph) -> Vec<Vec<usize>> {
 
 #[test]
 fn the_reader_of_paths_reads_use_trees_and_resolves_through_facades() {
-    let mut paths = use_tree("crate::a::{b, c::{d, e as f}, self}");
+    let mut paths = use_tree("crate::a::{b, c::{d, e as f}, self, Erased}");
     paths.sort();
     let want = |p: &[&str], n: &str| (p.iter().map(|s| s.to_string()).collect(), n.to_string());
     assert_eq!(
         paths,
         vec![
             want(&["crate", "a"], "a"),
+            want(&["crate", "a", "Erased"], "Erased"),
             want(&["crate", "a", "b"], "b"),
             want(&["crate", "a", "c", "d"], "d"),
             want(&["crate", "a", "c", "e"], "f"),
