@@ -1,6 +1,16 @@
+use super::files::MAX_FILE;
 use super::*;
+use crate::commands::Start;
+use crate::notation::MoveList;
+use crate::protocols::line::Sides;
+use crate::protocols::LineReader;
 use crate::rules::{Setup, Shape, Variant};
+use crate::search::Config;
 use proptest::prelude::*;
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::Duration;
 
 fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
     let shape = Shape::new(rows, cols).unwrap();
