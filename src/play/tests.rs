@@ -1,6 +1,16 @@
+use super::files::MAX_FILE;
 use super::*;
+use crate::lines::LineReader;
+use crate::notation::MoveList;
+use crate::protocols::line::Sides;
 use crate::rules::{Setup, Shape, Variant};
+use crate::search::Config;
+use crate::start::Start;
 use proptest::prelude::*;
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::Duration;
 
 fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
     let shape = Shape::new(rows, cols).unwrap();
@@ -124,7 +134,7 @@ fn commands_save_load_level_swap_resign_quit() {
 }
 
 #[test]
-fn resign_ends_the_game_not_the_sitting() {
+fn resign_ends_the_game_not_play() {
     let mut s = session(6, 6, Some(Sides::White));
     s.greeting();
     s.handle("c2");
@@ -176,9 +186,9 @@ fn level_alone_says_how_the_computer_searches() {
 }
 
 /// Ctrl-C (the SIGINT flag raised) while a hint is searched stops the hint; the game goes on.
-/// While the computer thinks it ends the sitting, which says so.
+/// While the computer thinks it ends play, which says so.
 #[test]
-fn ctrl_c_stops_a_hint_but_ends_the_sitting_while_the_computer_thinks() {
+fn ctrl_c_stops_a_hint_but_ends_play_while_the_computer_thinks() {
     let mut s = session(8, 8, Some(Sides::White));
     s.greeting();
     s.ctrl_c.store(true, Relaxed);
@@ -195,7 +205,7 @@ fn ctrl_c_stops_a_hint_but_ends_the_sitting_while_the_computer_thinks() {
     assert!(s.is_over() && s.stopped_by_ctrl_c());
 }
 
-/// The sitting's ending: quit or the end of input leave; Ctrl-C at the prompt is an interruption.
+/// How play ends: quit or the end of input leave; Ctrl-C at the prompt is an interruption.
 #[test]
 fn run_tells_an_interruption_from_leaving() {
     struct Keys(Vec<Typed>);
@@ -238,7 +248,7 @@ fn typed_line() -> impl Strategy<Value = Vec<u8>> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// Any input, on any board: no panic, and the sitting ends with the moves so far.
+    /// Any input, on any board: no panic, and play ends with the moves so far.
     #[test]
     fn any_input_ends_with_the_moves(
         rows in 3usize..=26,
