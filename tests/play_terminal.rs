@@ -113,11 +113,11 @@ fn ctrl_c_while_the_computer_thinks_keeps_the_game() {
 }
 
 /// A Ctrl-C that comes as a signal while no line is being read (the terminal turns it into
-/// SIGINT outside line editing, as between a reply and the next prompt) ends the sitting at the
+/// SIGINT outside line editing, as between a reply and the next prompt) ends play at the
 /// next read, with the moves printed: it is not swallowed because an earlier search had caught
 /// SIGINT. Input piped, so the moment is exact: the signal comes after the computer's reply.
 #[test]
-fn a_ctrl_c_between_prompts_ends_the_sitting_with_the_moves() {
+fn a_ctrl_c_between_prompts_ends_play_with_the_moves() {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::process::Stdio;
     use std::sync::mpsc;
@@ -153,7 +153,7 @@ fn a_ctrl_c_between_prompts_ends_the_sitting_with_the_moves() {
     wait_for("Black to move.");
     // SAFETY: kill has no memory effects; the pid is our live child's.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    // One more line, which wakes a sitting that is waiting for input: it ends (answering the
+    // One more line, which wakes play waiting for input: it ends (answering the
     // line or not, as the signal comes before or after its check) without waiting for the end
     // of input.
     writeln!(stdin, "help").unwrap();
@@ -165,7 +165,7 @@ fn a_ctrl_c_between_prompts_ends_the_sitting_with_the_moves() {
     });
     let status = finished
         .recv_timeout(Duration::from_secs(60))
-        .expect("the sitting ends while its input is still open");
+        .expect("play ends while its input is still open");
     assert_eq!(status.unwrap().code(), Some(130));
     drop(stdin);
 }

@@ -1,6 +1,6 @@
 //! `play`'s saved games, read by `load FILE` (a position string line and move list lines); a
 //! game loaded, saved and loaded again is the same game. The first byte picks the board and
-//! rules of the sitting.
+//! rules of the game.
 #![no_main]
 
 mod common;

@@ -131,11 +131,11 @@ impl Cache {
 }
 
 /// How a cache's heading starts, whichever source file it names (older caches name
-/// `src/commands/perfect_play.rs`).
+/// `src/commands/perfect_play.rs` or `src/commands/perfect_play/cache.rs`).
 const CACHE_MARK: &str = "# othello perfect-play cache: one finished entry a line";
 
 const CACHE_HEADER: &str = "\
-# othello perfect-play cache: one finished entry a line (see src/commands/perfect_play/cache.rs)
+# othello perfect-play cache: one finished entry a line (see src/solve/perfect_play/cache.rs)
 # BOARD RULES normal|misere standard|anywhere solved black= white= empty= best= line= nodes= seconds=
 # BOARD RULES normal|misere standard|anywhere unsolved limit= nodes= seconds=
 ";
