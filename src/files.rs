@@ -3,7 +3,7 @@
 //! part without a word; written whole or not at all, through a temporary file renamed over the
 //! old one, never over one of the command's inputs.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -217,6 +217,43 @@ pub fn refuse_output_over_input<'a>(
     Ok(())
 }
 
+/// Why a file that is there is not replaced by a file of the kind a command writes.
+#[derive(Debug)]
+pub enum NotReplaced {
+    /// It could not be looked at.
+    Io(io::Error),
+    /// A pipe, a device or a folder: never opened, lest reading it wait for a writer.
+    NotRegular,
+    /// What it is instead, as the caller's check says.
+    Foreign(String),
+}
+
+/// Whether the file at `path` may be replaced by a file of the kind written: none there, or a
+/// regular file whose first `head` bytes `foreign` accepts (it says why not, else `None`; an
+/// empty file shows it no bytes).
+pub fn check_replaceable(
+    path: &Path,
+    head: u64,
+    foreign: impl FnOnce(&[u8]) -> Option<String>,
+) -> Result<(), NotReplaced> {
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(NotReplaced::Io(e)),
+    };
+    if !meta.is_file() {
+        return Err(NotReplaced::NotRegular);
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(head).read_to_end(&mut bytes))
+        .map_err(NotReplaced::Io)?;
+    match foreign(&bytes) {
+        Some(why) => Err(NotReplaced::Foreign(why)),
+        None => Ok(()),
+    }
+}
+
 /// A lock two runs take in turn before they write one file (a journal, a book, a job's
 /// work), held until dropped; the system drops it too when the process ends, however it ends.
 /// It is taken on a file of its own beside the one it guards, `.NAME.lock`, never renamed nor
@@ -294,6 +331,32 @@ fn size(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_is_replaced_only_when_missing_or_of_the_kind_written() {
+        let dir = std::env::temp_dir().join(format!("othello-replace-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("out");
+        let _ = fs::remove_file(&path);
+        let weights = |head: &[u8]| {
+            (!head.is_empty() && !head.starts_with(b"W")).then(|| "not W".to_string())
+        };
+        assert!(check_replaceable(&path, 8, weights).is_ok(), "missing");
+        fs::write(&path, b"").unwrap();
+        assert!(check_replaceable(&path, 8, weights).is_ok(), "empty");
+        fs::write(&path, b"W123456789").unwrap();
+        assert!(check_replaceable(&path, 8, |h| (h != b"W1234567").then(String::new)).is_ok());
+        fs::write(&path, b"text").unwrap();
+        assert!(matches!(
+            check_replaceable(&path, 8, weights),
+            Err(NotReplaced::Foreign(why)) if why == "not W"
+        ));
+        assert!(matches!(
+            check_replaceable(&dir, 8, weights),
+            Err(NotReplaced::NotRegular)
+        ));
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn a_file_over_its_cap_or_not_text_is_refused_whole() {

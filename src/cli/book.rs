@@ -2,13 +2,13 @@
 
 use super::options::{all_cores, threads_arg, GameRules, StartArgs};
 use crate::cli::error::{bad_position_as, AppError};
+use othello::files::{check_replaceable, NotReplaced};
 use othello::interrupt::{signal_name, Interrupt};
 use othello::notation::{MoveList, PositionString};
 use othello::players;
 use othello::progress::Progress;
 use othello::search::Evaluation;
 use othello::words::Counted;
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -285,23 +285,17 @@ fn refuse_to_replace(
     path: &Path,
     foreign: impl FnOnce(&[u8]) -> Option<String>,
 ) -> Result<(), AppError> {
-    use std::io::Read;
-    let mut head = Vec::new();
-    match File::open(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(AppError::Failed(format!("{}: {e}", path.display()))),
-        Ok(file) => file
-            .take(64)
-            .read_to_end(&mut head)
-            .map_err(|e| AppError::Failed(format!("{}: {e}", path.display())))?,
-    };
-    match foreign(&head) {
-        Some(why) => Err(AppError::Usage(format!(
+    let refused = |why: &str| {
+        AppError::Usage(format!(
             "{}: {why}, so not replaced (--force replaces it)",
             path.display()
-        ))),
-        None => Ok(()),
-    }
+        ))
+    };
+    check_replaceable(path, 64, foreign).map_err(|e| match e {
+        NotReplaced::Io(e) => AppError::Failed(format!("{}: {e}", path.display())),
+        NotReplaced::NotRegular => refused("not a regular file"),
+        NotReplaced::Foreign(why) => refused(&why),
+    })
 }
 
 /// Listens to SIGINT and SIGTERM for `book learn`. The first raises the interrupt it returns

@@ -4,11 +4,11 @@
 use super::options::{all_cores, array_index, BoardArgs, GameRules};
 use crate::cli::error::AppError;
 use anyhow::Context;
+use othello::files::{check_replaceable, NotReplaced};
 use othello::job_array::{Shard, INDEX_VARIABLES};
 use othello::search::Evaluation;
 use othello::train::data;
 use othello::words::Counted;
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
@@ -219,7 +219,7 @@ pub fn run(
             othello::files::write_atomic(&a.out, &weights.to_bytes())
                 .with_context(|| format!("cannot write {}", a.out.display()))?;
             let mut out = io::stdout().lock();
-            write_phase_reports(&mut out, &reports)?;
+            fit::write_reports(&mut out, &reports)?;
             writeln!(out, "weights written to {}", a.out.display())?;
         }
         TrainStep::Test(a) => {
@@ -232,7 +232,7 @@ pub fn run(
                 ))
             })?;
             let reports = fit::measure(&records, &weights, a.held_out).map_err(AppError::Input)?;
-            write_phase_reports(&mut io::stdout().lock(), &reports)?;
+            fit::write_reports(&mut io::stdout().lock(), &reports)?;
         }
     }
     Ok(())
@@ -241,32 +241,21 @@ pub fn run(
 /// Refuses `train fit --out PATH` where PATH holds something other than weights: only a weights
 /// file (by its magic), an empty file or none is replaced. A pipe or a device is not opened.
 fn refuse_unknown_output(path: &Path) -> Result<(), AppError> {
-    use std::io::Read;
+    let weights = |magic: &[u8]| {
+        let known = magic.is_empty() || othello::search::weights::is_weights_file(magic);
+        (!known).then(|| "not a weights file".to_string())
+    };
     let refused = |why: &str| {
-        Err(AppError::Usage(format!(
+        AppError::Usage(format!(
             "--out {}: {why}, so it is not replaced (give a new file, or a weights file)",
             path.display()
-        )))
+        ))
     };
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(AppError::Failed(format!("{}: {e}", path.display()))),
-    };
-    if !meta.is_file() {
-        return refused("not a regular file");
-    }
-    if meta.len() == 0 {
-        return Ok(());
-    }
-    let mut magic = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(8).read_to_end(&mut magic))
-        .map_err(|e| AppError::Failed(format!("{}: {e}", path.display())))?;
-    if !othello::search::weights::is_weights_file(&magic) {
-        return refused("not a weights file");
-    }
-    Ok(())
+    check_replaceable(path, 8, weights).map_err(|e| match e {
+        NotReplaced::Io(e) => AppError::Failed(format!("{}: {e}", path.display())),
+        NotReplaced::NotRegular => refused("not a regular file"),
+        NotReplaced::Foreign(why) => refused(&why),
+    })
 }
 
 /// Training files, read whole, as many positions as a fit takes: one that a stopped `train gen`
@@ -277,35 +266,4 @@ fn read_training(paths: &[std::path::PathBuf]) -> Result<data::Records, AppError
         eprintln!("othello: {warning}")
     })
     .map_err(AppError::Input)
-}
-
-/// The table of mean absolute errors per phase that `train fit` and `train test` print.
-fn write_phase_reports(
-    out: &mut impl Write,
-    reports: &[othello::train::fit::PhaseReport],
-) -> io::Result<()> {
-    writeln!(
-        out,
-        "| phase | empties | train | test | test error | exact | exact error | classic error |"
-    )?;
-    writeln!(
-        out,
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    )?;
-    for r in reports {
-        writeln!(
-            out,
-            "| {} | {}-{} | {} | {} | {:.2} | {} | {:.2} | {:.2} |",
-            r.phase,
-            r.empties.0,
-            r.empties.1,
-            r.train,
-            r.test,
-            r.test_error,
-            r.exact,
-            r.exact_error,
-            r.classic_error
-        )?;
-    }
-    Ok(())
 }

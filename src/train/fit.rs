@@ -354,3 +354,34 @@ fn descend<I: Iterator<Item = usize>>(
     let bias = x[total] as f32;
     (bias, x[..total].iter().map(|&v| v as f32).collect())
 }
+
+/// The table of mean absolute errors per phase that `train fit` and `train test` print.
+pub fn write_reports(
+    out: &mut impl std::io::Write,
+    reports: &[PhaseReport],
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "| phase | empties | train | test | test error | exact | exact error | classic error |"
+    )?;
+    writeln!(
+        out,
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    )?;
+    for r in reports {
+        writeln!(
+            out,
+            "| {} | {}-{} | {} | {} | {:.2} | {} | {:.2} | {:.2} |",
+            r.phase,
+            r.empties.0,
+            r.empties.1,
+            r.train,
+            r.test,
+            r.test_error,
+            r.exact,
+            r.exact_error,
+            r.classic_error
+        )?;
+    }
+    Ok(())
+}

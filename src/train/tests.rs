@@ -580,3 +580,28 @@ fn a_shard_is_written_only_over_a_shard_of_its_games() {
     assert_eq!(read_file(&out).unwrap().records.get(0).game(), 0);
     std::fs::remove_file(&out).unwrap();
 }
+
+#[test]
+fn the_phase_table_is_markdown_with_two_decimals() {
+    use super::fit::{write_reports, PhaseReport};
+    let report = PhaseReport {
+        phase: 3,
+        empties: (12, 15),
+        train: 900,
+        test: 100,
+        test_error: 4.256,
+        exact: 40,
+        exact_error: 3.5,
+        classic_error: 7.0,
+    };
+    let mut out = Vec::new();
+    write_reports(&mut out, &[report]).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].starts_with("| phase | empties | train | test |"));
+    assert_eq!(
+        lines[2],
+        "| 3 | 12-15 | 900 | 100 | 4.26 | 40 | 3.50 | 7.00 |"
+    );
+}
