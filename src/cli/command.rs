@@ -5,7 +5,7 @@ use super::options::{evaluation_arg, BookChoice, GameRules, SearchArgs};
 use super::{analyze, bench, book, engine, perfect_play, perft, play, r#match, selfplay};
 use super::{show, solve, train};
 use clap::{Arg, Parser, Subcommand};
-use othello::search::{weights, Evaluation};
+use othello::search::Evaluation;
 
 /// Othello (Reversi) referee and player for boards from 3x3 to 26x26.
 ///
@@ -36,28 +36,6 @@ pub struct Cli {
     pub eval: Evaluation,
     #[command(flatten)]
     pub book: BookChoice,
-}
-
-impl Cli {
-    /// The evaluation every search of the command uses: `--eval`, with the sets of `--weights`
-    /// read (a missing or damaged file is an error naming it).
-    pub fn evaluation(&self) -> Result<Evaluation, String> {
-        match &self.eval {
-            Evaluation::Classic => Ok(Evaluation::Classic),
-            Evaluation::Learned(_) => {
-                let mut sets: Vec<std::sync::Arc<weights::Weights>> = Vec::new();
-                for path in &self.weights {
-                    let read = weights::read(path)?;
-                    // A later file for the same board and rules replaces an earlier one.
-                    sets.retain(|w| {
-                        (w.rows, w.cols, w.variant) != (read.rows, read.cols, read.variant)
-                    });
-                    sets.push(std::sync::Arc::new(read));
-                }
-                Ok(Evaluation::Learned(sets))
-            }
-        }
-    }
 }
 
 #[derive(Subcommand)]

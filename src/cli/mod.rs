@@ -30,15 +30,23 @@ mod train;
 
 pub use command::{Cli, Command};
 use error::{AppError, Outcome};
+use options::BookChoice;
+use othello::players::BookUse;
+use othello::search::Evaluation;
 pub use parse::parse;
 
 /// Runs the command asked for. Every error, and the status it gives, is left to [`error::exit`].
 /// `started` is when the program started: a tournament referee times a first move from then.
 pub fn run(cli: Cli, started: std::time::Instant) -> Result<Outcome, AppError> {
     let rules = cli.rules;
-    let eval = &cli.evaluation().map_err(AppError::Input)?;
+    let eval = &match cli.eval {
+        Evaluation::Classic => Evaluation::Classic,
+        Evaluation::Learned(_) => {
+            Evaluation::learned_from(&cli.weights).map_err(AppError::Input)?
+        }
+    };
     let books = cli.book.clone();
-    let book = || books.load().map_err(AppError::Input);
+    let book = || book_use(&books).map_err(AppError::Input);
     match cli.command {
         None => return line::run(rules, cli.computer, &cli.search, eval, book()?),
         Some(Command::Perft(args)) => perft::run(args, rules),
@@ -59,4 +67,20 @@ pub fn run(cli: Cli, started: std::time::Instant) -> Result<Outcome, AppError> {
         Some(Command::Manpage) => manual::print(&manual::manpage()?),
     }?;
     Ok(Outcome::Done)
+}
+
+/// The book the computer plays from (`--book`'s file, else the built-in one, none with
+/// `--no-book`) and how freely.
+fn book_use(choice: &BookChoice) -> Result<Option<BookUse>, String> {
+    if choice.no_book {
+        return Ok(None);
+    }
+    let Some(book) = othello::opening::book::for_play(choice.book.as_deref())? else {
+        return Ok(None);
+    };
+    // The draws among near moves differ from run to run unless the search's seed is set.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    Ok(Some(BookUse::new(book, choice.book_margin, seed)))
 }

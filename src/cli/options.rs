@@ -6,8 +6,7 @@ use clap::builder::TypedValueParser;
 use clap::ValueEnum;
 use othello::job_array::{self, IndexError};
 use othello::notation::PositionString;
-use othello::opening::book;
-use othello::players::{self, BookUse};
+use othello::players;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
 use othello::search::{Config, Evaluation, Scoring};
 use othello::start::Start;
@@ -116,33 +115,6 @@ pub struct BookChoice {
     /// (0: always the best).
     #[arg(long, global = true, value_name = "DISCS", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub book_margin: u32,
-}
-
-impl BookChoice {
-    /// The book the computer plays from: `--book`'s file, else the built-in one, none with
-    /// `--no-book`. A missing or damaged file is an error naming it; a file for another board
-    /// or rules than the game's says so once, when the engine first looks for a move in it.
-    pub fn load(&self) -> Result<Option<BookUse>, String> {
-        if self.no_book {
-            return Ok(None);
-        }
-        let book = match &self.book {
-            Some(path) => {
-                let mut read = book::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                read.say_when_unused(path);
-                std::sync::Arc::new(read)
-            }
-            None => match book::built_in() {
-                Some(book) => book,
-                None => return Ok(None),
-            },
-        };
-        // The draws among near moves differ from run to run unless the search's seed is set.
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Ok(Some(BookUse::new(book, self.book_margin, seed)))
-    }
 }
 
 /// `--eval`'s values, listed for help and completions, read as [`Evaluation`].

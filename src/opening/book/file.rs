@@ -122,6 +122,20 @@ fn read_headed<E: From<std::io::Error>>(
     Ok(bytes)
 }
 
+/// The book the computer plays from: the file at `path` (which says once, when the engine first
+/// looks for a move in it, that it is for another board or rules than the game's), else the
+/// built-in one (none for a board without one). A missing or damaged file is an error naming it.
+pub fn for_play(path: Option<&Path>) -> Result<Option<std::sync::Arc<Book>>, String> {
+    match path {
+        Some(path) => {
+            let mut read = read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            read.say_when_unused(path);
+            Ok(Some(std::sync::Arc::new(read)))
+        }
+        None => Ok(built_in()),
+    }
+}
+
 /// The book that ships with the program: `books/8x8.book` in the source (`books/make.sh`
 /// made it), read on its first use.
 pub fn built_in() -> Option<std::sync::Arc<Book>> {

@@ -25,6 +25,19 @@ impl Default for Evaluation {
 }
 
 impl Evaluation {
+    /// The learned evaluation with the weights of these files (made by `othello train fit`)
+    /// before the built-in ones; a later file for the same board and rules replaces an earlier
+    /// one. A missing or damaged file is an error naming it.
+    pub fn learned_from(paths: &[std::path::PathBuf]) -> Result<Evaluation, String> {
+        let mut sets: Vec<Arc<Weights>> = Vec::new();
+        for path in paths {
+            let read = weights::read(path)?;
+            sets.retain(|w| (w.rows, w.cols, w.variant) != (read.rows, read.cols, read.variant));
+            sets.push(Arc::new(read));
+        }
+        Ok(Evaluation::Learned(sets))
+    }
+
     /// The learned weights this evaluation uses on a `rows` x `cols` board under `variant`,
     /// if any.
     pub fn weights_for(&self, rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weights>> {
