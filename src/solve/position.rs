@@ -261,13 +261,7 @@ pub(super) fn solver<B: Bits>(
 ) -> Engine<B> {
     Engine::new(
         rules.clone(),
-        Config {
-            hash_mb,
-            scoring: Scoring::Plain,
-            threads,
-            eval: eval.clone(),
-            ..Config::default()
-        },
+        Config::solver(hash_mb, threads, eval.clone()),
     )
 }
 
@@ -564,13 +558,7 @@ pub fn solve_file_up_to(
     let rules = Rules::<u64>::new(crate::rules::Shape::STANDARD, Variant::default())?;
     let mut engine = Engine::new(
         rules,
-        Config {
-            hash_mb,
-            scoring: Scoring::EmptiesToWinner,
-            threads,
-            eval: eval.clone(),
-            ..Config::default()
-        },
+        Config::solver(hash_mb, threads, eval.clone()).with_scoring(Scoring::EmptiesToWinner),
     );
     let mut totals = FileTotals::default();
     writeln!(

@@ -140,14 +140,7 @@ fn generate_in<B: Bits>(
             scope.spawn(|| {
                 let mut solver = Engine::new(
                     rules.clone(),
-                    Config {
-                        depth: None,
-                        move_time: None,
-                        hash_mb: options.hash_mb,
-                        threads: 1,
-                        eval: options.eval.clone(),
-                        ..Config::default()
-                    },
+                    Config::solver(options.hash_mb, 1, options.eval.clone()),
                 );
                 loop {
                     let i = next.fetch_add(1, Relaxed);
@@ -236,15 +229,10 @@ fn play_game<B: Bits>(
     let mut state = options.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut player = Engine::new(
         rules.clone(),
-        Config {
-            depth: Some(options.depth),
-            move_time: None,
-            hash_mb: 4,
-            seed: Some(splitmix(&mut state)),
-            threads: 1,
-            eval: options.eval.clone(),
-            ..Config::default()
-        },
+        Config::to_depth(options.depth)
+            .with_hash_mb(4)
+            .with_seed(splitmix(&mut state))
+            .with_eval(options.eval.clone()),
     );
     let mut pos = rules.start(options.setup.first, options.setup.top_left);
     // Positions before the first solve, waiting for its value.

@@ -13,7 +13,7 @@
 use super::{add_link, Book, Entry, Frame, Leaf, Level};
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine, Evaluation, RootMoves, Scoring, DISC};
+use crate::search::{Config, Engine, Evaluation, RootMoves, DISC};
 use crate::words::Counted;
 use crate::{interrupt::Interrupt, start::BadPosition};
 use std::collections::{HashSet, VecDeque};
@@ -272,15 +272,9 @@ fn learn_in<B: Bits>(
 ) -> anyhow::Result<LearnReport> {
     let rules = Rules::<B>::new(book.header.shape, book.header.variant)?;
     let frame = Frame::new(rules.clone());
-    let config = Config {
-        depth: Some(options.depth.max(1)),
-        move_time: None,
-        hash_mb: options.hash_mb,
-        seed: None,
-        scoring: Scoring::Plain,
-        threads: 1,
-        eval: options.eval.clone(),
-    };
+    let config = Config::to_depth(options.depth.max(1))
+        .with_hash_mb(options.hash_mb)
+        .with_eval(options.eval.clone());
     let mut searchers: Vec<Searcher<B>> = (0..options.threads.max(1))
         .map(|_| {
             let engine = Engine::new(rules.clone(), config.clone());

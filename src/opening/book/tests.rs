@@ -4,7 +4,7 @@ use crate::interrupt::Interrupt;
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Position, Rules, Shape, Variant};
 use crate::rules::{Color, Passes, RuleSet, Setup, Square};
-use crate::search::{Config, Engine, Evaluation, Scoring};
+use crate::search::{Config, Engine, Evaluation};
 use std::time::Duration;
 
 fn rules(side: usize) -> Rules<u64> {
@@ -44,15 +44,9 @@ fn learned(side: usize, o: &LearnOptions) -> (Book, LearnReport) {
 fn solver(r: &Rules<u64>) -> Engine<u64> {
     Engine::new(
         r.clone(),
-        Config {
-            depth: None,
-            move_time: None,
-            hash_mb: 4,
-            seed: None,
-            scoring: Scoring::Plain,
-            threads: 1,
-            eval: Evaluation::Classic,
-        },
+        Config::unlimited()
+            .with_hash_mb(4)
+            .with_eval(Evaluation::Classic),
     )
 }
 

@@ -165,10 +165,11 @@ mod tests {
             let mut turned = pos;
             turned.black ^= u64::bit(settled);
             turned.white ^= u64::bit(settled);
-            let mut e = engine::<u64>(4, 6, variant, depth(64));
+            let mut e = engine::<u64>(4, 6, variant, Config::to_depth(64));
             let first = e.solve_exact(&pos, false);
             let again = e.solve_exact(&turned, false);
-            let fresh = engine::<u64>(4, 6, variant, depth(64)).solve_exact(&turned, false);
+            let fresh =
+                engine::<u64>(4, 6, variant, Config::to_depth(64)).solve_exact(&turned, false);
             let what = format!("{variant:?} {pos:?}, {} turned over", name(6, settled));
             assert_eq!(again.score, fresh.score, "{what}");
             assert_eq!(
@@ -199,10 +200,11 @@ mod tests {
             let pos = random_position(&rules, 7, 14);
             for map in rules.geometry.symmetries() {
                 let image = pos.mapped(&map);
-                let mut e = engine::<u64>(rows, cols, variant, depth(64));
+                let mut e = engine::<u64>(rows, cols, variant, Config::to_depth(64));
                 let first = e.solve_exact(&pos, true);
                 let again = e.solve_exact(&image, true);
-                let fresh = engine::<u64>(rows, cols, variant, depth(64)).solve_exact(&image, true);
+                let fresh = engine::<u64>(rows, cols, variant, Config::to_depth(64))
+                    .solve_exact(&image, true);
                 let what = format!("{variant:?} {pos:?} under {map:?}");
                 assert_eq!(again.score, first.score, "{what}");
                 assert_eq!(fresh.score, first.score, "{what}");
@@ -246,10 +248,11 @@ mod tests {
                 let mut turned = pos;
                 turned.black ^= u64::bit(cell);
                 turned.white ^= u64::bit(cell);
-                let mut e = engine::<u64>(4, 6, variant, depth(64));
+                let mut e = engine::<u64>(4, 6, variant, Config::to_depth(64));
                 let first = e.solve_exact(&pos, false);
                 let again = e.solve_exact(&turned, false);
-                let fresh = engine::<u64>(4, 6, variant, depth(64)).solve_exact(&turned, false);
+                let fresh =
+                    engine::<u64>(4, 6, variant, Config::to_depth(64)).solve_exact(&turned, false);
                 let what = format!("{variant:?} {pos:?}, {} turned over", name(6, cell));
                 assert_eq!(
                     fresh.score,

@@ -295,7 +295,7 @@ mod tests {
 
     #[test]
     fn four_by_four_start_is_a_white_win_by_eleven_to_three() {
-        let mut e = engine::<u64>(4, 4, Variant::default(), depth(20));
+        let mut e = engine::<u64>(4, 4, Variant::default(), Config::to_depth(20));
         let start = e.rules().start(Color::Black, Color::White);
         let solved = e.solve_exact(&start, true);
         // Black to move loses 3-11.
@@ -352,7 +352,7 @@ mod tests {
             let pos = random_position(&rules, seed, empties);
             let exact = check_exact(&rules, &pos, scoring);
             let wide = Rules::<Words<4>>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
-            let config = Config { scoring, ..depth(64) };
+            let config = Config::to_depth(64).with_scoring(scoring);
             let solved = Engine::new(wide, config.clone()).solve_exact(&widen(&pos), false);
             prop_assert_eq!(solved.score, exact);
         }
@@ -370,7 +370,7 @@ mod tests {
         ) {
             let rules = rules_for::<u64>(rows, cols, variant);
             let pos = random_position(&rules, seed, empties);
-            let config = Config { scoring, ..depth(64) };
+            let config = Config::to_depth(64).with_scoring(scoring);
             let mut e = Engine::new(rules.clone(), config.clone());
             let solved = e.solve_exact(&pos, true);
             prop_assert_eq!(solved.score, minimax(&rules, &pos, scoring));

@@ -171,13 +171,7 @@ mod tests {
             assert!(plain.moves.len() > 1, "{rows}x{cols}: {plain:?}");
             // Ties found afterwards are those found in the window, with helpers too.
             for threads in [1, 2] {
-                let mut engine = Engine::new(
-                    rules.clone(),
-                    Config {
-                        threads,
-                        ..config.clone()
-                    },
-                );
+                let mut engine = Engine::new(rules.clone(), config.clone().with_threads(threads));
                 let journal = Journal::new(&rules.geometry, u64::MAX);
                 engine.keep_journal(Some(Arc::new(journal)));
                 let afterwards = engine.solve_root(&start, RootMoves::Ties);
