@@ -15,12 +15,12 @@ fn options(deviation: u32, margin: i32, depth: u32, exact_empties: u32) -> Learn
     LearnOptions {
         deviation,
         margin,
-        depth,
         exact_empties,
         games: None,
         threads: 2,
-        hash_mb: 1,
-        eval: Evaluation::Classic,
+        search: Config::to_depth(depth)
+            .with_hash_mb(1)
+            .with_eval(Evaluation::Classic),
         save_every: Duration::from_secs(3600),
     }
 }

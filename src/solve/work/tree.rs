@@ -108,7 +108,7 @@ impl<B: Bits> Tree<B> {
                 .with_hash_mb(4)
                 .with_eval(eval.clone()),
         );
-        let liner = crate::solve::position::solver(&rules, LINE_HASH_MB, 1, eval);
+        let liner = Engine::new(rules.clone(), Config::solver(LINE_HASH_MB, 1, eval.clone()));
         Tree {
             liner,
             rules,
