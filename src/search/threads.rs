@@ -25,11 +25,7 @@ impl<B: Bits> Engine<B> {
             quarter_of: self.quarter_of.clone(),
             quarter_cells: self.quarter_cells,
             observer: None,
-            journal: self.journal.clone(),
-            images: Arc::clone(&self.images),
-            subsets: self.subsets.clone(),
-            subsets_from: self.subsets_from,
-            order_from: self.order_from,
+            solver: self.solver.clone(),
             ctx: Context::new(self.ctx.started),
         }
     }

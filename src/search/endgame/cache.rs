@@ -70,7 +70,7 @@ impl<B: Bits> Engine<B> {
 
     /// Whether a position with this many empty cells shares its table entry with its images.
     pub(super) fn symmetric(&self, empties: u32) -> bool {
-        empties >= SYMMETRIC_FROM && !self.images.maps.is_empty()
+        empties >= SYMMETRIC_FROM && !self.solver.images.maps.is_empty()
     }
 
     /// [`Engine::place`], given the position's keys under every image (see [`Images`]) where
@@ -108,7 +108,7 @@ impl<B: Bits> Engine<B> {
         // move turns every disc beside it to the mover: no disc's colour now bears on the rest
         // of the game, so all are keyed colourless (the value less the settled discs' lead
         // depends on the empty cells and the side to move alone).
-        let lanes = &self.images.keys;
+        let lanes = &self.solver.images.keys;
         let symmetric = self.symmetric(empty.count());
         // The keys under the table's Zobrist (lane 0) and, where the images share the entry,
         // under theirs, each found once in one pass.
@@ -130,7 +130,7 @@ impl<B: Bits> Engine<B> {
             part,
         };
         if symmetric {
-            for (i, &key) in keys[1..=self.images.maps.len()].iter().enumerate() {
+            for (i, &key) in keys[1..=self.solver.images.maps.len()].iter().enumerate() {
                 if key < place.key {
                     place.key = key;
                     place.image = Some(i as u8);

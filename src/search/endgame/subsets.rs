@@ -320,7 +320,7 @@ mod tests {
             let solve = |from, hash_mb| {
                 let mut e =
                     engine::<u64>(4, 5, variant, Config::to_depth(64).with_hash_mb(hash_mb));
-                e.subsets_from = from;
+                e.solver.subsets_from = from;
                 let solved = e.solve_exact(&pos, true);
                 let line = e.perfect_line(&pos, solved.score);
                 let mut moves = solved.moves.clone();
@@ -358,7 +358,7 @@ mod tests {
             let pos = random_position(&rules, seed, 18);
             let solve = |order_from| {
                 let mut e = engine::<u64>(5, 6, SIMPLE, Config::to_depth(64));
-                e.order_from = order_from;
+                e.solver.order_from = order_from;
                 let solved = e.solve_exact(&pos, true);
                 let mut moves = solved.moves.clone();
                 moves.sort();

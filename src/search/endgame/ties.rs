@@ -38,7 +38,7 @@ pub(super) fn probe_window(ties: TieTest, alpha: i32) -> (i32, i32) {
 impl<B: Bits> Engine<B> {
     /// How this solve, proving the values `which` asks for, tells ties from worse root moves.
     pub(super) fn tie_test(&self, which: RootMoves) -> TieTest {
-        match (which, &self.journal) {
+        match (which, &self.solver.journal) {
             (RootMoves::Ties, Some(_)) => TieTest::Afterwards,
             (RootMoves::Ties, None) => TieTest::InWindow,
             (RootMoves::Best | RootMoves::All, _) => TieTest::None,

@@ -220,7 +220,7 @@ impl<B: Bits> Engine<B> {
                     );
                     score -= w.estimate * estimate / DISC;
                 }
-                if let (true, Some(subsets)) = (w.anywhere_value != 0, &self.subsets) {
+                if let (true, Some(subsets)) = (w.anywhere_value != 0, &self.solver.subsets) {
                     if let Some(value) = subsets.value(&self.rules, &child, empty) {
                         score -= w.anywhere_value * value;
                     }
