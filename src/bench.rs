@@ -4,7 +4,7 @@
 use crate::lines::list_entries;
 use crate::notation::{MoveList, Obf, PositionString};
 use crate::rules::{Bits, Game, Move, Passes, RuleSet, Setup, Shape, Variant};
-use crate::search::{Config, Engine, Evaluation, DISC};
+use crate::search::{Config, Engine, DISC};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -83,12 +83,7 @@ const HEADER: &str =
     "# case depth best score nodes ms knodes/s   (score in discs; depth 'exact' = solved)";
 
 /// Runs every case and prints a line each and the totals.
-pub fn bench(
-    hash_mb: usize,
-    threads: usize,
-    eval: &Evaluation,
-    out: &mut dyn Write,
-) -> anyhow::Result<Vec<BenchLine>> {
+pub fn bench(config: &Config, out: &mut dyn Write) -> anyhow::Result<Vec<BenchLine>> {
     writeln!(out, "{HEADER}")?;
     let mut lines = Vec::new();
     for case in cases() {
@@ -97,7 +92,7 @@ pub fn bench(
         let moves = case.moves.parse::<MoveList>()?;
         let found = crate::with_bits!(shape, |B| {
             let game = game_after::<B>(&setup, &moves.0)?;
-            search(&game, case.depth, hash_mb, threads, eval)
+            search(&game, case.depth, config)
         });
         lines.push(report(out, case.name.to_string(), case.depth, found?)?);
     }
@@ -113,9 +108,7 @@ pub fn bench(
 pub fn bench_positions(
     input: impl BufRead,
     depth: u32,
-    hash_mb: usize,
-    threads: usize,
-    eval: &Evaluation,
+    config: &Config,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<BenchLine>> {
     writeln!(out, "{HEADER}")?;
@@ -130,7 +123,7 @@ pub fn bench_positions(
                     if game.is_over() {
                         bail!("the game is over there");
                     }
-                    search(&game, Some(depth), hash_mb, threads, eval)
+                    search(&game, Some(depth), config)
                 })
             })
             .with_context(at)?;
@@ -224,22 +217,10 @@ fn totals(out: &mut dyn Write, lines: &[BenchLine]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Searches the game's position to `depth` (or solves it exactly with `None`).
-fn search<B: Bits>(
-    game: &Game<B>,
-    depth: Option<u32>,
-    hash_mb: usize,
-    threads: usize,
-    eval: &Evaluation,
-) -> anyhow::Result<Found> {
-    let config = Config {
-        depth,
-        move_time: None,
-        hash_mb,
-        threads,
-        eval: eval.clone(),
-        ..Config::default()
-    };
+/// Searches the game's position to `depth` (or solves it exactly with `None`) with
+/// `config`'s table, threads and evaluation.
+fn search<B: Bits>(game: &Game<B>, depth: Option<u32>, config: &Config) -> anyhow::Result<Found> {
+    let config = config.clone().with_limits(depth, None);
     let mut engine = Engine::new(game.rules().clone(), config);
     let pos = *game.position();
     let square = |m: Option<usize>| {

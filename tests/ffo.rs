@@ -2,7 +2,7 @@
 //! must find a best move and the exact score of every one, counted as the file counts (empty
 //! cells to the winner).
 
-use othello::search::Evaluation;
+use othello::search::{Config, Evaluation};
 use othello::solve::solve_file;
 use std::fs::File;
 use std::io::BufReader;
@@ -15,7 +15,12 @@ fn solve_with(name: &str, threads: usize) -> othello::solve::FileTotals {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = BufReader::new(File::open(path).unwrap());
     let mut report = Vec::new();
-    let totals = solve_file(file, 64, threads, &Evaluation::default(), &mut report).unwrap();
+    let totals = solve_file(
+        file,
+        &Config::solver(64, threads, Evaluation::default()),
+        &mut report,
+    )
+    .unwrap();
     print!("{}", String::from_utf8_lossy(&report));
     totals
 }

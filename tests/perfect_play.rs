@@ -10,7 +10,7 @@ use common::{Cell, Colour, RefBoard, RefVariant};
 use othello::interrupt::{Interrupt, Stopped};
 use othello::rules::{Move, Shape};
 use othello::rules::{RuleSet, Setup};
-use othello::search::Evaluation;
+use othello::search::{Config, Evaluation};
 use othello::solve::{boards_up_to, perfect_play, Found, PerfectPlayOptions};
 use othello::solve::{PositionSolved, TableEntry};
 use std::collections::HashMap;
@@ -238,9 +238,7 @@ fn options(boards: &[(usize, usize)]) -> PerfectPlayOptions {
         place_anywhere: vec![false, true],
         limit: None,
         place_anywhere_limit: None,
-        hash_mb: 16,
-        threads: 1,
-        eval: Evaluation::default(),
+        search: Config::solver(16, 1, Evaluation::default()),
         cache: None,
         journals: None,
         from_cache: false,
@@ -573,9 +571,7 @@ fn an_entry_stopped_among_the_ties_gives_its_value() {
     let start = rules.start(Color::Black, Color::White);
     let solve = SolveOptions {
         which: RootMoves::Ties,
-        hash_mb: 16,
-        threads: 1,
-        eval: Evaluation::default(),
+        search: Config::solver(16, 1, Evaluation::default()),
         max_empties: None,
         journal: Some(folder.join("4x5-simple-normal-standard.txt")),
         limit: None,

@@ -6,7 +6,7 @@ use othello::interrupt::Interrupt;
 use othello::notation::MoveList;
 use othello::rules::Variant;
 use othello::rules::{Bits, Color, Game, Move, Passes, Position, RuleSet, Rules, Setup, Shape};
-use othello::search::{Evaluation, RootMoves};
+use othello::search::{Config, Evaluation, RootMoves};
 use othello::solve::{solve_from, solve_position, PositionSolved, SolveOptions};
 use othello::start::Start;
 use std::path::Path;
@@ -18,9 +18,7 @@ fn setup(rows: usize, cols: usize, variant: Variant) -> Setup {
 fn options(which: RootMoves) -> SolveOptions {
     SolveOptions {
         which,
-        hash_mb: 16,
-        threads: 1,
-        eval: Evaluation::default(),
+        search: Config::solver(16, 1, Evaluation::default()),
         max_empties: None,
         journal: None,
         limit: None,
@@ -239,9 +237,11 @@ fn six_by_six_start_is_a_white_win_20_to_16() {
     let mut out = Vec::new();
     let options = SolveOptions {
         which: RootMoves::Best,
-        hash_mb: 1024,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        eval: Evaluation::default(),
+        search: Config::solver(
+            1024,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Evaluation::default(),
+        ),
         max_empties: None,
         journal: None,
         limit: None,

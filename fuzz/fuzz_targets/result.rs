@@ -12,7 +12,7 @@ use othello::interrupt::Interrupt;
 use othello::start::Start;
 use othello::notation::MoveList;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant};
-use othello::search::{Evaluation, RootMoves};
+use othello::search::{Config, Evaluation, RootMoves};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -44,9 +44,7 @@ fn folder() -> &'static Path {
         work::split(asked, &eval, &dir, &interrupt, &mut std::io::sink())
             .expect("the split is written");
         let options = JobOptions {
-            threads: 1,
-            hash_mb: 1,
-            eval,
+            search: Config::solver(1, 1, eval),
             limit: None,
             interrupt,
         };

@@ -3,11 +3,10 @@
 
 use crate::notation::MoveList;
 use crate::rules::{Bits, Color, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine, Evaluation, MoveValue, Scoring, DISC};
+use crate::search::{Config, Engine, MoveValue, DISC};
 use crate::start::BadPosition;
 use crate::start::Start;
 use crate::words::Counted;
-use std::time::Duration;
 
 /// Where the exact solves start by default, in empty cells, and the search's depth before:
 /// together about a minute for an 8x8 game on two cores (docs/analysis.md).
@@ -20,11 +19,7 @@ pub struct AnalyzeOptions {
     /// Positions with this many empty cells or fewer are solved exactly.
     pub exact_empties: u32,
     /// The search of the positions before that: a depth, a time each, or both.
-    pub depth: Option<u32>,
-    pub move_time: Option<Duration>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub eval: Evaluation,
+    pub search: Config,
 }
 
 /// What a move cost, by the discs it lost against the best.
@@ -163,18 +158,7 @@ fn analyze_in<B: Bits>(
             ply += 1;
         }
     }
-    let mut engine = Engine::new(
-        rules.clone(),
-        Config {
-            depth: options.depth,
-            move_time: options.move_time,
-            hash_mb: options.hash_mb,
-            seed: None,
-            scoring: Scoring::Plain,
-            threads: options.threads,
-            eval: options.eval.clone(),
-        },
-    );
+    let mut engine = Engine::new(rules.clone(), options.search.clone());
     // Each position is valued once. Where it was solved, the move played is worth what the
     // next position is; where it was searched, a move other than the engine's is searched
     // one move less deep, so that both values look as far ahead.
@@ -202,12 +186,10 @@ fn analyze_in<B: Bits>(
         } else if played == engine_best {
             best_value
         } else {
-            engine.set_limits(
-                options.depth.map(|d| d.saturating_sub(1).max(1)),
-                options.move_time,
-            );
+            let (depth, move_time) = (options.search.depth, options.search.move_time);
+            engine.set_limits(depth.map(|d| d.saturating_sub(1).max(1)), move_time);
             let reply = value_of(&mut engine, &rules, after, 0);
-            engine.set_limits(options.depth, options.move_time);
+            engine.set_limits(depth, move_time);
             for_player(reply.value)
         };
         // A move as good as the engine's is a best move too (symmetric or equal moves).

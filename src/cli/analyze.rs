@@ -6,7 +6,7 @@ use othello::analysis;
 use othello::notation::{GameRecord, MoveList};
 use othello::players;
 use othello::progress::Progress;
-use othello::search::Evaluation;
+use othello::search::{Config, Evaluation};
 use othello::start::Start;
 use std::io;
 use std::path::PathBuf;
@@ -80,14 +80,17 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
     }
     let options = analysis::AnalyzeOptions {
         exact_empties: args.exact_empties,
-        depth: match (args.depth, args.move_time) {
-            (None, None) => Some(analysis::DEPTH),
-            (depth, _) => depth,
-        },
-        move_time: args.move_time,
-        hash_mb: args.hash_mb,
-        threads: args.threads.unwrap_or_else(all_cores),
-        eval: eval.clone(),
+        search: Config::default()
+            .with_limits(
+                match (args.depth, args.move_time) {
+                    (None, None) => Some(analysis::DEPTH),
+                    (depth, _) => depth,
+                },
+                args.move_time,
+            )
+            .with_hash_mb(args.hash_mb)
+            .with_threads(args.threads.unwrap_or_else(all_cores))
+            .with_eval(eval.clone()),
     };
     let mut progress: Option<Progress> = None;
     let mut each = |done: usize, total: usize| {

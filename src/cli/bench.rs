@@ -3,7 +3,7 @@
 use super::options::threads_arg;
 use crate::cli::error::{read_list, AppError};
 use othello::players;
-use othello::search::Evaluation;
+use othello::search::{Config, Evaluation};
 use std::io;
 use std::path::PathBuf;
 
@@ -29,20 +29,18 @@ pub struct Args {
 
 pub fn run(args: Args, eval: &Evaluation) -> Result<(), AppError> {
     let out = &mut io::stdout().lock();
+    // Each case sets its own depth, or none for an exact solve.
+    let config = Config::unlimited()
+        .with_hash_mb(args.hash_mb)
+        .with_threads(args.threads)
+        .with_eval(eval.clone());
     match (args.positions, args.depth) {
         (Some(path), Some(depth)) => {
             let text = read_list(&path, "a positions file")?;
-            othello::bench::bench_positions(
-                &text[..],
-                depth,
-                args.hash_mb,
-                args.threads,
-                eval,
-                out,
-            )?;
+            othello::bench::bench_positions(&text[..], depth, &config, out)?;
         }
         _ => {
-            othello::bench::bench(args.hash_mb, args.threads, eval, out)?;
+            othello::bench::bench(&config, out)?;
         }
     }
     Ok(())

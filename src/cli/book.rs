@@ -7,7 +7,7 @@ use othello::interrupt::{signal_name, Interrupt};
 use othello::notation::{MoveList, PositionString};
 use othello::players;
 use othello::progress::Progress;
-use othello::search::Evaluation;
+use othello::search::{Config, Evaluation};
 use othello::words::Counted;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -141,12 +141,12 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
             let options = LearnOptions {
                 deviation: a.deviation,
                 margin: a.margin,
-                depth: a.depth,
                 exact_empties: a.exact_empties,
                 games: a.games,
                 threads: a.threads.unwrap_or_else(all_cores),
-                hash_mb: a.hash_mb,
-                eval: eval.clone(),
+                search: Config::to_depth(a.depth)
+                    .with_hash_mb(a.hash_mb)
+                    .with_eval(eval.clone()),
                 save_every: a.save_every,
             };
             let progress = std::sync::Arc::new(if io::stderr().is_terminal() {

@@ -8,7 +8,7 @@ use othello::job_array::{self, IndexError};
 use othello::notation::PositionString;
 use othello::players;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
-use othello::search::{Config, Evaluation, Scoring};
+use othello::search::{Config, Evaluation};
 use othello::start::Start;
 use std::time::Duration;
 
@@ -69,14 +69,14 @@ impl SearchArgs {
         let threads = self
             .threads
             .unwrap_or(if move_time.is_none() { 1 } else { all_cores() });
-        Config {
-            depth: self.depth,
-            move_time,
-            hash_mb: self.hash_mb,
-            seed: self.seed,
-            scoring: Scoring::Plain,
-            threads,
-            eval: eval.clone(),
+        let config = Config::default()
+            .with_limits(self.depth, move_time)
+            .with_hash_mb(self.hash_mb)
+            .with_threads(threads)
+            .with_eval(eval.clone());
+        match self.seed {
+            Some(seed) => config.with_seed(seed),
+            None => config,
         }
     }
 }

@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use othello::interrupt::Interrupt;
 use othello::players;
 use othello::rules::{RuleSet, Shape, MAX_SIDE, MIN_SIDE};
-use othello::search::Evaluation;
+use othello::search::{Config, Evaluation};
 use othello::solve;
 use std::io;
 use std::path::PathBuf;
@@ -94,9 +94,11 @@ pub fn run(args: Args, eval: &Evaluation) -> Result<(), AppError> {
             .collect(),
         limit: args.limit,
         place_anywhere_limit: Some(args.place_anywhere_limit),
-        hash_mb: args.hash_mb,
-        threads: args.threads.unwrap_or_else(all_cores),
-        eval: eval.clone(),
+        search: Config::solver(
+            args.hash_mb,
+            args.threads.unwrap_or_else(all_cores),
+            eval.clone(),
+        ),
         cache: args.cache,
         journals: args.journals,
         from_cache: args.from_cache,

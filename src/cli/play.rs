@@ -36,17 +36,14 @@ pub struct Args {
 impl Args {
     /// How the computer searches: a level is a depth, otherwise a time per move on every core.
     pub fn config(&self, eval: &Evaluation) -> Config {
-        Config {
-            depth: self.level,
-            move_time: match self.level {
-                Some(_) => None,
-                None => self.move_time.or(Config::default().move_time),
-            },
-            hash_mb: self.hash_mb,
-            threads: if self.level.is_some() { 1 } else { all_cores() },
-            eval: eval.clone(),
-            ..Config::default()
-        }
+        let limits = match self.level {
+            Some(level) => Config::to_depth(level),
+            None => self
+                .move_time
+                .map_or_else(Config::default, Config::for_time)
+                .with_threads(all_cores()),
+        };
+        limits.with_hash_mb(self.hash_mb).with_eval(eval.clone())
     }
 }
 

@@ -6,7 +6,7 @@ use crate::cli::error::{bad_position_as, read_list, AppError};
 use othello::interrupt::{Interrupt, Stopped};
 use othello::notation::MoveList;
 use othello::players;
-use othello::search::{Evaluation, RootMoves};
+use othello::search::{Config, Evaluation, RootMoves};
 use othello::solve::{self, work};
 use othello::words::Counted;
 use std::io::{self, IsTerminal, Write};
@@ -99,10 +99,11 @@ pub struct Args {
 /// Every position of an OBF file (`--file`), or the one position of the command line.
 pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
     let threads = args.threads.unwrap_or_else(all_cores);
+    let search = Config::solver(args.hash_mb, threads, eval.clone());
     if let Some(path) = args.file {
         let text = read_list(&path, "an OBF file")?;
         let (out, max) = (&mut io::stdout().lock(), Some(args.max_empties));
-        let totals = solve::solve_file_up_to(&text[..], args.hash_mb, threads, eval, max, out)?;
+        let totals = solve::solve_file_up_to(&text[..], &search, max, out)?;
         if totals.skipped > 0 {
             let _ =
                 writeln!(std::io::stderr(),
@@ -123,9 +124,7 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
         } else {
             RootMoves::Ties
         },
-        hash_mb: args.hash_mb,
-        threads,
-        eval: eval.clone(),
+        search,
         max_empties: Some(args.max_empties),
         journal: args.journal,
         limit: args.limit,
@@ -162,9 +161,7 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
         RootMoves::Ties
     };
     let options = work::JobOptions {
-        threads: args.threads.unwrap_or(1),
-        hash_mb: args.hash_mb,
-        eval: eval.clone(),
+        search: Config::solver(args.hash_mb, args.threads.unwrap_or(1), eval.clone()),
         limit: args.limit,
         interrupt: Interrupt::on_signals()?,
     };

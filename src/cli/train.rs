@@ -6,7 +6,7 @@ use crate::cli::error::AppError;
 use anyhow::Context;
 use othello::files::{check_replaceable, NotReplaced};
 use othello::job_array::{Shard, INDEX_VARIABLES};
-use othello::search::Evaluation;
+use othello::search::{Config, Evaluation};
 use othello::train::data;
 use othello::words::Counted;
 use std::io::{self, IsTerminal, Write};
@@ -165,11 +165,11 @@ pub fn run(
                 seed: a.seed,
                 random_moves: a.random_moves,
                 random_rate: a.random_rate,
-                depth: a.depth,
                 exact_empties: a.exact_empties,
                 threads: a.threads.unwrap_or_else(all_cores),
-                hash_mb: a.hash_mb,
-                eval: eval.clone(),
+                search: Config::to_depth(a.depth)
+                    .with_hash_mb(a.hash_mb)
+                    .with_eval(eval.clone()),
             };
             let progress = io::stderr().is_terminal();
             let report = match shard {

@@ -466,11 +466,10 @@ fn analysis<B: Bits>(game: &Game<B>, config: &Config) -> Vec<String> {
     let moves: MoveList = game.moves().collect();
     let options = analysis::AnalyzeOptions {
         exact_empties: analysis::EXACT_EMPTIES,
-        depth: Some(config.depth.unwrap_or(analysis::DEPTH).min(analysis::DEPTH)),
-        move_time: None,
-        hash_mb: config.hash_mb,
-        threads: config.threads,
-        eval: config.eval.clone(),
+        search: Config::to_depth(config.depth.unwrap_or(analysis::DEPTH).min(analysis::DEPTH))
+            .with_hash_mb(config.hash_mb)
+            .with_threads(config.threads)
+            .with_eval(config.eval.clone()),
     };
     let mut text = Vec::new();
     let written = analysis::analyze(&start, &moves, &options, &mut |_, _| {})

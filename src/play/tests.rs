@@ -19,13 +19,7 @@ fn session(rows: usize, cols: usize, computer: Option<Sides>) -> Session {
         moves: MoveList::default(),
         book: None,
         computer,
-        config: Config {
-            depth: Some(2),
-            move_time: None,
-            hash_mb: 1,
-            threads: 1,
-            ..Config::default()
-        },
+        config: Config::to_depth(2).with_hash_mb(1),
         colour: false,
         thinking: false,
     })
@@ -305,10 +299,7 @@ fn a_forced_move_has_a_true_value() {
         moves: "b1a1c4d4d3b4a4c1d1d2paa3".parse().unwrap(),
         book: None,
         computer,
-        config: Config {
-            hash_mb: 1,
-            ..Config::default()
-        },
+        config: Config::default().with_hash_mb(1),
         colour: false,
         thinking: true,
     };

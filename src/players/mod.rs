@@ -47,10 +47,7 @@ impl FromStr for PlayerSpec {
             "weights" => return Ok(PlayerSpec::Weights),
             _ => {}
         }
-        let mut config = Config {
-            move_time: None,
-            ..Config::default()
-        };
+        let mut config = Config::unlimited();
         let mut seen: Vec<&str> = Vec::new();
         for setting in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = setting
@@ -137,10 +134,10 @@ impl PlayerSpec {
     /// (see [`Evaluation::within`]).
     pub fn evaluating_within(self, chosen: &Evaluation) -> PlayerSpec {
         match self {
-            PlayerSpec::Engine(config) => PlayerSpec::Engine(Config {
-                eval: config.eval.within(chosen),
-                ..config
-            }),
+            PlayerSpec::Engine(config) => {
+                let eval = config.eval.within(chosen);
+                PlayerSpec::Engine(config.with_eval(eval))
+            }
             other => other,
         }
     }

@@ -368,13 +368,7 @@ mod tests {
     use std::ops::ControlFlow;
 
     fn config(depth: u32) -> Config {
-        Config {
-            depth: Some(depth),
-            move_time: None,
-            hash_mb: 1,
-            threads: 1,
-            ..Config::default()
-        }
+        Config::to_depth(depth).with_hash_mb(1)
     }
 
     fn square(text: &str) -> Move {

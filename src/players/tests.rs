@@ -148,13 +148,11 @@ fn engine_players_on_the_largest_board() {
     // 676 cells: the widest bit set. A few moves are enough to see the engine pick legal ones.
     let setup = setup(26, 26, RuleSet::Full, false, false);
     let mut game = Game::<crate::rules::Words<11>>::new(&setup, Passes::Explicit).unwrap();
-    let mut engine = PlayerSpec::Engine(crate::search::Config {
-        depth: Some(2),
-        move_time: None,
-        hash_mb: 1,
-        ..Default::default()
-    })
-    .build(game.rules().clone(), 0, None);
+    let mut engine = PlayerSpec::Engine(crate::search::Config::to_depth(2).with_hash_mb(1)).build(
+        game.rules().clone(),
+        0,
+        None,
+    );
     for _ in 0..12 {
         let played = engine.choose(&game).unwrap();
         assert!(game.check(played).is_ok(), "{played} is illegal");
@@ -181,12 +179,8 @@ fn a_move_owed_since_long_ago_comes_back_at_once() {
     let setup = setup(8, 8, RuleSet::Full, false, false);
     let game = Game::<u64>::new(&setup, Passes::Explicit).unwrap();
     let budget = Duration::from_secs(10);
-    let mut engine = PlayerSpec::Engine(crate::search::Config {
-        move_time: Some(budget),
-        hash_mb: 1,
-        ..Default::default()
-    })
-    .build(game.rules().clone(), 0, None);
+    let mut engine = PlayerSpec::Engine(crate::search::Config::for_time(budget).with_hash_mb(1))
+        .build(game.rules().clone(), 0, None);
     let Some(long_ago) = std::time::Instant::now().checked_sub(budget) else {
         return; // a clock too young to go back 10 s: nothing to check
     };
@@ -250,11 +244,7 @@ fn the_engine_plays_the_books_best_move_and_varies_only_within_the_margin() {
     }
     assert_eq!(seen, [d6, f6].into_iter().collect());
     // The player plays the book's move, and searches where the book has nothing.
-    let config = crate::search::Config {
-        depth: Some(1),
-        move_time: None,
-        ..Default::default()
-    };
+    let config = crate::search::Config::to_depth(1);
     let mut player = EnginePlayer::new(game.rules().clone(), config.clone())
         .with_book(Some(BookUse::new(book, 0, 1)));
     assert_eq!(player.choose(&game), Some(d6));

@@ -44,3 +44,64 @@ impl Default for Config {
         }
     }
 }
+
+impl Config {
+    /// `depth` moves ahead with no clock, on one thread: the same position gets the same
+    /// answer every time.
+    pub fn to_depth(depth: u32) -> Config {
+        Config::default().with_limits(Some(depth), None)
+    }
+
+    /// As deep as `move_time` allows, with no depth limit.
+    pub fn for_time(move_time: Duration) -> Config {
+        Config::default().with_limits(None, Some(move_time))
+    }
+
+    /// Neither depth nor time limit: what an exact solve runs under, since it ends when the
+    /// position is solved.
+    pub fn unlimited() -> Config {
+        Config::default().with_limits(None, None)
+    }
+
+    /// An exact solver: no limits, plain disc counts, `hash_mb` of table, `threads` solving
+    /// together and `eval` ordering the moves.
+    pub fn solver(hash_mb: usize, threads: usize, eval: Evaluation) -> Config {
+        Config::unlimited()
+            .with_hash_mb(hash_mb)
+            .with_threads(threads)
+            .with_eval(eval)
+    }
+
+    /// The same, searching at most `depth` moves ahead and for at most `move_time`.
+    pub fn with_limits(self, depth: Option<u32>, move_time: Option<Duration>) -> Config {
+        Config {
+            depth,
+            move_time,
+            ..self
+        }
+    }
+
+    pub fn with_hash_mb(self, hash_mb: usize) -> Config {
+        Config { hash_mb, ..self }
+    }
+
+    pub fn with_threads(self, threads: usize) -> Config {
+        Config { threads, ..self }
+    }
+
+    pub fn with_eval(self, eval: Evaluation) -> Config {
+        Config { eval, ..self }
+    }
+
+    /// The same, varying its play by `seed`.
+    pub fn with_seed(self, seed: u64) -> Config {
+        Config {
+            seed: Some(seed),
+            ..self
+        }
+    }
+
+    pub fn with_scoring(self, scoring: Scoring) -> Config {
+        Config { scoring, ..self }
+    }
+}

@@ -23,6 +23,25 @@ use std::time::{Duration, Instant};
 const CLOCK_EVERY: u64 = 255;
 
 /// A search engine for one board shape and variant. It keeps its table between moves.
+///
+/// Its public entry points, one line each:
+/// - [`Engine::new`]: an engine for `rules` that searches as a [`Config`] says.
+/// - [`Engine::rules`], [`Engine::config`]: what it was made with.
+/// - [`Engine::set_limits`]: another depth and time for later searches.
+/// - [`Engine::nodes`]: nodes searched since the current search began.
+/// - [`Engine::clear`]: forgets every stored result.
+/// - [`Engine::evaluate`]: the static estimate of a position.
+/// - [`Engine::observe`]: calls an observer as solves go.
+/// - [`Engine::keep_journal`]: keeps proved bounds from one solve to the next.
+/// - [`Engine::search`], [`Engine::search_since`]: the best move within the limits.
+/// - [`Engine::search_among`]: the best move among some moves only (for an opening book).
+/// - [`Engine::solve_exact`], [`Engine::solve_root`]: exact values, whatever the time.
+/// - [`Engine::solve_root_within`]: the same, giving up at a time limit.
+/// - [`Engine::solve_window_within`]: a value within a window, for a split solve's jobs.
+/// - [`Engine::root_order`]: the order in which a solve tries the root's moves.
+/// - [`Engine::prepare_for`]: what a solve of a root prepares, for lines after it.
+/// - [`Engine::perfect_line`], [`Engine::perfect_line_within`]: a proved line to the end.
+/// - [`Engine::line_order`]: the order in which such a line tries moves.
 pub struct Engine<B> {
     pub(super) rules: Rules<B>,
     pub(super) eval: Evaluator<B>,
@@ -41,6 +60,15 @@ pub struct Engine<B> {
     pub(super) quarter_of: Vec<u8>,
     pub(super) quarter_cells: [B; 16],
     pub(super) observer: Option<Observer>,
+    /// What only the exact solver reads.
+    pub(super) solver: SolverTables<B>,
+    /// The state of the current call.
+    pub(super) ctx: Context<B>,
+}
+
+/// What the exact solver keeps beside the engine's table, shared with the helper threads.
+#[derive(Clone)]
+pub(super) struct SolverTables<B> {
     /// Bounds kept from one solve to the next, if the solve keeps them.
     pub(super) journal: Option<Arc<Journal<B>>>,
     /// The board's symmetries, for the solver's table.
@@ -52,8 +80,6 @@ pub struct Engine<B> {
     pub(super) subsets: Option<Arc<Subsets<B>>>,
     pub(super) subsets_from: u32,
     pub(super) order_from: u32,
-    /// The state of the current call.
-    pub(super) ctx: Context<B>,
 }
 
 impl<B: Bits> Engine<B> {
@@ -86,8 +112,15 @@ impl<B: Bits> Engine<B> {
                 .fold(B::ZERO, |cells, i| cells | B::bit(i))
         });
         let zobrist = Zobrist::new(cells);
-        Engine {
+        let solver = SolverTables {
+            journal: None,
             images: Images::new(&rules, &zobrist).into(),
+            subsets: None,
+            subsets_from: SUBSETS_FROM,
+            order_from: ORDER_FROM,
+        };
+        Engine {
+            solver,
             quarter_of,
             quarter_cells,
             zobrist,
@@ -100,10 +133,6 @@ impl<B: Bits> Engine<B> {
             square_weight,
             square_order,
             observer: None,
-            journal: None,
-            subsets: None,
-            subsets_from: SUBSETS_FROM,
-            order_from: ORDER_FROM,
             ctx: Context::new(Instant::now()),
         }
     }
@@ -149,7 +178,7 @@ impl<B: Bits> Engine<B> {
     /// bounds are values under this engine's rules and scoring, so a journal serves engines
     /// that agree on both.
     pub fn keep_journal(&mut self, journal: Option<Arc<Journal<B>>>) {
-        self.journal = journal;
+        self.solver.journal = journal;
     }
 
     /// Resets the counters for a search started at `clock` with `limit` to spend.

@@ -389,11 +389,7 @@ mod tests {
         for variant in [FULL, SIMPLE, SIMPLE_MISERE] {
             let rules = rules_for::<u64>(4, 5, variant);
             let start = rules.start(Color::Black, Color::White);
-            let config = Config {
-                threads: 1,
-                hash_mb: 16,
-                ..Config::default()
-            };
+            let config = Config::default();
             let exact = |pos: &Position<u64>| {
                 Engine::new(rules.clone(), config.clone())
                     .solve_exact(pos, false)
@@ -440,11 +436,7 @@ mod tests {
     /// solver scores it (misère too).
     #[test]
     fn a_journal_proves_what_its_bounds_imply() {
-        let config = Config {
-            threads: 1,
-            hash_mb: 16,
-            ..Config::default()
-        };
+        let config = Config::default();
         for (rows, cols, variant) in [
             (4, 4, FULL),
             (4, 4, MISERE),

@@ -23,14 +23,6 @@ pub(super) fn engine<B: Bits>(
     Engine::new(rules_for(rows, cols, variant), config)
 }
 
-pub(super) fn depth(d: u32) -> Config {
-    Config {
-        depth: Some(d),
-        move_time: None,
-        ..Config::default()
-    }
-}
-
 pub(super) const FULL: Variant = Variant {
     rule_set: RuleSet::Full,
     place_anywhere: false,
@@ -199,10 +191,7 @@ pub(super) fn widen<B: Bits>(pos: &Position<u64>) -> Position<B> {
 /// Search to the end and the solver agree on `pos`; returns the exact value.
 pub(super) fn check_exact<B: Bits>(rules: &Rules<B>, pos: &Position<B>, scoring: Scoring) -> i32 {
     let empties = rules.empty(pos).count();
-    let config = Config {
-        scoring,
-        ..depth(empties.max(1))
-    };
+    let config = Config::to_depth(empties.max(1)).with_scoring(scoring);
     let legal = rules.moves(pos);
     let mut e = Engine::new(rules.clone(), config.clone());
     let report = e.search(pos);
@@ -259,11 +248,7 @@ pub(super) fn solved_start(
 ) -> (Rules<u64>, Position<u64>, Config, Solved) {
     let rules = rules_for(rows, cols, variant);
     let start = rules.start(Color::Black, Color::White);
-    let config = Config {
-        threads: 1,
-        hash_mb: 16,
-        ..Config::default()
-    };
+    let config = Config::default();
     let plain = Engine::new(rules.clone(), config.clone()).solve_root(&start, RootMoves::Ties);
     (rules, start, config, plain)
 }

@@ -25,11 +25,7 @@ impl<B: Bits> Engine<B> {
             quarter_of: self.quarter_of.clone(),
             quarter_cells: self.quarter_cells,
             observer: None,
-            journal: self.journal.clone(),
-            images: Arc::clone(&self.images),
-            subsets: self.subsets.clone(),
-            subsets_from: self.subsets_from,
-            order_from: self.order_from,
+            solver: self.solver.clone(),
             ctx: Context::new(self.ctx.started),
         }
     }
@@ -83,7 +79,7 @@ mod tests {
     /// another thread is in until it has searched the rest.
     #[test]
     fn threads_put_off_only_later_moves_that_another_thread_is_in() {
-        let mut e = engine::<u64>(8, 8, FULL, depth(1));
+        let mut e = engine::<u64>(8, 8, FULL, Config::to_depth(1));
         e.shared = Arc::new(Shared::new(2));
         let mut seed = 43u64;
         let pos = std::iter::repeat_with(|| random_position(e.rules(), splitmix(&mut seed), 30))
@@ -133,11 +129,7 @@ mod tests {
         use std::sync::Mutex;
         let rules = rules_for::<u64>(5, 5, MISERE);
         let start = rules.start(Color::Black, Color::White);
-        let config = Config {
-            threads: 3,
-            hash_mb: 16,
-            ..Config::default()
-        };
+        let config = Config::default().with_threads(3);
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&seen);
         let mut engine = Engine::new(rules.clone(), config.clone());

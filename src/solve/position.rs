@@ -8,9 +8,7 @@ use crate::lines::list_entries;
 use crate::notation::{MoveList, Obf};
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
-use crate::search::{
-    Config, Engine, Evaluation, Observer, Progress, RootMoves, RootValue, Scoring,
-};
+use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
 use crate::start::{BadPosition, Start};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
@@ -24,12 +22,9 @@ use std::time::{Duration, Instant};
 pub struct SolveOptions {
     /// Which moves get exact values: [`RootMoves::Ties`] names every best move.
     pub which: RootMoves,
-    /// Transposition table size in megabytes.
-    pub hash_mb: usize,
-    /// Threads solving together.
-    pub threads: usize,
-    /// The evaluation that orders the solver's moves far from the end.
-    pub eval: Evaluation,
+    /// The solver's table, threads and the evaluation that orders its moves far from the end
+    /// (see [`Config::solver`]).
+    pub search: Config,
     /// Refuse positions with more empty cells than this (`None`: no limit).
     pub max_empties: Option<usize>,
     /// Keep the bounds the solve proves in this file, and read those of earlier solves from
@@ -108,7 +103,7 @@ pub fn solve_position_within<B: Bits>(
     observer: Option<Observer>,
 ) -> anyhow::Result<Result<PositionSolved, OutOfTime>> {
     let clock = Instant::now();
-    let mut engine = solver(rules, options.hash_mb, options.threads, &options.eval);
+    let mut engine = Engine::new(rules.clone(), options.search.clone());
     let mut journal = match &options.journal {
         Some(path) => Some(JournalFile::open(path, rules)?),
         None => None,
@@ -249,26 +244,6 @@ pub fn solve_from(
         }
         Ok(solved)
     })
-}
-
-/// An engine set up as `othello solve` sets one up: plain disc counts, `hash_mb` of table,
-/// `threads` solving together, ordering by `eval`.
-pub(super) fn solver<B: Bits>(
-    rules: &Rules<B>,
-    hash_mb: usize,
-    threads: usize,
-    eval: &Evaluation,
-) -> Engine<B> {
-    Engine::new(
-        rules.clone(),
-        Config {
-            hash_mb,
-            scoring: Scoring::Plain,
-            threads,
-            eval: eval.clone(),
-            ..Config::default()
-        },
-    )
 }
 
 /// The rules, and the position reached from `start` by `moves` (a `pa` accepted where the
@@ -543,35 +518,22 @@ pub struct FileTotals {
 /// count empty cells for the winner, as OBF files do.
 pub fn solve_file(
     input: impl BufRead,
-    hash_mb: usize,
-    threads: usize,
-    eval: &Evaluation,
+    search: &Config,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
-    solve_file_up_to(input, hash_mb, threads, eval, None, out)
+    solve_file_up_to(input, search, None, out)
 }
 
 /// As [`solve_file`], passing over each position with more than `max_empties` empty cells:
 /// its line says `skipped`, the totals count it, and the rest of the file is solved.
 pub fn solve_file_up_to(
     input: impl BufRead,
-    hash_mb: usize,
-    threads: usize,
-    eval: &Evaluation,
+    search: &Config,
     max_empties: Option<usize>,
     out: &mut dyn Write,
 ) -> anyhow::Result<FileTotals> {
     let rules = Rules::<u64>::new(crate::rules::Shape::STANDARD, Variant::default())?;
-    let mut engine = Engine::new(
-        rules,
-        Config {
-            hash_mb,
-            scoring: Scoring::EmptiesToWinner,
-            threads,
-            eval: eval.clone(),
-            ..Config::default()
-        },
-    );
+    let mut engine = Engine::new(rules, search.clone().with_scoring(Scoring::EmptiesToWinner));
     let mut totals = FileTotals::default();
     writeln!(
         out,

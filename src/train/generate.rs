@@ -13,7 +13,7 @@
 use super::data::{self, Board, Sample};
 use crate::random::splitmix;
 use crate::rules::{Bits, Color, Position, Rules, Setup};
-use crate::search::{Config, Engine, Evaluation, RootMoves};
+use crate::search::{Config, Engine, RootMoves};
 use crate::words::Counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -36,13 +36,16 @@ pub struct GenOptions {
     /// engine would not choose; the positions before such a move are not kept, so every label
     /// comes from sensible play.
     pub random_rate: u32,
-    pub depth: u32,
     pub exact_empties: u32,
+    /// Games played at once, one a thread.
     pub threads: usize,
-    pub hash_mb: usize,
-    /// The evaluation the engine plays by (the solver's order uses it too).
-    pub eval: Evaluation,
+    /// The players' depth and evaluation (each game adds its own seed), and the solver's
+    /// table; the solver orders its moves by the same evaluation.
+    pub search: Config,
 }
+
+/// A player's table, in megabytes: its searches are shallow.
+const PLAYER_HASH_MB: usize = 4;
 
 /// What a run added.
 #[derive(Clone, Debug, Default)]
@@ -140,14 +143,7 @@ fn generate_in<B: Bits>(
             scope.spawn(|| {
                 let mut solver = Engine::new(
                     rules.clone(),
-                    Config {
-                        depth: None,
-                        move_time: None,
-                        hash_mb: options.hash_mb,
-                        threads: 1,
-                        eval: options.eval.clone(),
-                        ..Config::default()
-                    },
+                    options.search.clone().with_limits(None, None),
                 );
                 loop {
                     let i = next.fetch_add(1, Relaxed);
@@ -236,15 +232,11 @@ fn play_game<B: Bits>(
     let mut state = options.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut player = Engine::new(
         rules.clone(),
-        Config {
-            depth: Some(options.depth),
-            move_time: None,
-            hash_mb: 4,
-            seed: Some(splitmix(&mut state)),
-            threads: 1,
-            eval: options.eval.clone(),
-            ..Config::default()
-        },
+        options
+            .search
+            .clone()
+            .with_hash_mb(PLAYER_HASH_MB)
+            .with_seed(splitmix(&mut state)),
     );
     let mut pos = rules.start(options.setup.first, options.setup.top_left);
     // Positions before the first solve, waiting for its value.

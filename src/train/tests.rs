@@ -41,11 +41,9 @@ fn options(rows: usize, cols: usize, games: u32, threads: usize) -> GenOptions {
         seed: 7,
         random_moves: 2,
         random_rate: 10,
-        depth: 2,
         exact_empties: 8,
         threads,
-        hash_mb: 1,
-        eval: crate::search::Evaluation::default(),
+        search: crate::search::Config::to_depth(2).with_hash_mb(1),
     }
 }
 

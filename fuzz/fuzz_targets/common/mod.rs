@@ -25,13 +25,10 @@ pub fn each_line(data: &[u8], mut f: impl FnMut(Result<&str, Unreadable>) -> boo
 /// A search that answers in well under a millisecond on a small board, so that a move the
 /// program makes costs the fuzzer little; the move time bounds the largest boards.
 pub fn quick() -> Config {
-    Config {
-        depth: Some(1),
-        move_time: Some(Duration::from_millis(20)),
-        hash_mb: 1,
-        eval: Evaluation::Classic,
-        ..Config::default()
-    }
+    Config::default()
+        .with_limits(Some(1), Some(Duration::from_millis(20)))
+        .with_hash_mb(1)
+        .with_eval(Evaluation::Classic)
 }
 
 /// The input after its first byte, with `sum` of it appended when that byte's low bit is set,

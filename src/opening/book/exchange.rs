@@ -165,7 +165,7 @@ mod tests {
     use super::*;
     use crate::interrupt::Interrupt;
     use crate::progress::Progress;
-    use crate::search::Evaluation;
+    use crate::search::{Config, Evaluation};
     use std::time::Duration;
 
     /// An 8x8 book learned at a tiny depth, every move within 4 discs explored for 4 plies.
@@ -175,12 +175,12 @@ mod tests {
         let options = super::super::LearnOptions {
             deviation: 4,
             margin: 4,
-            depth: 2,
             exact_empties: 0,
             games: None,
             threads: 1,
-            hash_mb: 1,
-            eval: Evaluation::Classic,
+            search: Config::to_depth(2)
+                .with_hash_mb(1)
+                .with_eval(Evaluation::Classic),
             save_every: Duration::from_secs(3600),
         };
         let (interrupt, progress) = (Interrupt::default(), Progress::hidden());

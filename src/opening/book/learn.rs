@@ -13,7 +13,7 @@
 use super::{add_link, Book, Entry, Frame, Leaf, Level};
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine, Evaluation, RootMoves, Scoring, DISC};
+use crate::search::{Config, Engine, RootMoves, DISC};
 use crate::words::Counted;
 use crate::{interrupt::Interrupt, start::BadPosition};
 use std::collections::{HashSet, VecDeque};
@@ -32,17 +32,17 @@ pub struct LearnOptions {
     pub deviation: u32,
     /// How near, in discs.
     pub margin: i32,
-    /// The depth of the searches that value new positions.
-    pub depth: u32,
     /// Positions with this many empty cells or fewer are solved; lines end there.
     pub exact_empties: u32,
     /// Stop after the round in which this many games have been played (none: when nothing
     /// is left to explore).
     pub games: Option<u64>,
+    /// Positions searched at once, each by a searcher of its own.
     pub threads: usize,
-    /// Each thread's table, in megabytes.
-    pub hash_mb: usize,
-    pub eval: Evaluation,
+    /// Each searcher's search, which values new positions: its depth, its table (one a
+    /// searcher) and its evaluation. It searches on one thread: the book grows by searching
+    /// several positions at once.
+    pub search: Config,
     /// The book is saved after a round once this long has passed since the last save.
     pub save_every: Duration,
 }
@@ -272,15 +272,7 @@ fn learn_in<B: Bits>(
 ) -> anyhow::Result<LearnReport> {
     let rules = Rules::<B>::new(book.header.shape, book.header.variant)?;
     let frame = Frame::new(rules.clone());
-    let config = Config {
-        depth: Some(options.depth.max(1)),
-        move_time: None,
-        hash_mb: options.hash_mb,
-        seed: None,
-        scoring: Scoring::Plain,
-        threads: 1,
-        eval: options.eval.clone(),
-    };
+    let config = options.search.clone();
     let mut searchers: Vec<Searcher<B>> = (0..options.threads.max(1))
         .map(|_| {
             let engine = Engine::new(rules.clone(), config.clone());

@@ -4,7 +4,7 @@ use crate::interrupt::Interrupt;
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Position, Rules, Shape, Variant};
 use crate::rules::{Color, Passes, RuleSet, Setup, Square};
-use crate::search::{Config, Engine, Evaluation, Scoring};
+use crate::search::{Config, Engine, Evaluation};
 use std::time::Duration;
 
 fn rules(side: usize) -> Rules<u64> {
@@ -15,12 +15,12 @@ fn options(deviation: u32, margin: i32, depth: u32, exact_empties: u32) -> Learn
     LearnOptions {
         deviation,
         margin,
-        depth,
         exact_empties,
         games: None,
         threads: 2,
-        hash_mb: 1,
-        eval: Evaluation::Classic,
+        search: Config::to_depth(depth)
+            .with_hash_mb(1)
+            .with_eval(Evaluation::Classic),
         save_every: Duration::from_secs(3600),
     }
 }
@@ -44,15 +44,9 @@ fn learned(side: usize, o: &LearnOptions) -> (Book, LearnReport) {
 fn solver(r: &Rules<u64>) -> Engine<u64> {
     Engine::new(
         r.clone(),
-        Config {
-            depth: None,
-            move_time: None,
-            hash_mb: 4,
-            seed: None,
-            scoring: Scoring::Plain,
-            threads: 1,
-            eval: Evaluation::Classic,
-        },
+        Config::unlimited()
+            .with_hash_mb(4)
+            .with_eval(Evaluation::Classic),
     )
 }
 

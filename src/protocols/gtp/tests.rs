@@ -26,11 +26,7 @@ fn session(depth: u32) -> Session {
     Session::new(Settings {
         variant: Variant::default(),
         book: None,
-        config: Config {
-            depth: Some(depth),
-            move_time: None,
-            ..Config::default()
-        },
+        config: Config::to_depth(depth),
     })
 }
 

@@ -15,11 +15,7 @@ fn session(depth: u32) -> Session {
     Session::new(Settings {
         variant: Variant::default(),
         book: None,
-        config: Config {
-            depth: Some(depth),
-            move_time: None,
-            ..Config::default()
-        },
+        config: Config::to_depth(depth),
     })
 }
 
@@ -162,12 +158,7 @@ fn hint_and_go_agree_at_equal_depth() {
                 let mut s = Session::new(Settings {
                     variant: Variant::default(),
                     book: None,
-                    config: Config {
-                        depth: Some(depth),
-                        move_time: None,
-                        threads: 4,
-                        ..Config::default()
-                    },
+                    config: Config::to_depth(depth).with_threads(4),
                 });
                 let game = format!("set game (;GM[Othello]BO[8 {START} *]{moves};)");
                 let (out, _) = feed(&mut s, &[&game, order[0], order[1]]);

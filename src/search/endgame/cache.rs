@@ -70,7 +70,7 @@ impl<B: Bits> Engine<B> {
 
     /// Whether a position with this many empty cells shares its table entry with its images.
     pub(super) fn symmetric(&self, empties: u32) -> bool {
-        empties >= SYMMETRIC_FROM && !self.images.maps.is_empty()
+        empties >= SYMMETRIC_FROM && !self.solver.images.maps.is_empty()
     }
 
     /// [`Engine::place`], given the position's keys under every image (see [`Images`]) where
@@ -108,7 +108,7 @@ impl<B: Bits> Engine<B> {
         // move turns every disc beside it to the mover: no disc's colour now bears on the rest
         // of the game, so all are keyed colourless (the value less the settled discs' lead
         // depends on the empty cells and the side to move alone).
-        let lanes = &self.images.keys;
+        let lanes = &self.solver.images.keys;
         let symmetric = self.symmetric(empty.count());
         // The keys under the table's Zobrist (lane 0) and, where the images share the entry,
         // under theirs, each found once in one pass.
@@ -130,7 +130,7 @@ impl<B: Bits> Engine<B> {
             part,
         };
         if symmetric {
-            for (i, &key) in keys[1..=self.images.maps.len()].iter().enumerate() {
+            for (i, &key) in keys[1..=self.solver.images.maps.len()].iter().enumerate() {
                 if key < place.key {
                     place.key = key;
                     place.image = Some(i as u8);
@@ -165,10 +165,11 @@ mod tests {
             let mut turned = pos;
             turned.black ^= u64::bit(settled);
             turned.white ^= u64::bit(settled);
-            let mut e = engine::<u64>(4, 6, variant, depth(64));
+            let mut e = engine::<u64>(4, 6, variant, Config::to_depth(64));
             let first = e.solve_exact(&pos, false);
             let again = e.solve_exact(&turned, false);
-            let fresh = engine::<u64>(4, 6, variant, depth(64)).solve_exact(&turned, false);
+            let fresh =
+                engine::<u64>(4, 6, variant, Config::to_depth(64)).solve_exact(&turned, false);
             let what = format!("{variant:?} {pos:?}, {} turned over", name(6, settled));
             assert_eq!(again.score, fresh.score, "{what}");
             assert_eq!(
@@ -199,10 +200,11 @@ mod tests {
             let pos = random_position(&rules, 7, 14);
             for map in rules.geometry.symmetries() {
                 let image = pos.mapped(&map);
-                let mut e = engine::<u64>(rows, cols, variant, depth(64));
+                let mut e = engine::<u64>(rows, cols, variant, Config::to_depth(64));
                 let first = e.solve_exact(&pos, true);
                 let again = e.solve_exact(&image, true);
-                let fresh = engine::<u64>(rows, cols, variant, depth(64)).solve_exact(&image, true);
+                let fresh = engine::<u64>(rows, cols, variant, Config::to_depth(64))
+                    .solve_exact(&image, true);
                 let what = format!("{variant:?} {pos:?} under {map:?}");
                 assert_eq!(again.score, first.score, "{what}");
                 assert_eq!(fresh.score, first.score, "{what}");
@@ -246,10 +248,11 @@ mod tests {
                 let mut turned = pos;
                 turned.black ^= u64::bit(cell);
                 turned.white ^= u64::bit(cell);
-                let mut e = engine::<u64>(4, 6, variant, depth(64));
+                let mut e = engine::<u64>(4, 6, variant, Config::to_depth(64));
                 let first = e.solve_exact(&pos, false);
                 let again = e.solve_exact(&turned, false);
-                let fresh = engine::<u64>(4, 6, variant, depth(64)).solve_exact(&turned, false);
+                let fresh =
+                    engine::<u64>(4, 6, variant, Config::to_depth(64)).solve_exact(&turned, false);
                 let what = format!("{variant:?} {pos:?}, {} turned over", name(6, cell));
                 assert_eq!(
                     fresh.score,

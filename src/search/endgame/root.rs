@@ -206,7 +206,7 @@ impl<B: Bits> Engine<B> {
         if self.ctx.stopped {
             return None;
         }
-        if let Some(journal) = &self.journal {
+        if let Some(journal) = &self.solver.journal {
             journal.record(pos, score, alpha, beta);
         }
         Some(Windowed {
@@ -441,7 +441,7 @@ impl<B: Bits> Engine<B> {
         beta: i32,
     ) -> i32 {
         let value = self.solve(pos, key, alpha, beta, 1);
-        if let (Some(journal), false) = (&self.journal, self.ctx.stopped) {
+        if let (Some(journal), false) = (&self.solver.journal, self.ctx.stopped) {
             journal.record(pos, value, alpha, beta);
         }
         value
@@ -545,7 +545,7 @@ impl<B: Bits> Engine<B> {
 impl<B: Bits> Engine<B> {
     /// Before a solve of `pos`: values every set of its empty cells, one byte a set, under
     /// SIMPLE rules where `pos` has up to [`SUBSETS_UP_TO`] empty cells and from
-    /// [`SUBSETS_FROM`](super::SUBSETS_FROM) (the engine's `subsets_from`) under place-anywhere, whose solve they
+    /// [`SUBSETS_FROM`](super::SUBSETS_FROM) (the solver tables' `subsets_from`) under place-anywhere, whose solve they
     /// answer, or from [`ORDER_FROM`](super::ORDER_FROM) (`order_from`) in the normal game under standard
     /// placement, whose solve they order; if the table's memory would hold them (`--hash-mb`)
     /// and the sets already valued do not cover `pos`. The sets count as nodes; a solve
@@ -553,16 +553,16 @@ impl<B: Bits> Engine<B> {
     pub(super) fn prepare_subsets(&mut self, pos: &Position<B>) {
         let variant = self.rules.variant;
         let empty = self.rules.empty(pos);
-        if let Some(subsets) = &self.subsets {
+        if let Some(subsets) = &self.solver.subsets {
             if (empty & !subsets.within).is_empty() {
                 return;
             }
         }
-        self.subsets = None;
+        self.solver.subsets = None;
         let n = empty.count();
         let from = match (variant.place_anywhere, variant.misere) {
-            (true, _) => self.subsets_from,
-            (false, false) => self.order_from,
+            (true, _) => self.solver.subsets_from,
+            (false, false) => self.solver.order_from,
             (false, true) => return,
         };
         if variant.rule_set != RuleSet::Simple
@@ -576,7 +576,7 @@ impl<B: Bits> Engine<B> {
         let rules = self.rules.clone();
         self.ctx.progress.sets = 1 << n;
         let threads = self.config.threads.max(1);
-        self.subsets =
+        self.solver.subsets =
             Subsets::new(&rules, empty, threads, |sets| self.count_nodes(sets)).map(Arc::new);
         self.ctx.progress.sets = 0;
     }

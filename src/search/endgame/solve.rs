@@ -24,6 +24,7 @@ impl<B: Bits> Engine<B> {
         // Under place-anywhere the sets' values are the positions' (under standard placement
         // they only order the moves).
         let exact = self
+            .solver
             .subsets
             .as_ref()
             .filter(|_| self.rules.variant.place_anywhere);
@@ -61,7 +62,7 @@ impl<B: Bits> Engine<B> {
             let (child, child_key) = self.after(pos, key, m, self.rules.flips(pos, m));
             return -self.solve(&child, child_key, -beta, -alpha, ply + 1);
         }
-        if let Some(journal) = &self.journal {
+        if let Some(journal) = &self.solver.journal {
             if let Some(b) = journal.bounds(pos, empties) {
                 if b.high <= alpha || b.low == b.high {
                     return b.high;
@@ -78,7 +79,7 @@ impl<B: Bits> Engine<B> {
         if let Some(e) = self.table.probe(place.part, place.key) {
             table_move = e
                 .best
-                .map(|m| place.read(&self.images, m))
+                .map(|m| place.read(&self.solver.images, m))
                 .filter(|&m| moves.contains(m));
             if e.depth == SOLVED {
                 // Solved entries hold outcomes, so their scores convert back exactly.
@@ -93,7 +94,7 @@ impl<B: Bits> Engine<B> {
                 return score;
             }
         }
-        if let Some(journal) = &self.journal {
+        if let Some(journal) = &self.solver.journal {
             if let Some(score) = self.journal_cut(journal, pos, moves, empties, beta) {
                 return score;
             }
@@ -135,13 +136,13 @@ impl<B: Bits> Engine<B> {
             place.key,
             Entry {
                 score: Outcome(best_score - place.offset).score(),
-                best: best_move.map(|m| place.write(&self.images, m)),
+                best: best_move.map(|m| place.write(&self.solver.images, m)),
                 depth: SOLVED,
                 bound,
                 cost: Entry::cost_of(self.ctx.nodes - start),
             },
         );
-        if let Some(journal) = &self.journal {
+        if let Some(journal) = &self.solver.journal {
             if self.ctx.nodes - start >= journal.min_nodes() {
                 journal.record(pos, best_score, alpha, beta);
             }
@@ -220,7 +221,7 @@ impl<B: Bits> Engine<B> {
     ) -> Option<i32> {
         // Where the children's keys under every image are wanted, they follow from the
         // parent's, found once, as the full key does.
-        let lanes = &self.images.keys;
+        let lanes = &self.solver.images.keys;
         let colourless = self.keys_colourless();
         let keys = if colourless {
             Some(lanes.colourless(empty, pos.to_move))
@@ -295,7 +296,7 @@ mod tests {
 
     #[test]
     fn four_by_four_start_is_a_white_win_by_eleven_to_three() {
-        let mut e = engine::<u64>(4, 4, Variant::default(), depth(20));
+        let mut e = engine::<u64>(4, 4, Variant::default(), Config::to_depth(20));
         let start = e.rules().start(Color::Black, Color::White);
         let solved = e.solve_exact(&start, true);
         // Black to move loses 3-11.
@@ -352,7 +353,7 @@ mod tests {
             let pos = random_position(&rules, seed, empties);
             let exact = check_exact(&rules, &pos, scoring);
             let wide = Rules::<Words<4>>::new(crate::rules::Shape::new(rows, cols).unwrap(), variant).unwrap();
-            let config = Config { scoring, ..depth(64) };
+            let config = Config::to_depth(64).with_scoring(scoring);
             let solved = Engine::new(wide, config.clone()).solve_exact(&widen(&pos), false);
             prop_assert_eq!(solved.score, exact);
         }
@@ -370,7 +371,7 @@ mod tests {
         ) {
             let rules = rules_for::<u64>(rows, cols, variant);
             let pos = random_position(&rules, seed, empties);
-            let config = Config { scoring, ..depth(64) };
+            let config = Config::to_depth(64).with_scoring(scoring);
             let mut e = Engine::new(rules.clone(), config.clone());
             let solved = e.solve_exact(&pos, true);
             prop_assert_eq!(solved.score, minimax(&rules, &pos, scoring));

@@ -240,7 +240,7 @@ mod tests {
                 let rules = rules_for::<u64>(rows, cols, variant);
                 let mut pos = random_position(&rules, seed, empties);
                 let subsets = Subsets::new(&rules, rules.empty(&pos), 1, |_| false).unwrap();
-                let mut e = engine::<u64>(rows, cols, variant, depth(64));
+                let mut e = engine::<u64>(rows, cols, variant, Config::to_depth(64));
                 let mut rng = seed;
                 loop {
                     let empty = rules.empty(&pos);
@@ -318,16 +318,9 @@ mod tests {
             let pos = random_position(&rules, 11, 15);
             assert_eq!(rules.empty(&pos).count(), 15);
             let solve = |from, hash_mb| {
-                let mut e = engine::<u64>(
-                    4,
-                    5,
-                    variant,
-                    Config {
-                        hash_mb,
-                        ..depth(64)
-                    },
-                );
-                e.subsets_from = from;
+                let mut e =
+                    engine::<u64>(4, 5, variant, Config::to_depth(64).with_hash_mb(hash_mb));
+                e.solver.subsets_from = from;
                 let solved = e.solve_exact(&pos, true);
                 let line = e.perfect_line(&pos, solved.score);
                 let mut moves = solved.moves.clone();
@@ -364,8 +357,8 @@ mod tests {
         for seed in 1..=5 {
             let pos = random_position(&rules, seed, 18);
             let solve = |order_from| {
-                let mut e = engine::<u64>(5, 6, SIMPLE, depth(64));
-                e.order_from = order_from;
+                let mut e = engine::<u64>(5, 6, SIMPLE, Config::to_depth(64));
+                e.solver.order_from = order_from;
                 let solved = e.solve_exact(&pos, true);
                 let mut moves = solved.moves.clone();
                 moves.sort();

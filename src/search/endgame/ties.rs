@@ -38,7 +38,7 @@ pub(super) fn probe_window(ties: TieTest, alpha: i32) -> (i32, i32) {
 impl<B: Bits> Engine<B> {
     /// How this solve, proving the values `which` asks for, tells ties from worse root moves.
     pub(super) fn tie_test(&self, which: RootMoves) -> TieTest {
-        match (which, &self.journal) {
+        match (which, &self.solver.journal) {
             (RootMoves::Ties, Some(_)) => TieTest::Afterwards,
             (RootMoves::Ties, None) => TieTest::InWindow,
             (RootMoves::Best | RootMoves::All, _) => TieTest::None,
@@ -171,13 +171,7 @@ mod tests {
             assert!(plain.moves.len() > 1, "{rows}x{cols}: {plain:?}");
             // Ties found afterwards are those found in the window, with helpers too.
             for threads in [1, 2] {
-                let mut engine = Engine::new(
-                    rules.clone(),
-                    Config {
-                        threads,
-                        ..config.clone()
-                    },
-                );
+                let mut engine = Engine::new(rules.clone(), config.clone().with_threads(threads));
                 let journal = Journal::new(&rules.geometry, u64::MAX);
                 engine.keep_journal(Some(Arc::new(journal)));
                 let afterwards = engine.solve_root(&start, RootMoves::Ties);

@@ -391,7 +391,7 @@ mod tests {
     fn stable_discs_found_from_those_before_a_move_are_the_same() {
         for variant in [FULL, PLACE_ANYWHERE, SIMPLE] {
             for (rows, cols) in [(4, 4), (3, 7), (5, 6), (8, 8)] {
-                let e = engine::<u64>(rows, cols, variant, depth(1));
+                let e = engine::<u64>(rows, cols, variant, Config::to_depth(1));
                 let (rules, eval) = (&e.rules, &e.eval);
                 let mut seen = 0;
                 for seed in 0..8 {
@@ -420,7 +420,7 @@ mod tests {
         for variant in [FULL, PLACE_ANYWHERE, SIMPLE] {
             let mut added = 0;
             for (rows, cols) in [(4, 4), (3, 7), (5, 6), (8, 8)] {
-                let e = engine::<u64>(rows, cols, variant, depth(1));
+                let e = engine::<u64>(rows, cols, variant, Config::to_depth(1));
                 let (rules, eval) = (&e.rules, &e.eval);
                 let mut found = 0;
                 for seed in 0..40 {
@@ -475,7 +475,7 @@ mod tests {
         // Yes exactly when the whole count reaches the need, with a count between the two.
         for variant in [FULL, PLACE_ANYWHERE, SIMPLE] {
             for (rows, cols) in [(4, 4), (3, 7), (5, 6), (8, 8)] {
-                let e = engine::<u64>(rows, cols, variant, depth(1));
+                let e = engine::<u64>(rows, cols, variant, Config::to_depth(1));
                 let (rules, eval) = (&e.rules, &e.eval);
                 let cells = rules.geometry.cell_count() as u32;
                 let mut reached = 0;
@@ -509,13 +509,7 @@ mod tests {
     #[test]
     #[ignore = "solves about 200 positions of 12-22 empty cells, about two minutes in release: cargo test --release --lib -- --ignored"]
     fn learned_estimates_miss_less_than_classic_near_the_end() {
-        let config = |eval| Config {
-            depth: Some(3),
-            move_time: None,
-            hash_mb: 64,
-            eval,
-            ..Config::default()
-        };
+        let config = |eval| Config::to_depth(3).with_hash_mb(64).with_eval(eval);
         let mut learned = engine::<u64>(8, 8, FULL, config(Evaluation::default()));
         let mut classic = engine::<u64>(8, 8, FULL, config(Evaluation::Classic));
         let depths = [0, 2, 4, 6, 8];

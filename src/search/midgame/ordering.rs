@@ -220,7 +220,7 @@ impl<B: Bits> Engine<B> {
                     );
                     score -= w.estimate * estimate / DISC;
                 }
-                if let (true, Some(subsets)) = (w.anywhere_value != 0, &self.subsets) {
+                if let (true, Some(subsets)) = (w.anywhere_value != 0, &self.solver.subsets) {
                     if let Some(value) = subsets.value(&self.rules, &child, empty) {
                         score -= w.anywhere_value * value;
                     }
@@ -315,7 +315,7 @@ mod tests {
             (5, 7, SIMPLE),
             (4, 9, PLACE_ANYWHERE),
         ] {
-            let e = engine::<u64>(rows, cols, variant, depth(1));
+            let e = engine::<u64>(rows, cols, variant, Config::to_depth(1));
             for _ in 0..60 {
                 let empties = (splitmix(&mut seed) % (rows * cols - 3) as u64) as u32;
                 let pos = random_position(e.rules(), splitmix(&mut seed), empties);

@@ -586,7 +586,7 @@ mod tests {
     fn forced_wins_are_found_at_shallow_depth() {
         for &(rows, to_move, win, value) in FORCED_WINS {
             let (r, c, pos) = board(rows, to_move);
-            let mut e = engine::<u64>(r, c, FULL, depth(64));
+            let mut e = engine::<u64>(r, c, FULL, Config::to_depth(64));
             let solved = e.solve_exact(&pos, true);
             let winners: Vec<String> = solved
                 .moves
@@ -598,7 +598,7 @@ mod tests {
             assert_eq!(solved.score, value, "{rows:?}");
             assert_eq!(solved.best, Some(cell(c, win)));
             for d in 1..=3 {
-                let report = engine::<u64>(r, c, FULL, depth(d)).search(&pos);
+                let report = engine::<u64>(r, c, FULL, Config::to_depth(d)).search(&pos);
                 assert_eq!(
                     report.best.map(|m| name(c, m)).as_deref(),
                     Some(win),
@@ -615,7 +615,7 @@ mod tests {
     fn a_wipeout_beats_every_estimate() {
         let rows = [". . . .", "B W . B", ". W W .", "B B B B"];
         let (r, c, pos) = board(&rows, Color::Black);
-        let mut e = engine::<u64>(r, c, FULL, depth(64));
+        let mut e = engine::<u64>(r, c, FULL, Config::to_depth(64));
         let solved = e.solve_exact(&pos, true);
         assert_eq!(solved.moves[0], (cell(c, "c2"), 10));
         assert!(solved.moves[1..].iter().all(|&(_, v)| v < 0));
@@ -623,7 +623,7 @@ mod tests {
         assert!(after.white.is_empty());
         let chosen: Vec<(u32, String, i32)> = (1..=3)
             .map(|d| {
-                let report = engine::<u64>(r, c, FULL, depth(d)).search(&pos);
+                let report = engine::<u64>(r, c, FULL, Config::to_depth(d)).search(&pos);
                 (d, name(c, report.best.unwrap()), report.score)
             })
             .collect();
@@ -640,7 +640,7 @@ mod tests {
         let rows = [". B W . .", "W W B . .", "W B B B .", "B . . . ."];
         let (r, c, pos) = board(&rows, Color::White);
         let empties = 10;
-        let mut e = engine::<u64>(r, c, FULL, depth(empties));
+        let mut e = engine::<u64>(r, c, FULL, Config::to_depth(empties));
         let rules = e.rules().clone();
         assert_eq!(rules.empty(&pos).count(), empties);
         let solved = e.solve_exact(&pos, true);
@@ -652,7 +652,7 @@ mod tests {
 
         for report in [
             e.search(&pos),
-            engine::<u64>(r, c, FULL, depth(empties)).search(&pos),
+            engine::<u64>(r, c, FULL, Config::to_depth(empties)).search(&pos),
         ] {
             assert!(report.exact, "{report:?}");
             assert_eq!(report.score, 18 * DISC);
@@ -672,7 +672,7 @@ mod tests {
             }
         }
         // A shallow search sees the pass too: white's second move follows at once.
-        let report = engine::<u64>(r, c, FULL, depth(2)).search(&pos);
+        let report = engine::<u64>(r, c, FULL, Config::to_depth(2)).search(&pos);
         assert_eq!(report.best, Some(cell(c, "a1")));
         assert_eq!(report.pv.len(), 2, "{report:?}");
         assert!(rules.moves(&rules.pass(&after)).contains(report.pv[1]));
@@ -685,8 +685,8 @@ mod tests {
     fn misere_changes_the_best_move() {
         let rows = ["W B . .", "W B B .", "W B W .", ". B . ."];
         let (r, c, pos) = board(&rows, Color::White);
-        let mut normal = engine::<u64>(r, c, FULL, depth(64));
-        let mut misere = engine::<u64>(r, c, MISERE, depth(64));
+        let mut normal = engine::<u64>(r, c, FULL, Config::to_depth(64));
+        let mut misere = engine::<u64>(r, c, MISERE, Config::to_depth(64));
         let n = normal.solve_exact(&pos, true);
         let m = misere.solve_exact(&pos, true);
         let values = |s: &Solved| -> Vec<(String, i32)> {
@@ -725,8 +725,8 @@ mod tests {
             ". . B B W",
         ];
         let (r, c, pos) = board(&rows, Color::White);
-        let mut normal = engine::<u64>(r, c, FULL, depth(64));
-        let mut anywhere = engine::<u64>(r, c, PLACE_ANYWHERE, depth(64));
+        let mut normal = engine::<u64>(r, c, FULL, Config::to_depth(64));
+        let mut anywhere = engine::<u64>(r, c, PLACE_ANYWHERE, Config::to_depth(64));
         let a1 = cell(c, "a1");
         assert!(!normal.rules().moves(&pos).contains(a1));
         let n = normal.solve_exact(&pos, true);
@@ -750,11 +750,7 @@ mod tests {
         let rules = Rules::<B>::new(crate::rules::Shape::new(rows, cols).unwrap(), FULL).unwrap();
         let cells = (rows * cols) as u32;
         let pos = random_position(&rules, 3, cells - 14);
-        let config = Config {
-            depth: None,
-            move_time: Some(Duration::from_millis(20)),
-            ..Config::default()
-        };
+        let config = Config::for_time(Duration::from_millis(20));
         let mut e = Engine::new(rules.clone(), config.clone());
         let clock = Instant::now();
         let report = e.search(&pos);
@@ -780,13 +776,7 @@ mod tests {
     fn searches_repeat_exactly() {
         let rules = rules_for::<u64>(8, 8, FULL);
         let pos = random_position(&rules, 11, 50);
-        for config in [
-            depth(5),
-            Config {
-                seed: Some(9),
-                ..depth(5)
-            },
-        ] {
+        for config in [Config::to_depth(5), Config::to_depth(5).with_seed(9)] {
             let first = Engine::new(rules.clone(), config.clone()).search(&pos);
             let second = Engine::new(rules.clone(), config.clone()).search(&pos);
             let key = |r: &Report| (r.best, r.score, r.depth, r.exact, r.nodes, r.pv.clone());
@@ -816,11 +806,11 @@ mod tests {
 
     #[test]
     fn seeds_vary_the_play_and_repeat_it() {
-        let seeded = |s| Config {
-            seed: Some(s),
-            ..depth(2)
-        };
-        assert_eq!(engine_game(depth(2)), engine_game(depth(2)));
+        let seeded = |s| Config::to_depth(2).with_seed(s);
+        assert_eq!(
+            engine_game(Config::to_depth(2)),
+            engine_game(Config::to_depth(2))
+        );
         assert_eq!(engine_game(seeded(4)), engine_game(seeded(4)));
         let mut games: Vec<Vec<usize>> = (1..=6).map(|s| engine_game(seeded(s))).collect();
         games.sort();
@@ -834,7 +824,7 @@ mod tests {
         // White has no disc: the game is over, black is 5 ahead (or behind, under misère).
         let (r, c, over) = board(&[". . .", ". B B", "B B B"], Color::White);
         for (variant, want) in [(FULL, -5), (MISERE, 5)] {
-            let mut e = engine::<u64>(r, c, variant, depth(9));
+            let mut e = engine::<u64>(r, c, variant, Config::to_depth(9));
             assert!(e.rules().is_over(&over));
             let solved = e.solve_exact(&over, true);
             assert_eq!((solved.score, solved.best), (want, None));
@@ -845,7 +835,7 @@ mod tests {
         }
         // Black cannot move, white can.
         let (r, c, pass) = board(&["W W .", "W B .", ". . ."], Color::Black);
-        let mut e = engine::<u64>(r, c, FULL, depth(9));
+        let mut e = engine::<u64>(r, c, FULL, Config::to_depth(9));
         assert!(e.rules().moves(&pass).is_empty());
         assert!(!e.rules().is_over(&pass));
         let solved = e.solve_exact(&pass, true);

@@ -4,7 +4,7 @@
 use crate::interrupt::Interrupt;
 use crate::rules::{RuleSet, Setup, Shape, Variant};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
-use crate::search::Evaluation;
+use crate::search::Config;
 use crate::solve::journal::Earlier;
 use crate::solve::position::PositionSolved;
 use std::path::PathBuf;
@@ -66,12 +66,9 @@ pub struct PerfectPlayOptions {
     pub limit: Option<Duration>,
     /// The longest a place-anywhere entry may take, within `limit`.
     pub place_anywhere_limit: Option<Duration>,
-    /// Transposition table size in megabytes.
-    pub hash_mb: usize,
-    /// Threads solving each entry together.
-    pub threads: usize,
-    /// The evaluation that orders the solver's moves far from the end.
-    pub eval: Evaluation,
+    /// The solver of each entry: its table, its threads and the evaluation that orders its
+    /// moves far from the end (see [`Config::solver`]).
+    pub search: Config,
     pub cache: Option<PathBuf>,
     /// A folder of solve journals, one an entry, so that an entry stopped at its time limit
     /// goes on where it stopped when tried again.

@@ -154,9 +154,7 @@ fn solve_entry(
         .map(|folder| journal_path(folder, setup));
     let options = SolveOptions {
         which: RootMoves::Ties,
-        hash_mb: options.hash_mb,
-        threads: options.threads,
-        eval: options.eval.clone(),
+        search: options.search.clone(),
         max_empties: None,
         journal,
         limit,

@@ -5,9 +5,9 @@ use crate::files::LockKind;
 use crate::interrupt::Interrupt;
 use crate::notation::MoveList;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
-use crate::search::{Engine, Evaluation};
+use crate::search::{Config, Engine};
 use crate::solve::journal::JournalFile;
-use crate::solve::position::{interruptible, play_listed, position_after, solver};
+use crate::solve::position::{interruptible, play_listed, position_after};
 use crate::words::Counted;
 use anyhow::{bail, Context};
 use std::any::Any;
@@ -20,10 +20,9 @@ pub const STATUS_JOB_STOPPED: u8 = 3;
 /// How a job is solved.
 #[derive(Clone, Debug)]
 pub struct JobOptions {
-    pub threads: usize,
-    pub hash_mb: usize,
-    /// The evaluation behind the solver's order and the merges' estimates.
-    pub eval: Evaluation,
+    /// The solver's settings; its evaluation orders the solver's moves and makes the merges'
+    /// estimates.
+    pub search: Config,
     pub limit: Option<Duration>,
     pub interrupt: Interrupt,
 }
@@ -213,9 +212,7 @@ fn job_in<B: Bits>(
     if folder.result(round, index, job)?.is_some() {
         return Ok(JobEnd::AlreadyDone);
     }
-    let mut engine = warm.take(&root, || {
-        solver(&rules, options.hash_mb, options.threads, &options.eval)
-    });
+    let mut engine = warm.take(&root, || Engine::new(rules.clone(), options.search.clone()));
     engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
     engine.observe(Some(interruptible(options.interrupt.clone(), None)));
     let g = &rules.geometry;

@@ -81,7 +81,7 @@ pub fn run_local(
                 signal: Some(signal),
             }));
         }
-        match merge_keeping(dir, &options.eval, out, &mut kept)? {
+        match merge_keeping(dir, &options.search.eval, out, &mut kept)? {
             Merged::Settled(totals) => return Ok(Ok(totals)),
             Merged::NextRound { round, jobs } => {
                 writeln!(log, "round {round}: {}", Counted(jobs, "job"))?;

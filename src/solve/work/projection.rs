@@ -16,8 +16,8 @@ use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions, Warm};
 use super::outcome::pass;
 use super::tree::Tree;
 use crate::rules::{Bits, Position, Rules};
-use crate::search::RootMoves;
-use crate::solve::position::{interruptible, solver};
+use crate::search::{Engine, RootMoves};
+use crate::solve::position::interruptible;
 use crate::words::Counted;
 use anyhow::{bail, Context};
 use std::io::Write;
@@ -318,12 +318,7 @@ impl Projector<'_> {
         window: (i32, i32),
     ) -> anyhow::Result<Result<Option<f64>, JobEnd>> {
         let clock = cpu_seconds();
-        let mut engine = solver(
-            rules,
-            self.options.hash_mb,
-            self.options.threads,
-            &self.options.eval,
-        );
+        let mut engine = Engine::new(rules.clone(), self.options.search.clone());
         engine.observe(Some(interruptible(self.options.interrupt.clone(), None)));
         let found = engine.solve_window_within(pos, window.0, window.1, self.options.limit);
         engine.observe(None);
@@ -346,7 +341,7 @@ impl Projector<'_> {
         rules: &Rules<B>,
         job: &Simulated<B>,
     ) -> anyhow::Result<Result<Option<f64>, JobEnd>> {
-        let mut tree = Tree::new(rules.clone(), 0, &self.options.eval);
+        let mut tree = Tree::new(rules.clone(), 0, &self.options.search.eval);
         let most = rules.geometry.cell_count() as i32;
         let empties = |p: &Position<B>| rules.empty(p).count() as i32;
         let mut line = Vec::new();
@@ -427,7 +422,7 @@ pub fn estimate(
         let mut tree = Tree::new(
             rules.clone(),
             empties.saturating_sub(plan.depth),
-            &options.eval,
+            &options.search.eval,
         );
         let sim = simulate(&mut tree, &root, plan.which)?;
         let count = |kind| sim.jobs.iter().filter(|j| j.kind == kind).count();

@@ -9,7 +9,7 @@
 //! results so far leave open, and a value is never guessed.
 
 use crate::rules::{Bits, Position, Rules};
-use crate::search::{Config, Engine, Evaluation, Scoring, DISC};
+use crate::search::{Config, Engine, Evaluation, DISC};
 use std::collections::HashMap;
 
 /// What a search must show of a position, for its side to move.
@@ -104,17 +104,11 @@ impl<B: Bits> Tree<B> {
         let most = rules.geometry.cell_count() as i32;
         let estimator = Engine::new(
             rules.clone(),
-            Config {
-                depth: Some(ESTIMATE_DEPTH),
-                move_time: None,
-                hash_mb: 4,
-                scoring: Scoring::Plain,
-                threads: 1,
-                eval: eval.clone(),
-                ..Config::default()
-            },
+            Config::to_depth(ESTIMATE_DEPTH)
+                .with_hash_mb(4)
+                .with_eval(eval.clone()),
         );
-        let liner = crate::solve::position::solver(&rules, LINE_HASH_MB, 1, eval);
+        let liner = Engine::new(rules.clone(), Config::solver(LINE_HASH_MB, 1, eval.clone()));
         Tree {
             liner,
             rules,
