@@ -557,7 +557,7 @@ fn a_signal_caches_the_entry_it_stopped_and_starts_no_other() {
 #[test]
 fn an_entry_stopped_among_the_ties_gives_its_value() {
     use othello::rules::{Color, Rules, Variant};
-    use othello::search::{Progress, RootMoves};
+    use othello::search::{RootMoves, SolveProgress};
     use othello::solve::{solve_position_within, SolveOptions};
     use std::ops::ControlFlow;
     let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfect-play-ties");
@@ -577,7 +577,7 @@ fn an_entry_stopped_among_the_ties_gives_its_value() {
         limit: None,
         interrupt: Interrupt::default(),
     };
-    let at_ties = Box::new(|p: &Progress| {
+    let at_ties = Box::new(|p: &SolveProgress| {
         if p.ties {
             ControlFlow::Break(())
         } else {

@@ -695,7 +695,7 @@ fn solve_file_skips_positions_past_max_empties() {
 /// still stops the solve: it is told as stopped, with the signal, not finished quietly.
 #[test]
 fn a_signal_after_the_value_is_known_still_stops_the_solve() {
-    use othello::search::Progress;
+    use othello::search::SolveProgress;
     use othello::solve::{solve_position_within, OutOfTime};
     use std::ops::ControlFlow;
     let variant = Variant {
@@ -714,7 +714,7 @@ fn a_signal_after_the_value_is_known_still_stops_the_solve() {
             ..options(which)
         };
         // Raised as the last root move is done: the search has the value, the line is to come.
-        let observer = Box::new(move |p: &Progress| {
+        let observer = Box::new(move |p: &SolveProgress| {
             if p.total > 0 && p.done == p.total {
                 interrupt.raise(libc::SIGTERM);
             }

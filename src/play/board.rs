@@ -1,4 +1,4 @@
-//! The game on the board at the terminal: a [`Table`] (the game and the engine) and what play
+//! The game on the board at the terminal: a [`EngineGame`] (the game and the engine) and what play
 //! keeps beside it (what undo took back, the program's sides, a resignation, how the board is
 //! shown); moves and the commands about the game carried out on it, the program's moves among
 //! them. [`AnyBoard`] hides the board's width from the rest of `play`.
@@ -7,10 +7,10 @@ use super::command::{BoardCommand, TypedMoves};
 use super::options::Options;
 use super::text::{self, Drawing};
 use crate::notation::{MoveList, PositionString};
-use crate::players::Table;
+use crate::players::EngineGame;
 use crate::protocols::line::Sides;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Square};
-use crate::search::{Config, Progress, Report, DISC};
+use crate::search::{Config, Report, SolveProgress, DISC};
 use crate::start::Start;
 use crate::words::Counted;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -22,7 +22,7 @@ use std::time::Duration;
 /// The game on the terminal's board: the table (the game and the engine) and what play keeps
 /// beside it: what undo took back, the program's sides, how the board is shown.
 struct Board<B> {
-    table: Table<B>,
+    table: EngineGame<B>,
     redo: Vec<Move>,
     computer: Option<Sides>,
     /// The last move on the board and the discs it turned, to mark them.
@@ -105,7 +105,8 @@ pub(super) fn new_board(
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
         let game = Game::from_position(rules, position, Passes::Automatic);
         let mut board = Board {
-            table: Table::from_game(game, options.config.clone()).with_book(options.book.clone()),
+            table: EngineGame::from_game(game, options.config.clone())
+                .with_book(options.book.clone()),
             redo: Vec::new(),
             computer,
             last: None,
@@ -311,23 +312,25 @@ impl<B: Bits> Board<B> {
         let shown = spinner.clone();
         let geometry = self.game().rules().geometry.clone();
         let stop = Arc::clone(&self.ctrl_c);
-        let report = self.table.search_watched(Box::new(move |p: &Progress| {
-            if let (Some(bar), Some((_, score))) = (&shown, p.best) {
-                bar.set_message(format!(
-                    "{} thinks: depth {}, {:+.2} discs, {}: {}",
-                    color.name(),
-                    p.depth,
-                    score.hundredths() as f64 / DISC as f64,
-                    Counted(p.nodes, "node"),
-                    text::squares_text(&geometry, &p.pv)
-                ));
-            }
-            if stop.load(Relaxed) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        }));
+        let report = self
+            .table
+            .search_watched(Box::new(move |p: &SolveProgress| {
+                if let (Some(bar), Some((_, score))) = (&shown, p.best) {
+                    bar.set_message(format!(
+                        "{} thinks: depth {}, {:+.2} discs, {}: {}",
+                        color.name(),
+                        p.depth,
+                        score.hundredths() as f64 / DISC as f64,
+                        Counted(p.nodes, "node"),
+                        text::squares_text(&geometry, &p.pv)
+                    ));
+                }
+                if stop.load(Relaxed) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }));
         if let Some(bar) = spinner {
             bar.finish_and_clear();
         }

@@ -6,7 +6,7 @@
 //! the reading and writing around it. The line protocol (`othello` with no subcommand) is the
 //! one graders diff; this is the one people read, so its words may change.
 //!
-//! The game and its engine are a [`Table`](crate::players::Table); the board around it keeps
+//! The game and its engine are a [`EngineGame`](crate::players::EngineGame); the board around it keeps
 //! what play adds (what undo took back, the program's sides, a resignation, how the board is
 //! shown).
 //!

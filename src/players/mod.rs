@@ -5,14 +5,14 @@
 mod baseline;
 mod book;
 mod engine;
+mod engine_game;
 mod player;
-mod table;
 
 pub use baseline::{Preference, Yardstick};
 pub use book::BookUse;
 pub use engine::EnginePlayer;
+pub use engine_game::{Analysis, AnyEngineGame, EngineGame, EngineGameOf};
 pub use player::Player;
-pub use table::{Analysis, AnyTable, Table, TableOf};
 
 use crate::rules::{Bits, Rules};
 use crate::search::{Config, Evaluation};

@@ -2,7 +2,7 @@
 //! lives from one call to the next.
 
 use super::moves::Candidate;
-use super::progress::Progress;
+use super::progress::SolveProgress;
 use crate::rules::Bits;
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ pub(super) struct Context<B> {
     pub(super) outdated: bool,
     /// When the current search began.
     pub(super) started: Instant,
-    pub(super) progress: Progress,
+    pub(super) progress: SolveProgress,
 }
 
 impl<B: Bits> Context<B> {
@@ -34,7 +34,7 @@ impl<B: Bits> Context<B> {
             watch: None,
             outdated: false,
             started,
-            progress: Progress::default(),
+            progress: SolveProgress::default(),
         }
     }
 }

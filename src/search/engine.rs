@@ -8,7 +8,7 @@ use super::eval::Evaluator;
 use super::journal::Journal;
 use super::keys::Zobrist;
 use super::moves::Candidate;
-use super::progress::{Observer, Progress, PROGRESS_EVERY};
+use super::progress::{Observer, SolveProgress, PROGRESS_EVERY};
 use super::score::Score;
 use super::shared::Shared;
 use super::table::Table;
@@ -169,7 +169,7 @@ impl<B: Bits> Engine<B> {
         self.eval.evaluate(&self.rules, pos)
     }
 
-    /// Calls `observer` as solves go (see [`Progress`]); `None` stops the calls.
+    /// Calls `observer` as solves go (see [`SolveProgress`]); `None` stops the calls.
     pub fn observe(&mut self, observer: Option<Observer>) {
         self.observer = observer;
     }
@@ -187,7 +187,7 @@ impl<B: Bits> Engine<B> {
         self.ctx.nodes = 0;
         self.ctx.stopped = false;
         self.ctx.started = clock;
-        self.ctx.progress = Progress::default();
+        self.ctx.progress = SolveProgress::default();
         self.ctx.deadline = limit.map(|t| clock + t.saturating_sub(time::margin(t)));
     }
 

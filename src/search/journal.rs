@@ -326,7 +326,7 @@ mod tests {
             let journal = Arc::new(journal);
             let mut first = Engine::new(rules.clone(), config.clone());
             first.keep_journal(Some(Arc::clone(&journal)));
-            first.observe(Some(Box::new(move |p: &Progress| {
+            first.observe(Some(Box::new(move |p: &SolveProgress| {
                 if p.nodes >= half {
                     ControlFlow::Break(())
                 } else {

@@ -34,7 +34,7 @@ pub use eval::{patterns, weights, Evaluation, Evaluator};
 pub use journal::{Bounds, Journal, Sink};
 pub use keys::Zobrist;
 pub use midgame::Report;
-pub use progress::{MoveValue, Observer, Progress, RootValue};
+pub use progress::{MoveValue, Observer, RootValue, SolveProgress};
 pub use score::{Outcome, Score, DISC};
 pub use table::{Bound, Entry, Part, Table, MAX_DEPTH, SOLVED};
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// How far a solve has got, for a progress display.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
+pub struct SolveProgress {
     /// Root moves finished, and how many there are.
     pub done: usize,
     pub total: usize,
@@ -91,7 +91,7 @@ pub enum RootValue {
 
 /// Called as a search goes: at every root move of a solve, at every iteration of a search,
 /// and every [`PROGRESS_EVERY`] nodes. `Break` stops the search (as a deadline would).
-pub type Observer = Box<dyn FnMut(&Progress) -> ControlFlow<()> + Send>;
+pub type Observer = Box<dyn FnMut(&SolveProgress) -> ControlFlow<()> + Send>;
 
 /// Nodes between progress calls, minus one.
 pub(super) const PROGRESS_EVERY: u64 = (1 << 20) - 1;

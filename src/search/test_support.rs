@@ -5,7 +5,7 @@ pub(super) use super::config::{Config, Scoring};
 pub(super) use super::endgame::{RootMoves, Solved};
 pub(super) use super::engine::Engine;
 pub(super) use super::journal::Journal;
-pub(super) use super::progress::{Progress, PROGRESS_EVERY};
+pub(super) use super::progress::{SolveProgress, PROGRESS_EVERY};
 pub(super) use super::score::{Score, DISC, INFINITY};
 pub(super) use super::shared::SEARCHED_BY_ALL;
 pub(super) use crate::random::splitmix;

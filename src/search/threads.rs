@@ -133,7 +133,7 @@ mod tests {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&seen);
         let mut engine = Engine::new(rules.clone(), config.clone());
-        engine.observe(Some(Box::new(move |p: &Progress| {
+        engine.observe(Some(Box::new(move |p: &SolveProgress| {
             sink.lock().unwrap().push(p.nodes);
             ControlFlow::Continue(())
         })));

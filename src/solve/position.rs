@@ -8,7 +8,7 @@ use crate::lines::list_entries;
 use crate::notation::{MoveList, Obf};
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Position, Rules};
 use crate::rules::{Square, Variant};
-use crate::search::{Config, Engine, Observer, Progress, RootMoves, RootValue, Scoring};
+use crate::search::{Config, Engine, Observer, RootMoves, RootValue, Scoring, SolveProgress};
 use crate::start::{BadPosition, Start};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
@@ -198,7 +198,7 @@ pub fn solve_position_within<B: Bits>(
 
 /// `observer`, if any, and a stop once `interrupt` is raised.
 pub(super) fn interruptible(interrupt: Interrupt, mut observer: Option<Observer>) -> Observer {
-    Box::new(move |p: &Progress| {
+    Box::new(move |p: &SolveProgress| {
         if interrupt.signal().is_some() {
             return ControlFlow::Break(());
         }
@@ -451,7 +451,7 @@ pub fn progress_printer(out: Box<dyn Write + Send>, terminal: bool, cols: usize)
     };
     let mut printed = Duration::ZERO;
     let mut done = usize::MAX;
-    Box::new(move |p: &Progress| {
+    Box::new(move |p: &SolveProgress| {
         let finished = p.done != done;
         if !finished && p.elapsed < printed + every {
             return ControlFlow::Continue(());
@@ -471,7 +471,7 @@ pub fn progress_printer(out: Box<dyn Write + Send>, terminal: bool, cols: usize)
 
 /// A line of progress: the root move just `finished` and what it is worth, or the one being
 /// searched; the best so far; nodes, seconds and speed. `cols` names the squares.
-pub fn progress_text(p: &Progress, finished: bool, cols: usize) -> String {
+pub fn progress_text(p: &SolveProgress, finished: bool, cols: usize) -> String {
     let name = |m: usize| Square::new((m / cols) as u8, (m % cols) as u8).to_string();
     // The round of ties tests moves already counted once against the best value.
     let round = if p.ties { "tie" } else { "move" };

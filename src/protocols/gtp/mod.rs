@@ -7,7 +7,7 @@
 
 use crate::lines::LineReader;
 use crate::players::BookUse;
-use crate::players::{AnyTable, Table};
+use crate::players::{AnyEngineGame, EngineGame};
 use crate::rules::{Bits, Color, Move, Shape, Square, Variant, Winner};
 use crate::search::{time, Config};
 use std::fmt;
@@ -311,7 +311,7 @@ struct Clock {
 
 /// One GTP session: the board and the engine, and the clocks.
 pub struct Session {
-    table: AnyTable,
+    table: AnyEngineGame,
     clocks: Clocks,
 }
 
@@ -333,7 +333,7 @@ impl Session {
     /// A session on the standard 8x8 board.
     pub fn new(settings: Settings) -> Self {
         Session {
-            table: AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone())
+            table: AnyEngineGame::new(Shape::STANDARD, settings.variant, settings.config.clone())
                 .with_book(settings.book.clone()),
             clocks: Clocks {
                 settings,
@@ -347,7 +347,7 @@ impl Session {
     }
 
     /// The game being played, with the engine.
-    pub fn table(&self) -> &AnyTable {
+    pub fn table(&self) -> &AnyEngineGame {
         &self.table
     }
 
@@ -383,8 +383,8 @@ impl Session {
             C::BoardSize(n) => {
                 let shape = Shape::square(*n).map_err(|_| "unacceptable size".to_string())?;
                 let s = &self.clocks.settings;
-                self.table =
-                    AnyTable::new(shape, s.variant, s.config.clone()).with_book(s.book.clone());
+                self.table = AnyEngineGame::new(shape, s.variant, s.config.clone())
+                    .with_book(s.book.clone());
                 self.clocks.reset();
                 done()
             }
@@ -414,7 +414,11 @@ impl Session {
 
 impl Clocks {
     /// Answers the commands that need the board.
-    fn answer<B: Bits>(&mut self, t: &mut Table<B>, command: &Command) -> Result<String, String> {
+    fn answer<B: Bits>(
+        &mut self,
+        t: &mut EngineGame<B>,
+        command: &Command,
+    ) -> Result<String, String> {
         use Command as C;
         let done = || Ok(String::new());
         match command {
@@ -465,7 +469,7 @@ impl Clocks {
     }
 
     /// The engine's move for `color`, searched within the configured limits and the clock.
-    fn generate<B: Bits>(&mut self, t: &mut Table<B>, color: Color) -> Move {
+    fn generate<B: Bits>(&mut self, t: &mut EngineGame<B>, color: Color) -> Move {
         let (depth, move_time) = (self.settings.config.depth, self.settings.config.move_time);
         let budget = self.budget(t, color);
         let limit = match (move_time, budget) {
@@ -481,7 +485,7 @@ impl Clocks {
 
     /// The time `color` may spend on this move under `time_settings`: its clock's share (see
     /// [`time::share`]), less the reserve every answer on the wire keeps.
-    fn budget<B: Bits>(&self, t: &Table<B>, color: Color) -> Option<Duration> {
+    fn budget<B: Bits>(&self, t: &EngineGame<B>, color: Color) -> Option<Duration> {
         let time = self.time?;
         let clock = self.clocks[side(color)];
         let game = t.game();
@@ -521,7 +525,7 @@ impl Clocks {
 }
 
 /// The board with the disc counts and whose turn it is: `X` black, `O` white, row 1 on top.
-fn board_text<B: Bits>(t: &Table<B>) -> String {
+fn board_text<B: Bits>(t: &EngineGame<B>) -> String {
     let game = t.game();
     let score = game.score();
     let state = match game.to_move() {

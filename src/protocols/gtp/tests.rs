@@ -2,7 +2,7 @@ use super::*;
 use crate::rules::{Erased, Position};
 
 /// The table of a session on a board of at most 64 cells.
-fn table(s: &mut Session) -> &mut Table<u64> {
+fn table(s: &mut Session) -> &mut EngineGame<u64> {
     match &mut s.table {
         Erased::W64(t) => t,
         _ => panic!("a small board"),

@@ -13,7 +13,7 @@ pub use crate::notation::{parse_ggf, GgfError, GgfGame};
 
 use crate::lines::LineReader;
 use crate::players::BookUse;
-use crate::players::{Analysis, AnyTable, Table};
+use crate::players::{Analysis, AnyEngineGame, EngineGame};
 use crate::rules::{Bits, Color, IllegalMove, Move, Position, Shape, Variant};
 use crate::search::{Config, Scoring};
 use std::io::{self, BufRead, Write};
@@ -191,7 +191,7 @@ fn eval_text(hundredths: i32) -> String {
 /// One NBoard session: the game at the end of the GUI's record, and the engine.
 pub struct Session {
     settings: Settings,
-    table: AnyTable,
+    table: AnyEngineGame,
 }
 
 impl Session {
@@ -199,13 +199,13 @@ impl Session {
         let mut settings = settings;
         // NBoard's evaluations count empty cells for the winner, as tournament results do.
         settings.config.scoring = Scoring::EmptiesToWinner;
-        let table = AnyTable::new(Shape::STANDARD, settings.variant, settings.config.clone())
+        let table = AnyEngineGame::new(Shape::STANDARD, settings.variant, settings.config.clone())
             .with_book(settings.book.clone());
         Session { settings, table }
     }
 
     /// The game being analysed, with the engine.
-    pub fn table(&self) -> &AnyTable {
+    pub fn table(&self) -> &AnyEngineGame {
         &self.table
     }
 
@@ -309,8 +309,8 @@ impl Session {
             match Shape::square(record.size) {
                 Ok(shape) => {
                     let s = &self.settings;
-                    self.table =
-                        AnyTable::new(shape, s.variant, s.config.clone()).with_book(s.book.clone());
+                    self.table = AnyEngineGame::new(shape, s.variant, s.config.clone())
+                        .with_book(s.book.clone());
                 }
                 Err(e) => return writeln!(notes, "{NAME}: ignored game: {e}"),
             }
@@ -324,7 +324,7 @@ impl Session {
 }
 
 /// Plays `record` on the table; the refused move's index and why, in NBoard's words.
-fn load<B: Bits>(t: &mut Table<B>, record: &GgfGame) -> Result<(), (usize, String)> {
+fn load<B: Bits>(t: &mut EngineGame<B>, record: &GgfGame) -> Result<(), (usize, String)> {
     let cells = record.cells.iter().copied().take(t.game().shape().cells());
     let position = Position::from_cells(cells, record.to_move);
     t.load(position, &record.moves)

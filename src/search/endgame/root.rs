@@ -9,7 +9,7 @@ use crate::rules::{Bits, Position, RuleSet};
 use crate::search::engine::Engine;
 use crate::search::midgame::Look;
 use crate::search::moves::Candidate;
-use crate::search::progress::{MoveValue, Progress, RootValue};
+use crate::search::progress::{MoveValue, RootValue, SolveProgress};
 use crate::search::score::{in_discs, Outcome};
 use crate::search::shared::Shared;
 use crate::search::table::{Bound, Entry, Part, SOLVED};
@@ -269,9 +269,9 @@ impl<B: Bits> Engine<B> {
             let score = self.solve(pos, root.key, -root.limit, root.limit, 0);
             return self.solved(score, None, Vec::new(), clock);
         }
-        self.ctx.progress = Progress {
+        self.ctx.progress = SolveProgress {
             total: list.len(),
-            ..Progress::default()
+            ..SolveProgress::default()
         };
         let mut round = Round {
             twins: self.twins(pos, list),

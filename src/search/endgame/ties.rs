@@ -142,7 +142,7 @@ mod tests {
             first.keep_journal(Some(Arc::clone(&journal)));
             let seen = Arc::new(Mutex::new(None));
             let at_ties = Arc::clone(&seen);
-            first.observe(Some(Box::new(move |p: &Progress| {
+            first.observe(Some(Box::new(move |p: &SolveProgress| {
                 if p.ties {
                     *at_ties.lock().unwrap() = Some(p.clone());
                     ControlFlow::Break(())

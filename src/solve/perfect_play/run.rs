@@ -7,7 +7,7 @@ use super::entry::{entry_name, Found, PerfectPlayOptions, TableEntry, Work};
 use super::journals::{black_lead, journal_path};
 use crate::interrupt::Stopped;
 use crate::rules::{Rules, Setup, Shape};
-use crate::search::{Observer, Progress, RootMoves};
+use crate::search::{Observer, RootMoves, SolveProgress};
 use crate::solve::journal::Proved;
 use crate::solve::position::{progress_text, solve_position_within, SolveOptions};
 use crate::words::Signed;
@@ -213,7 +213,7 @@ const REPORT_EVERY: Duration = Duration::from_secs(600);
 fn long_entry_reporter(name: String, cols: usize, mut out: Box<dyn Write + Send>) -> Observer {
     let mut done = 0;
     let mut printed = Duration::ZERO;
-    Box::new(move |p: &Progress| {
+    Box::new(move |p: &SolveProgress| {
         let finished = p.done != done;
         done = p.done;
         let due = if finished {
@@ -269,7 +269,7 @@ mod tests {
     fn a_long_entry_reports_its_root_moves_and_short_ones_stay_quiet() {
         let seen = SharedWriter::default();
         let mut observe = long_entry_reporter("4x9 simple".into(), 9, Box::new(seen.clone()));
-        let at = |secs: u64, done: usize, last: Option<(usize, RootValue)>| Progress {
+        let at = |secs: u64, done: usize, last: Option<(usize, RootValue)>| SolveProgress {
             done,
             total: 10,
             current: Some(2),
@@ -277,7 +277,7 @@ mod tests {
             last,
             nodes: secs * 1_000_000,
             elapsed: Duration::from_secs(secs),
-            ..Progress::default()
+            ..SolveProgress::default()
         };
         // A move finished in the first minute, then counts in between: nothing.
         let _ = observe(&at(30, 1, Some((3, RootValue::Exact(-14)))));

@@ -7,7 +7,7 @@ use super::book::BookUse;
 use crate::opening::book::Level;
 use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Played};
 use crate::rules::{Position, Rules, Setup, Shape, Variant};
-use crate::search::{Config, Engine, Observer, Progress, Report};
+use crate::search::{Config, Engine, Observer, Report, SolveProgress};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -31,32 +31,32 @@ pub struct Analysis {
 }
 
 /// A game with the engine at the table, for any bit set.
-pub struct Table<B> {
+pub struct EngineGame<B> {
     game: Game<B>,
     engine: Engine<B>,
     book: Option<BookUse>,
 }
 
-/// [`Table`] without its bit set, for [`AnyTable`].
-pub struct TableOf;
+/// [`EngineGame`] without its bit set, for [`AnyEngineGame`].
+pub struct EngineGameOf;
 
-impl Family for TableOf {
-    type Of<B: Bits> = Table<B>;
+impl Family for EngineGameOf {
+    type Of<B: Bits> = EngineGame<B>;
 }
 
-/// A [`Table`] of any board size: the engine protocols change the size at run time. Open it with
+/// A [`EngineGame`] of any board size: the engine protocols change the size at run time. Open it with
 /// [`on_erased!`](crate::on_erased).
-pub type AnyTable = Erased<TableOf>;
+pub type AnyEngineGame = Erased<EngineGameOf>;
 
-impl AnyTable {
+impl AnyEngineGame {
     /// A table on a `shape` board in `variant`, at the four-disc start with black to move, and
     /// an engine with `config`.
-    pub fn new(shape: Shape, variant: Variant, config: Config) -> AnyTable {
-        crate::erase!(shape, |B| Table::<B>::new(shape, variant, config))
+    pub fn new(shape: Shape, variant: Variant, config: Config) -> AnyEngineGame {
+        crate::erase!(shape, |B| EngineGame::<B>::new(shape, variant, config))
     }
 
     /// This table, playing from `book` where it has the position.
-    pub fn with_book(mut self, book: Option<BookUse>) -> AnyTable {
+    pub fn with_book(mut self, book: Option<BookUse>) -> AnyEngineGame {
         crate::on_erased!(&mut self, |t| t.book = book);
         self
     }
@@ -66,21 +66,21 @@ impl AnyTable {
     }
 }
 
-impl<B: Bits> Table<B> {
+impl<B: Bits> EngineGame<B> {
     /// A table on a `shape` board in `variant`, at the four-disc start with black to move.
     ///
     /// # Panics
-    /// If `B` does not hold the board: build through [`AnyTable::new`].
+    /// If `B` does not hold the board: build through [`AnyEngineGame::new`].
     pub fn new(shape: Shape, variant: Variant, config: Config) -> Self {
         let game = Game::new(&Setup::standard(shape, variant), Passes::Explicit)
-            .expect("AnyTable picks a bit set that holds the board");
-        Table::from_game(game, config)
+            .expect("AnyEngineGame picks a bit set that holds the board");
+        EngineGame::from_game(game, config)
     }
 
     /// `game` as it stands, with an engine with `config` for its rules. The game's pass policy
     /// stays the table's: `load` and `restart` keep it.
     pub fn from_game(game: Game<B>, config: Config) -> Self {
-        Table {
+        EngineGame {
             engine: Engine::new(game.rules().clone(), config),
             game,
             book: None,
@@ -89,7 +89,7 @@ impl<B: Bits> Table<B> {
 
     /// This table, playing from `book` where it has the position.
     pub fn with_book(self, book: Option<BookUse>) -> Self {
-        Table { book, ..self }
+        EngineGame { book, ..self }
     }
 
     /// The book's move for `color`, as a search would report it (the book's value, no
@@ -294,7 +294,7 @@ impl<B: Bits> Table<B> {
         stop: &Arc<AtomicBool>,
     ) -> Option<Vec<Analysis>> {
         let watched = Arc::clone(stop);
-        self.engine.observe(Some(Box::new(move |_: &Progress| {
+        self.engine.observe(Some(Box::new(move |_: &SolveProgress| {
             if watched.load(Relaxed) {
                 ControlFlow::Break(())
             } else {
@@ -379,7 +379,7 @@ mod tests {
     fn a_table_keeps_its_games_pass_policy() {
         let setup = Setup::standard(Shape::new(4, 4).unwrap(), Variant::default());
         let game = Game::<u64>::new(&setup, Passes::Automatic).unwrap();
-        let mut table = Table::from_game(game, config(2));
+        let mut table = EngineGame::from_game(game, config(2));
         // The 4x4 sample game: black must pass after white's d2, and the game passes for it.
         let moves = ["b1", "a1", "c4", "d4", "d3", "b4", "a4", "c1", "d1", "d2"];
         for m in moves {
@@ -394,14 +394,15 @@ mod tests {
         let record: Vec<_> = moves.iter().map(|m| (Color::Black, square(m))).collect();
         assert_eq!(table.load(start, &record[..1]), Ok(()));
         assert_eq!(table.game().passes(), Passes::Automatic);
-        let protocol = Table::<u64>::new(Shape::new(4, 4).unwrap(), Variant::default(), config(2));
+        let protocol =
+            EngineGame::<u64>::new(Shape::new(4, 4).unwrap(), Variant::default(), config(2));
         assert_eq!(protocol.game().passes(), Passes::Explicit);
     }
 
     #[test]
     fn a_watched_search_stops_when_told_and_the_next_is_not_watched() {
         let shape = Shape::new(6, 6).unwrap();
-        let mut table = Table::<u64>::new(shape, Variant::default(), config(6));
+        let mut table = EngineGame::<u64>::new(shape, Variant::default(), config(6));
         let (tx, rx) = std::sync::mpsc::channel();
         let report = table.search_watched(Box::new(move |p| {
             let _ = tx.send(p.depth);
