@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 /// How a command that did not fail ended.
 #[must_use]
-pub enum Outcome {
+pub enum CommandEnd {
     /// It did all it was asked.
     Done,
     /// The line protocol's input ended before the game did: a notice on stderr, status 0.
@@ -58,10 +58,10 @@ impl AppError {
 
 /// Says how the command ended (at most one line on stderr, or clap's text as clap renders it)
 /// and gives its exit status.
-pub fn exit(result: Result<Outcome, AppError>) -> ExitCode {
+pub fn exit(result: Result<CommandEnd, AppError>) -> ExitCode {
     match result {
-        Ok(Outcome::Done) => ExitCode::SUCCESS,
-        Ok(Outcome::InputEnded) => {
+        Ok(CommandEnd::Done) => ExitCode::SUCCESS,
+        Ok(CommandEnd::InputEnded) => {
             say("input ended before the game was finished");
             ExitCode::SUCCESS
         }

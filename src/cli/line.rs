@@ -2,7 +2,7 @@
 
 use super::options::GameRules;
 use super::options::SearchArgs;
-use crate::cli::error::{AppError, Outcome};
+use crate::cli::error::{AppError, CommandEnd};
 use clap::ValueEnum;
 use othello::players::BookUse;
 use othello::protocols::line::{self, Computer, Ending, Options, RunError, Sides};
@@ -40,7 +40,7 @@ pub fn run(
     search: &SearchArgs,
     eval: &Evaluation,
     book: Option<BookUse>,
-) -> Result<Outcome, AppError> {
+) -> Result<CommandEnd, AppError> {
     let options = Options {
         rule_set: rules.rules.into(),
         place_anywhere: rules.place_anywhere,
@@ -60,8 +60,8 @@ pub fn run(
     let stdin = io::stdin().lock();
     let stdout = io::BufWriter::new(io::stdout().lock());
     match line::run(options, stdin, stdout) {
-        Ok(Ending::Finished) => Ok(Outcome::Done),
-        Ok(Ending::InputEnded) => Ok(Outcome::InputEnded),
+        Ok(Ending::Finished) => Ok(CommandEnd::Done),
+        Ok(Ending::InputEnded) => Ok(CommandEnd::InputEnded),
         Err(RunError::Header(e)) => Err(AppError::Input(e.to_string())),
         Err(RunError::Io(e)) => Err(e.into()),
     }

@@ -29,7 +29,7 @@ mod solve;
 mod train;
 
 pub use command::{Cli, Command};
-use error::{AppError, Outcome};
+use error::{AppError, CommandEnd};
 use options::BookChoice;
 use othello::players::BookUse;
 use othello::search::Evaluation;
@@ -37,7 +37,7 @@ pub use parse::parse;
 
 /// Runs the command asked for. Every error, and the status it gives, is left to [`error::exit`].
 /// `started` is when the program started: a tournament referee times a first move from then.
-pub fn run(cli: Cli, started: std::time::Instant) -> Result<Outcome, AppError> {
+pub fn run(cli: Cli, started: std::time::Instant) -> Result<CommandEnd, AppError> {
     let rules = cli.rules;
     let eval = &match cli.eval {
         Evaluation::Classic => Evaluation::Classic,
@@ -66,7 +66,7 @@ pub fn run(cli: Cli, started: std::time::Instant) -> Result<Outcome, AppError> {
         Some(Command::Completions(args)) => manual::print(&manual::completions(args.shell)),
         Some(Command::Manpage) => manual::print(&manual::manpage()?),
     }?;
-    Ok(Outcome::Done)
+    Ok(CommandEnd::Done)
 }
 
 /// The book the computer plays from (`--book`'s file, else the built-in one, none with

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 /// The game on the terminal's board: the table (the game and the engine) and what play keeps
 /// beside it: what undo took back, the program's sides, how the board is shown.
-struct Board<B> {
+struct InHand<B> {
     table: EngineGame<B>,
     redo: Vec<Move>,
     computer: Option<Sides>,
@@ -37,7 +37,7 @@ struct Board<B> {
     ctrl_c: Arc<AtomicBool>,
 }
 
-/// A [`Board`] of any width, as the rest of `play` asks of it: the one place the width is
+/// An [`InHand`] of any width, as the rest of `play` asks of it: the one place the width is
 /// erased.
 pub(super) trait AnyBoard {
     /// The program's moves if it is to move, then the board.
@@ -57,13 +57,13 @@ pub(super) trait AnyBoard {
     fn carry_out(&mut self, command: BoardCommand, out: &mut Vec<String>);
 }
 
-impl<B: Bits> AnyBoard for Board<B> {
+impl<B: Bits> AnyBoard for InHand<B> {
     fn open(&mut self, out: &mut Vec<String>) {
         self.computer_moves(out);
-        Board::show(self, out);
+        InHand::show(self, out);
     }
     fn show(&self, out: &mut Vec<String>) {
-        Board::show(self, out)
+        InHand::show(self, out)
     }
     fn interrupted(&self) -> bool {
         self.interrupted
@@ -89,7 +89,7 @@ impl<B: Bits> AnyBoard for Board<B> {
         self.computer
     }
     fn carry_out(&mut self, command: BoardCommand, out: &mut Vec<String>) {
-        Board::carry_out(self, command, out)
+        InHand::carry_out(self, command, out)
     }
 }
 
@@ -104,7 +104,7 @@ pub(super) fn new_board(
     crate::with_bits!(start.shape(), |B| {
         let (rules, position) = start.rules_and_position::<B>().map_err(|e| e.to_string())?;
         let game = Game::from_position(rules, position, Passes::Automatic);
-        let mut board = Board {
+        let mut board = InHand {
             table: EngineGame::from_game(game, options.config.clone())
                 .with_book(options.book.clone()),
             redo: Vec::new(),
@@ -129,7 +129,7 @@ pub(super) fn new_board(
     })
 }
 
-impl<B: Bits> Board<B> {
+impl<B: Bits> InHand<B> {
     fn game(&self) -> &Game<B> {
         self.table.game()
     }

@@ -194,7 +194,7 @@ fn a_move_owed_since_long_ago_comes_back_at_once() {
 /// The game after f5 and a book of it whose three replies are worth, for White: d6 +3, f6 +1
 /// and f4 -5 (each reply's position held as a finished game of that value).
 fn book_after_f5() -> (Game<u64>, std::sync::Arc<crate::opening::book::Book>) {
-    use crate::opening::book::{Book, Entry, Frame, Level, Link};
+    use crate::opening::book::{Book, BookPosition, Frame, Level, Link};
     let setup = Setup::standard(Shape::STANDARD, Variant::default());
     let mut game: Game<u64> = Game::new(&setup, Passes::Automatic).unwrap();
     game.play_listed("f5".parse().unwrap()).unwrap();
@@ -207,7 +207,7 @@ fn book_after_f5() -> (Game<u64>, std::sync::Arc<crate::opening::book::Book>) {
         after.play_listed(reply.parse().unwrap()).unwrap();
         book.insert(
             frame.canonical(after.position()).0,
-            Entry::finished(-for_white),
+            BookPosition::finished(-for_white),
         );
         let cell = game.rules().geometry.index(reply.parse().unwrap()).unwrap();
         links.push(Link {
@@ -215,7 +215,7 @@ fn book_after_f5() -> (Game<u64>, std::sync::Arc<crate::opening::book::Book>) {
             value: 0,
         });
     }
-    let entry = Entry {
+    let entry = BookPosition {
         value: 0,
         level: Level::Exact,
         games: Default::default(),

@@ -126,7 +126,7 @@ pub struct Match {
 
 /// How one game ended.
 #[derive(Clone, Debug)]
-pub struct GameRecord {
+pub struct GameResult {
     /// Which side (0 = A, 1 = B) moved first (standard Black, the triples' White).
     pub first: usize,
     pub opening: String,
@@ -144,7 +144,7 @@ pub struct GameRecord {
     pub longest: [Duration; 2],
 }
 
-impl GameRecord {
+impl GameResult {
     /// The game in standard notation (`f5d6c3...`, `pa` for a pass).
     pub fn move_text(&self) -> String {
         MoveList(self.moves.iter().map(|&(_, m)| m).collect()).to_string()
@@ -168,11 +168,11 @@ impl GameRecord {
 }
 
 /// Plays game number `index` (from 0) of the match.
-pub fn play_game(m: &Match, index: usize) -> Result<GameRecord, CannotStart> {
+pub fn play_game(m: &Match, index: usize) -> Result<GameResult, CannotStart> {
     crate::with_bits!(m.setup.shape, |B| play_game_in::<B>(m, index))
 }
 
-fn play_game_in<B: Bits>(m: &Match, index: usize) -> Result<GameRecord, CannotStart> {
+fn play_game_in<B: Bits>(m: &Match, index: usize) -> Result<GameResult, CannotStart> {
     let cannot_start = |side: usize, why: String| CannotStart {
         name: m.sides[side].name.clone(),
         command: m.sides[side].command.clone(),
@@ -195,7 +195,7 @@ fn play_game_in<B: Bits>(m: &Match, index: usize) -> Result<GameRecord, CannotSt
             Color::White
         }
     };
-    let mut record = GameRecord {
+    let mut record = GameResult {
         first,
         opening: String::new(),
         moves: Vec::new(),
@@ -311,7 +311,7 @@ fn play_game_in<B: Bits>(m: &Match, index: usize) -> Result<GameRecord, CannotSt
 
 /// Totals over a match, per side.
 #[derive(Clone, Debug, Default)]
-pub struct Totals {
+pub struct SideTotals {
     pub games: usize,
     pub wins: [usize; 2],
     pub draws: usize,
@@ -322,8 +322,8 @@ pub struct Totals {
     pub longest: [Duration; 2],
 }
 
-impl Totals {
-    pub fn add(&mut self, g: &GameRecord) {
+impl SideTotals {
+    pub fn add(&mut self, g: &GameResult) {
         self.games += 1;
         match g.winner {
             Some(w) => self.wins[w] += 1,
@@ -355,9 +355,9 @@ pub fn run_match(
     out: &mut dyn Write,
     mut games_out: Option<&mut dyn Write>,
     progress: &Progress,
-) -> anyhow::Result<Totals> {
+) -> anyhow::Result<SideTotals> {
     let names = [m.sides[0].name.clone(), m.sides[1].name.clone()];
-    let mut totals = Totals::default();
+    let mut totals = SideTotals::default();
     writeln!(
         out,
         "{:>4}  {:<8} {:<8} {:<10} {:>7}  {:<24} detail",
@@ -412,7 +412,7 @@ pub fn run_match(
 fn game_line(
     out: &mut dyn Write,
     index: usize,
-    g: &GameRecord,
+    g: &GameResult,
     names: &[String; 2],
 ) -> io::Result<()> {
     let winner = g.winner.map_or("draw", |w| names[w].as_str());
@@ -439,7 +439,7 @@ fn game_line(
 }
 
 /// The games played and each side's wins so far.
-fn bar(progress: &Progress, t: &Totals, names: &[String; 2]) {
+fn bar(progress: &Progress, t: &SideTotals, names: &[String; 2]) {
     progress.set(
         t.games as u64,
         format!(
@@ -449,7 +449,7 @@ fn bar(progress: &Progress, t: &Totals, names: &[String; 2]) {
     );
 }
 
-fn table(out: &mut dyn Write, m: &Match, t: &Totals) -> io::Result<()> {
+fn table(out: &mut dyn Write, m: &Match, t: &SideTotals) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,

@@ -8,7 +8,7 @@
 //! The rooms: [`Engine`] (`engine`) lives from one call to the next with its rules, evaluation,
 //! keys, table and shared thread state; `context` is the state of one call. `midgame` searches
 //! and orders moves; `endgame` solves (its node, root, tie policy, shallow solver, table
-//! places and the reach keys they share); `eval` evaluates; `threads` runs the helpers.
+//! places and the thresholds keys they share); `eval` evaluates; `threads` runs the helpers.
 
 mod config;
 mod context;
@@ -36,7 +36,7 @@ pub use keys::Zobrist;
 pub use midgame::Report;
 pub use progress::{MoveValue, Observer, RootValue, SolveProgress};
 pub use score::{Outcome, Score, DISC};
-pub use table::{Bound, Entry, Part, Table, MAX_DEPTH, SOLVED};
+pub use table::{Bound, Entry, Table, TableSection, MAX_DEPTH, SOLVED};
 
 #[cfg(test)]
 mod test_support;

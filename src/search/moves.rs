@@ -29,7 +29,7 @@ impl<B: Bits> Candidate<B> {
 /// A position [`Engine::best_of`](crate::search::Engine::best_of) hands its `value`: the position after a move, its key, and
 /// the move's cell and the discs it turned.
 #[derive(Clone, Copy)]
-pub(super) struct Child<'a, B> {
+pub(super) struct AfterMove<'a, B> {
     pub(super) pos: &'a Position<B>,
     pub(super) key: u64,
     pub(super) cell: usize,

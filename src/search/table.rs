@@ -158,17 +158,17 @@ impl Table {
     }
 
     #[inline]
-    fn buckets(&self, part: Part) -> &Buckets {
+    fn buckets(&self, part: TableSection) -> &Buckets {
         match part {
-            Part::Main => &self.main,
-            Part::NearEnd => &self.near_end,
+            TableSection::Main => &self.main,
+            TableSection::NearEnd => &self.near_end,
         }
     }
 
     /// Starts bringing the bucket of `key` into the cache, for a probe a little later: the
     /// bucket is nearly always a cache miss, and the work in between hides the wait.
     #[inline]
-    pub fn prefetch(&self, part: Part, key: u64) {
+    pub fn prefetch(&self, part: TableSection, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -189,7 +189,7 @@ impl Table {
     pub fn first_cut<P: Copy + Default, T>(
         &self,
         places: impl IntoIterator<Item = P>,
-        at: impl Fn(&P) -> (Part, u64),
+        at: impl Fn(&P) -> (TableSection, u64),
         cut: impl Fn(&P, Entry) -> Option<T>,
     ) -> Option<T> {
         let read = |p: &P| {
@@ -211,7 +211,7 @@ impl Table {
         fetched[..n].iter().find_map(read)
     }
 
-    pub fn probe(&self, part: Part, key: u64) -> Option<Entry> {
+    pub fn probe(&self, part: TableSection, key: u64) -> Option<Entry> {
         let buckets = self.buckets(part);
         let b = buckets.bucket(key);
         let slot = [buckets.slot(b, self.salt), buckets.slot(b + 1, self.salt)]
@@ -235,7 +235,7 @@ impl Table {
         })
     }
 
-    pub fn store(&self, part: Part, key: u64, entry: Entry) {
+    pub fn store(&self, part: TableSection, key: u64, entry: Entry) {
         let buckets = self.buckets(part);
         let b = buckets.bucket(key);
         let generation = self.generation.load(Relaxed);
@@ -292,7 +292,7 @@ impl Table {
 
 /// The part of the [`Table`] that keeps a position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Part {
+pub enum TableSection {
     /// Every search's positions but the solver's near the end.
     #[default]
     Main,
@@ -497,22 +497,22 @@ mod tests {
             bound: Bound::Lower,
             cost: 0,
         };
-        t.store(Part::Main, 42, e);
-        assert_eq!(t.probe(Part::Main, 42), Some(e));
-        assert_eq!(t.probe(Part::Main, 43), None);
+        t.store(TableSection::Main, 42, e);
+        assert_eq!(t.probe(TableSection::Main, 42), Some(e));
+        assert_eq!(t.probe(TableSection::Main, 43), None);
     }
 
     #[test]
     fn the_parts_keep_their_positions_apart() {
         let t = Table::new(1);
         let e = solved(9);
-        t.store(Part::NearEnd, 42, e);
-        assert_eq!(t.probe(Part::NearEnd, 42), Some(e));
-        assert_eq!(t.probe(Part::Main, 42), None);
+        t.store(TableSection::NearEnd, 42, e);
+        assert_eq!(t.probe(TableSection::NearEnd, 42), Some(e));
+        assert_eq!(t.probe(TableSection::Main, 42), None);
         // The main part's bucket of the same key keeps its own entry.
-        t.store(Part::Main, 42, solved(20));
-        assert_eq!(t.probe(Part::NearEnd, 42), Some(e));
-        assert_eq!(t.probe(Part::Main, 42), Some(solved(20)));
+        t.store(TableSection::Main, 42, solved(20));
+        assert_eq!(t.probe(TableSection::NearEnd, 42), Some(e));
+        assert_eq!(t.probe(TableSection::Main, 42), Some(solved(20)));
         // A sixteenth of the main part, at least 1024 slots.
         for megabytes in [1, 64] {
             let t = Table::new(megabytes);
@@ -532,7 +532,7 @@ mod tests {
         let key = |i: u64| 2 * i;
         let mut last = t.main.mask.load(Relaxed);
         for i in 1..slots / 2 {
-            t.store(Part::Main, key(i), solved(i as u8 % 60));
+            t.store(TableSection::Main, key(i), solved(i as u8 % 60));
             let mask = t.main.mask.load(Relaxed);
             assert!(mask == last || mask == 2 * last + 1, "{mask} after {last}");
             assert!(
@@ -545,7 +545,7 @@ mod tests {
         assert_eq!(last, full, "grown to the whole table");
         for i in 1..slots / 2 {
             assert_eq!(
-                t.probe(Part::Main, key(i)),
+                t.probe(TableSection::Main, key(i)),
                 Some(solved(i as u8 % 60)),
                 "key {i}"
             );
@@ -576,8 +576,8 @@ mod tests {
                 s.spawn(move || {
                     for i in 0..2 * slots {
                         let key = 4 * i + thread + 1;
-                        t.store(Part::Main, key, entry(key));
-                        if let Some(found) = t.probe(Part::Main, key / 2) {
+                        t.store(TableSection::Main, key, entry(key));
+                        if let Some(found) = t.probe(TableSection::Main, key / 2) {
                             assert_eq!(found, entry(key / 2));
                         }
                     }
@@ -591,7 +591,7 @@ mod tests {
         );
         let mut kept = 0;
         for key in 1..=8 * slots {
-            if let Some(found) = t.probe(Part::Main, key) {
+            if let Some(found) = t.probe(TableSection::Main, key) {
                 assert_eq!(found, entry(key), "key {key}");
                 kept += 1;
             }
@@ -617,18 +617,28 @@ mod tests {
         let t = Table::new(1);
         // Keys that differ above the table's mask share a bucket.
         let key = |i: u64| (i << 40) | 6;
-        t.store(Part::Main, key(1), solved(5));
-        t.store(Part::Main, key(2), solved(30));
-        assert_eq!(t.probe(Part::Main, key(2)), Some(solved(30)));
+        t.store(TableSection::Main, key(1), solved(5));
+        t.store(TableSection::Main, key(2), solved(30));
+        assert_eq!(t.probe(TableSection::Main, key(2)), Some(solved(30)));
         for i in 3..10 {
-            t.store(Part::Main, key(i), solved(4 + i as u8));
-            assert_eq!(t.probe(Part::Main, key(i)), Some(solved(4 + i as u8)));
-            assert_eq!(t.probe(Part::Main, key(2)), Some(solved(30)), "after {i}");
+            t.store(TableSection::Main, key(i), solved(4 + i as u8));
+            assert_eq!(
+                t.probe(TableSection::Main, key(i)),
+                Some(solved(4 + i as u8))
+            );
+            assert_eq!(
+                t.probe(TableSection::Main, key(2)),
+                Some(solved(30)),
+                "after {i}"
+            );
         }
-        assert_eq!(t.probe(Part::Main, key(1)), None);
+        assert_eq!(t.probe(TableSection::Main, key(1)), None);
         // Costs past what a slot holds are kept as the most it holds.
-        t.store(Part::Main, key(11), solved(200));
-        assert_eq!(t.probe(Part::Main, key(11)).map(|e| e.cost), Some(63));
+        t.store(TableSection::Main, key(11), solved(200));
+        assert_eq!(
+            t.probe(TableSection::Main, key(11)).map(|e| e.cost),
+            Some(63)
+        );
     }
 
     #[test]
@@ -641,9 +651,9 @@ mod tests {
             bound: Bound::Lower,
             cost: 0,
         };
-        t.store(Part::Main, 7, deep);
+        t.store(TableSection::Main, 7, deep);
         assert_eq!(
-            t.probe(Part::Main, 7),
+            t.probe(TableSection::Main, 7),
             Some(Entry {
                 depth: MAX_DEPTH,
                 ..deep

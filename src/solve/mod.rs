@@ -12,7 +12,9 @@ mod position;
 pub mod work;
 
 pub use journal::{Earlier, JournalFile, JOURNAL_MIN_NODES};
-pub use perfect_play::{boards_up_to, perfect_play, Found, PerfectPlayOptions, TableEntry, Work};
+pub use perfect_play::{
+    boards_up_to, perfect_play, EntryWork, Found, PerfectPlayOptions, TableEntry,
+};
 pub use position::{
     line_text, obf_position, progress_printer, solve_file, solve_file_up_to, solve_from,
     solve_position, solve_position_within, write_solution, FileTotals, OutOfTime, PositionSolved,

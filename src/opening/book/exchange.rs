@@ -4,7 +4,7 @@
 //! Edax keeps a position whose side must pass, linked by a pass; ours skips over the pass.
 
 use super::edax::{self, EdaxBook, EdaxLink, EdaxOptions, EdaxPosition, NO_MOVE, PASS};
-use super::{Book, Entry, Frame, Games, Leaf, Level, Link};
+use super::{Book, BookPosition, Frame, Games, Leaf, Level, Link};
 use crate::rules::{Color, Position, Rules, Shape, Variant};
 use std::collections::HashMap;
 
@@ -147,7 +147,7 @@ impl Book {
             };
             book.insert(
                 key,
-                Entry {
+                BookPosition {
                     value: p.value,
                     level,
                     games,
@@ -191,7 +191,7 @@ mod tests {
         book
     }
 
-    fn sorted(mut entry: Entry) -> Entry {
+    fn sorted(mut entry: BookPosition) -> BookPosition {
         entry.links.sort_by_key(|l| l.cell);
         entry
     }
@@ -217,8 +217,8 @@ mod tests {
                 })
             };
             assert_eq!(reached(got.leaf), reached(entry.leaf));
-            let without_leaf = |e: &Entry| {
-                sorted(Entry {
+            let without_leaf = |e: &BookPosition| {
+                sorted(BookPosition {
                     leaf: None,
                     ..e.clone()
                 })

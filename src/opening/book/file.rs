@@ -2,7 +2,7 @@
 //! everything before it (docs/book.md gives the layout byte by byte). A file that is not a
 //! book, of another version, cut short or damaged is refused with the reason.
 
-use super::{Book, Entry, Frame, Games, Header, Leaf, Level, Link};
+use super::{Book, BookPosition, Frame, Games, Header, Leaf, Level, Link};
 use crate::rules::{Bits, Color, RuleSet, Rules, Shape, Variant};
 use std::collections::HashMap;
 use std::io::Read;
@@ -382,7 +382,7 @@ fn read_body<B: Bits>(header: Header, body: &[u8], count: u64) -> Result<Book, B
         }
         entries.insert(
             key.to_vec().into_boxed_slice(),
-            Entry {
+            BookPosition {
                 value,
                 level,
                 games,

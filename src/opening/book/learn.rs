@@ -10,7 +10,7 @@
 //! as one run), or mid-round at a signal, keeping the lines finished: the searches under way
 //! stop at once, and what they had found is dropped.
 
-use super::{add_link, Book, Entry, Frame, Leaf, Level};
+use super::{add_link, Book, BookPosition, Frame, Leaf, Level};
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
 use crate::search::{Config, Engine, RootMoves, DISC};
@@ -213,13 +213,14 @@ impl<B: Bits> Searcher<B> {
             };
             if frame.rules.is_over(&pos) {
                 line.entries
-                    .push((key, Entry::finished(frame.margin(&pos))));
+                    .push((key, BookPosition::finished(frame.margin(&pos))));
                 break;
             }
             let Some(leaf) = self.leaf(frame, &pos, B::ZERO)? else {
                 break;
             };
-            line.entries.push((key.clone(), Entry::from_leaf(leaf)));
+            line.entries
+                .push((key.clone(), BookPosition::from_leaf(leaf)));
             if leaf.level == Level::Exact {
                 break;
             }
@@ -232,7 +233,7 @@ impl<B: Bits> Searcher<B> {
 /// What a line found: new positions, and the moves it played (position key, cell).
 #[derive(Default)]
 struct Line {
-    entries: Vec<(Vec<u8>, Entry)>,
+    entries: Vec<(Vec<u8>, BookPosition)>,
     edges: Vec<(Vec<u8>, u16)>,
 }
 
@@ -295,8 +296,8 @@ fn learn_in<B: Bits>(
                 continue;
             };
             let entry = match searchers[0].leaf(&frame, &keyed, B::ZERO) {
-                _ if rules.is_over(&keyed) => Entry::finished(frame.margin(&keyed)),
-                Ok(Some(leaf)) => Entry::from_leaf(leaf),
+                _ if rules.is_over(&keyed) => BookPosition::finished(frame.margin(&keyed)),
+                Ok(Some(leaf)) => BookPosition::from_leaf(leaf),
                 Ok(None) | Err(Halted) => continue,
             };
             book.insert(key.clone(), entry);

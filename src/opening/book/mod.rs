@@ -25,5 +25,5 @@ pub use file::{
 };
 pub use learn::{learn, LearnOptions, LearnReport};
 pub(crate) use positions::{add_link, Frame};
-pub use positions::{Book, BookMove, Entry, Games, Header, Leaf, Level, Link, Mismatch};
+pub use positions::{Book, BookMove, BookPosition, Games, Header, Leaf, Level, Link, Mismatch};
 pub use show::{show, write_show, Shown};

@@ -94,7 +94,7 @@ pub struct Leaf {
 
 /// What the book holds of one position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Entry {
+pub struct BookPosition {
     /// In discs for the side to move: the best of the links and the leaf (a finished game:
     /// its margin).
     pub value: i16,
@@ -105,10 +105,10 @@ pub struct Entry {
     pub leaf: Option<Leaf>,
 }
 
-impl Entry {
+impl BookPosition {
     /// A position known only by the search of its best move.
-    pub fn from_leaf(leaf: Leaf) -> Entry {
-        Entry {
+    pub fn from_leaf(leaf: Leaf) -> BookPosition {
+        BookPosition {
             value: leaf.value,
             level: leaf.level,
             games: Games::line(leaf.value, leaf.level == Level::Exact),
@@ -118,8 +118,8 @@ impl Entry {
     }
 
     /// A finished game, worth `margin` to the side to move.
-    pub fn finished(margin: i16) -> Entry {
-        Entry {
+    pub fn finished(margin: i16) -> BookPosition {
+        BookPosition {
             value: margin,
             level: Level::Exact,
             games: Games::line(margin, true),
@@ -173,7 +173,7 @@ pub struct BookMove {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
     pub(super) header: Header,
-    pub(super) entries: HashMap<Box<[u8]>, Entry>,
+    pub(super) entries: HashMap<Box<[u8]>, BookPosition>,
     unused: UnusedNotice,
 }
 
@@ -324,7 +324,7 @@ impl Book {
     }
 
     /// The book read from `header` and `entries` (a file's).
-    pub(crate) fn from_parts(header: Header, entries: HashMap<Box<[u8]>, Entry>) -> Book {
+    pub(crate) fn from_parts(header: Header, entries: HashMap<Box<[u8]>, BookPosition>) -> Book {
         Book {
             header,
             entries,
@@ -352,21 +352,21 @@ impl Book {
     }
 
     /// Every position's key and entry, in no order.
-    pub fn entries(&self) -> impl Iterator<Item = (&[u8], &Entry)> {
+    pub fn entries(&self) -> impl Iterator<Item = (&[u8], &BookPosition)> {
         self.entries.iter().map(|(k, e)| (&k[..], e))
     }
 
     /// The entry of a key, in the book's frame.
-    pub fn entry(&self, key: &[u8]) -> Option<&Entry> {
+    pub fn entry(&self, key: &[u8]) -> Option<&BookPosition> {
         self.entries.get(key)
     }
 
     /// Adds (or replaces) the entry of a key.
-    pub fn insert(&mut self, key: Vec<u8>, entry: Entry) {
+    pub fn insert(&mut self, key: Vec<u8>, entry: BookPosition) {
         self.entries.insert(key.into_boxed_slice(), entry);
     }
 
-    pub(crate) fn entry_mut(&mut self, key: &[u8]) -> Option<&mut Entry> {
+    pub(crate) fn entry_mut(&mut self, key: &[u8]) -> Option<&mut BookPosition> {
         self.entries.get_mut(key)
     }
 
@@ -438,7 +438,7 @@ impl Book {
         &self,
         frame: &Frame<B>,
         pos: &Position<B>,
-    ) -> Option<(&Entry, usize)> {
+    ) -> Option<(&BookPosition, usize)> {
         let (key, s) = frame.canonical(pos);
         self.entries.get(&key[..]).map(|e| (e, s))
     }
@@ -553,7 +553,7 @@ impl Book {
             };
             let mut entry = self.entries[&key].clone();
             if frame.rules.is_over(&pos) {
-                entry = Entry::finished(frame.margin(&pos));
+                entry = BookPosition::finished(frame.margin(&pos));
             } else {
                 let mut best: Option<i16> = None;
                 let mut level = Level::Exact;

@@ -131,7 +131,7 @@ fn a_move_found_in_a_rotated_position_comes_back_in_the_games_frame() {
     let d6 = r.geometry.index(Square::new(5, 3)).unwrap();
     book.insert(
         key,
-        Entry::from_leaf(Leaf {
+        BookPosition::from_leaf(Leaf {
             cell: frame.key_cell(s, d6) as u16,
             value: 3,
             level: Level::Depth(4),
@@ -486,7 +486,7 @@ fn a_book_of_positions_without_links_reads_back() {
     let key = Frame::new(r.clone())
         .canonical(&r.start(Color::Black, Color::White))
         .0;
-    one.insert(key, Entry::finished(0));
+    one.insert(key, BookPosition::finished(0));
     for b in [book, one] {
         assert_eq!(from_bytes(&to_bytes(&b)).unwrap(), b);
     }

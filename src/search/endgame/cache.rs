@@ -2,12 +2,12 @@
 //! discs that can no longer change and shared with its images under the board's symmetries.
 
 use super::images::Images;
-use super::reach::{NEAR_END, SYMMETRIC_FROM};
+use super::thresholds::{NEAR_END, SYMMETRIC_FROM};
 use crate::rules::{Bits, Position, RuleSet};
 use crate::search::engine::Engine;
 use crate::search::keys::{LaneKeys, LANES};
 use crate::search::score::Outcome;
-use crate::search::table::{Bound, Entry, Part, SOLVED};
+use crate::search::table::{Bound, Entry, TableSection, SOLVED};
 
 /// Where a position's value is kept in the solver's table: the key, what the stored value
 /// leaves out, and the symmetry under which the entry reads the position, if any.
@@ -18,7 +18,7 @@ pub(super) struct Place {
     /// Its place among the engine's images (at most seven; kept small, as the enhanced
     /// transposition cut-off holds an array of places).
     image: Option<u8>,
-    pub(super) part: Part,
+    pub(super) part: TableSection,
 }
 
 impl Place {
@@ -84,9 +84,9 @@ impl<B: Bits> Engine<B> {
         keys: Option<&LaneKeys>,
     ) -> Place {
         let part = if empty.count() <= NEAR_END {
-            Part::NearEnd
+            TableSection::NearEnd
         } else {
-            Part::Main
+            TableSection::Main
         };
         if self.rules.variant.rule_set != RuleSet::Simple {
             return Place {

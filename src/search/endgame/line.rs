@@ -2,7 +2,7 @@
 
 use crate::rules::{Bits, Position};
 use crate::search::engine::Engine;
-use crate::search::midgame::Look;
+use crate::search::midgame::OrderingKind;
 use crate::search::moves::Candidate;
 use crate::search::time;
 use std::time::{Duration, Instant};
@@ -89,7 +89,7 @@ impl<B: Bits> Engine<B> {
         moves: B,
         list: &mut Vec<Candidate<B>>,
     ) {
-        self.order(pos, moves, None, Look::Solve, list);
+        self.order(pos, moves, None, OrderingKind::Solve, list);
         let twins = self.twins(pos, list);
         let mut twin = twins.iter();
         list.retain(|_| twin.next().is_some_and(Option::is_none));

@@ -4,13 +4,13 @@
 mod cache;
 mod images;
 mod line;
-mod reach;
 mod results;
 mod root;
 mod root_helpers;
 mod shallow;
 mod solve;
 pub(in crate::search) mod subsets;
+mod thresholds;
 mod ties;
 
 pub(super) use images::Images;

@@ -1,18 +1,18 @@
 //! The root of a solve: the main thread's pass over the root moves, each searched against the
 //! best so far, and what the solve proves.
 
-use super::reach::ROOT_SORT_DEPTH;
 use super::results::{RootMoves, Solved, Windowed};
 use super::subsets::{Subsets, SUBSETS_UP_TO};
+use super::thresholds::ROOT_SORT_DEPTH;
 use super::ties::{probe_window, TieTest};
 use crate::rules::{Bits, Position, RuleSet};
 use crate::search::engine::Engine;
-use crate::search::midgame::Look;
+use crate::search::midgame::OrderingKind;
 use crate::search::moves::Candidate;
 use crate::search::progress::{MoveValue, RootValue, SolveProgress};
 use crate::search::score::{in_discs, Outcome};
 use crate::search::shared::Shared;
-use crate::search::table::{Bound, Entry, Part, SOLVED};
+use crate::search::table::{Bound, Entry, TableSection, SOLVED};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -143,13 +143,15 @@ impl<B: Bits> Engine<B> {
         let table_move = if deepen {
             None
         } else {
-            self.table.probe(Part::Main, key).and_then(|e| e.best)
+            self.table
+                .probe(TableSection::Main, key)
+                .and_then(|e| e.best)
         };
         self.order(
             pos,
             self.rules.moves(pos),
             table_move,
-            Look::Solve,
+            OrderingKind::Solve,
             &mut list,
         );
         let mut guess = None;
@@ -399,7 +401,7 @@ impl<B: Bits> Engine<B> {
         }
         if !self.ctx.stopped {
             self.table.store(
-                Part::Main,
+                TableSection::Main,
                 root.key,
                 Entry {
                     score: Outcome(score).score(),

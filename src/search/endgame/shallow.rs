@@ -1,9 +1,9 @@
 //! The last few moves of the exact solver: plain alpha-beta over the moves (at the last four
 //! empty cells, over the cells themselves), in parity order (larger nodes: sorted as the
-//! rules' reach says), without a move list or the table, with one flips kernel chosen for the
+//! rules' thresholds say), without a move list or the table, with one flips kernel chosen for the
 //! whole subtree (see [`crate::rules::Flips`]).
 
-use super::reach::{SortKey, SORTED_MAX};
+use super::thresholds::{SortKey, SORTED_MAX};
 use crate::rules::{BitIter, Bits, Flips, WithFlips, Work};
 use crate::search::engine::Engine;
 use crate::search::score::INFINITY;
@@ -60,8 +60,8 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
 
     fn with<F: Flips<B>>(self, flips: F) -> (i32, u64) {
         let variant = self.engine.rules.variant;
-        let reach = self.engine.reach();
-        let sort = reach.sorted;
+        let thresholds = self.engine.thresholds();
+        let sort = thresholds.sorted;
         let mut shallow = Shallow {
             engine: self.engine,
             flips,
@@ -75,7 +75,7 @@ impl<B: Bits> WithFlips<B> for Task<'_, B> {
             sorted_from: sort.map_or(u32::MAX, |sort| sort.from),
             corners: self.engine.eval.corners(),
             by_flips: sort.is_some_and(|sort| sort.by == SortKey::Flips),
-            stability_from: reach.shallow_stability.unwrap_or(u32::MAX),
+            stability_from: thresholds.shallow_stability.unwrap_or(u32::MAX),
         };
         // A node of four empty cells is solved inline, without looking for the cut-off.
         debug_assert!(shallow.stability_from > 4);
@@ -359,7 +359,7 @@ impl<B: Bits, F: Flips<B>> Shallow<'_, B, F> {
                 let (mine, theirs, empty, odd) = (next_mine, next_theirs, next_empty, next_odd);
                 self.each_move::<false, 2>(mine, theirs, empty, odd, B::ZERO, a, b)
             } else if CHILD == 4 {
-                // No reach looks for the stability cut-off this near the end (checked where
+                // No thresholds look for the stability cut-off this near the end (checked where
                 // the shallow solve is set up).
                 self.nodes += 1;
                 let (mine, theirs, empty, odd) = (next_mine, next_theirs, next_empty, next_odd);

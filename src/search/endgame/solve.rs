@@ -1,10 +1,10 @@
 //! The solver's node: the exact value of a position within a window.
 
-use super::reach::{self, Reach, DEEPER_SORT_DEPTH, DEEPER_SORT_FROM, SORT_DEPTH, SPLIT};
+use super::thresholds::{self, Thresholds, DEEPER_SORT_DEPTH, DEEPER_SORT_FROM, SORT_DEPTH, SPLIT};
 use crate::rules::{Bits, Position};
 use crate::search::engine::Engine;
 use crate::search::journal::Journal;
-use crate::search::midgame::Look;
+use crate::search::midgame::OrderingKind;
 use crate::search::moves::Candidate;
 use crate::search::score::{Outcome, Score, INFINITY};
 use crate::search::table::{Bound, Entry, SOLVED};
@@ -35,8 +35,8 @@ impl<B: Bits> Engine<B> {
             }
         }
         let empties = empty.count();
-        let reach = self.reach();
-        if empties <= reach.shallow {
+        let thresholds = self.thresholds();
+        if empties <= thresholds.shallow {
             return self.solve_shallow(pos.mover(), pos.opponent(), alpha, beta);
         }
         let start = self.ctx.nodes;
@@ -89,7 +89,7 @@ impl<B: Bits> Engine<B> {
                 }
             }
         }
-        if empties >= reach.transposition_cuts {
+        if empties >= thresholds.transposition_cuts {
             if let Some(score) = self.transposition_cut(pos, key, empty, moves, beta) {
                 return score;
             }
@@ -119,7 +119,7 @@ impl<B: Bits> Engine<B> {
             beta,
             share,
             |e, list| {
-                e.weigh(pos, moves.count(), Look::Solve, list);
+                e.weigh(pos, moves.count(), OrderingKind::Solve, list);
                 if let Some(depth) = sort_depth {
                     e.sort_by_search(pos, key, list, depth, ply);
                 }
@@ -248,13 +248,13 @@ impl<B: Bits> Engine<B> {
     }
 
     /// Where the solver's tools take over under these rules.
-    pub(super) fn reach(&self) -> &'static Reach {
-        reach::reach(&self.rules.variant)
+    pub(super) fn thresholds(&self) -> &'static Thresholds {
+        thresholds::thresholds(&self.rules.variant)
     }
 
     /// Whether a position with `empties` empty cells has its moves sorted by search.
     pub(in crate::search) fn sorts_by_search(&self, empties: u32) -> bool {
-        reach::sorts_by_search(&self.rules.variant, empties)
+        thresholds::sorts_by_search(&self.rules.variant, empties)
     }
 
     /// Re-orders `list` (already in static order, the table's move first) by the estimate of a

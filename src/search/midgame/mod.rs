@@ -3,5 +3,5 @@
 mod ordering;
 mod search;
 
-pub(super) use ordering::Look;
+pub(super) use ordering::OrderingKind;
 pub use search::Report;

@@ -7,7 +7,7 @@ use crate::search::score::{DISC, INFINITY};
 
 /// How far [`Engine::order`] looks at each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::search) enum Look {
+pub(in crate::search) enum OrderingKind {
     /// The square weights and the opponent's replies after the move.
     Replies,
     /// For the exact solver: also the discs it makes safe, where that pays.
@@ -44,7 +44,7 @@ pub(in crate::search) struct Weighing<'a, B> {
     engine: &'a Engine<B>,
     pos: &'a Position<B>,
     move_count: u32,
-    look: Look,
+    look: OrderingKind,
     list: &'a mut [Candidate<B>],
 }
 
@@ -72,7 +72,7 @@ impl<B: Bits> Engine<B> {
         pos: &Position<B>,
         moves: B,
         table_move: Option<usize>,
-        look: Look,
+        look: OrderingKind,
         list: &mut Vec<Candidate<B>>,
     ) {
         self.list_moves(moves, table_move, list);
@@ -135,7 +135,7 @@ impl<B: Bits> Engine<B> {
         &self,
         pos: &Position<B>,
         move_count: u32,
-        look: Look,
+        look: OrderingKind,
         list: &mut [Candidate<B>],
     ) {
         self.rules.in_kernel(Weighing {
@@ -156,7 +156,7 @@ impl<B: Bits> Engine<B> {
         kernel: F,
         pos: &Position<B>,
         move_count: u32,
-        look: Look,
+        look: OrderingKind,
         list: &mut [Candidate<B>],
     ) {
         // Counting replies costs a move generation per move: worth it on small move lists.
@@ -231,14 +231,18 @@ impl<B: Bits> Engine<B> {
     }
 
     /// The weights of [`Engine::order`] for `look` under these rules. The midgame search uses
-    /// one set everywhere. The exact solver ([`Look::Solve`]) changes it where the rules make
+    /// one set everywhere. The exact solver ([`OrderingKind::Solve`]) changes it where the rules make
     /// a term tell little: safe discs count where stability is cheap to know (SIMPLE rules,
     /// place-anywhere) and against the mover under misère; replies weigh more under SIMPLE
     /// misère and near the end, where no estimate is weighed; place-anywhere drops the square
     /// weights and exposed cells (any empty cell is a reply there); the static estimate
     /// counts where the evaluation foresees well; and near the end under FULL rules a move
     /// into a quarter the parity order tries first gets a bonus.
-    pub(in crate::search) fn order_weights(&self, look: Look, empties: u32) -> OrderWeights {
+    pub(in crate::search) fn order_weights(
+        &self,
+        look: OrderingKind,
+        empties: u32,
+    ) -> OrderWeights {
         let usual = OrderWeights {
             squares: true,
             replies: 100,
@@ -250,7 +254,7 @@ impl<B: Bits> Engine<B> {
             parity: 0,
         };
         let variant = &self.rules.variant;
-        if look != Look::Solve {
+        if look != OrderingKind::Solve {
             return OrderWeights {
                 exposed: 40,
                 flipped: -20,

@@ -1,16 +1,16 @@
 //! Iterative deepening over principal-variation search, and the loop over a node's moves that
 //! the solver shares.
 
-use super::ordering::Look;
+use super::ordering::OrderingKind;
 use crate::rules::{Bits, Position};
 use crate::search::engine::Engine;
 use crate::search::eval::patterns::Indices;
 use crate::search::eval::weights;
-use crate::search::moves::{Candidate, Child};
+use crate::search::moves::{AfterMove, Candidate};
 use crate::search::progress::MoveValue;
 use crate::search::score::{Outcome, Score, Value};
 use crate::search::shared::SEARCHED_BY_ALL;
-use crate::search::table::{Bound, Entry, Part, MAX_DEPTH};
+use crate::search::table::{Bound, Entry, TableSection, MAX_DEPTH};
 use crate::search::time;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
@@ -234,7 +234,7 @@ impl<B: Bits> Engine<B> {
     ) {
         let depth = depth.clamp(0, MAX_DEPTH as i32) as u8;
         self.table.store(
-            Part::Main,
+            TableSection::Main,
             key,
             Entry {
                 score,
@@ -282,7 +282,10 @@ impl<B: Bits> Engine<B> {
 
         let mut table_move = None;
         let tabled = depth >= TABLE_DEPTH || moves.count() > TABLE_MOVES;
-        if let Some(e) = tabled.then(|| self.table.probe(Part::Main, key)).flatten() {
+        if let Some(e) = tabled
+            .then(|| self.table.probe(TableSection::Main, key))
+            .flatten()
+        {
             table_move = e.best.filter(|&m| moves.contains(m));
             if e.depth as i32 >= depth && e.bound.settles(e.score, alpha, beta) {
                 return e.score;
@@ -315,7 +318,7 @@ impl<B: Bits> Engine<B> {
             false,
             |e, list| {
                 if !by_square {
-                    e.weigh(pos, moves.count(), Look::Replies, list);
+                    e.weigh(pos, moves.count(), OrderingKind::Replies, list);
                 }
             },
             |e, child, a, b| {
@@ -358,7 +361,7 @@ impl<B: Bits> Engine<B> {
         beta: V,
         share: bool,
         mut order: impl FnMut(&mut Self, &mut [Candidate<B>]),
-        mut value: impl FnMut(&mut Self, Child<'_, B>, V, V) -> V,
+        mut value: impl FnMut(&mut Self, AfterMove<'_, B>, V, V) -> V,
     ) -> (V, Option<usize>) {
         let mut best_score = V::LOWEST;
         let mut best_move = None;
@@ -383,7 +386,7 @@ impl<B: Bits> Engine<B> {
                 let m = c.cell;
                 let flips = c.flips(&self.rules, pos);
                 let (child, child_key) = self.after(pos, key, m, flips);
-                let child = Child {
+                let child = AfterMove {
                     pos: &child,
                     key: child_key,
                     cell: m,
@@ -448,7 +451,7 @@ impl<B: Bits> Engine<B> {
         });
         self.table.first_cut(
             children,
-            |&child_key| (Part::Main, child_key),
+            |&child_key| (TableSection::Main, child_key),
             |_, e| {
                 let deep = e.depth as i32 >= depth - 1 && e.bound != Bound::Lower;
                 (deep && -e.score >= beta).then_some(-e.score)
@@ -461,7 +464,7 @@ impl<B: Bits> Engine<B> {
     /// few additions per child rather than a whole read.
     pub(in crate::search) fn frontier_child(
         &mut self,
-        child: Child<'_, B>,
+        child: AfterMove<'_, B>,
         before: &mut Option<Indices>,
         alpha: Score,
         beta: Score,
@@ -506,7 +509,10 @@ impl<B: Bits> Engine<B> {
                 pos = self.rules.pass(&pos);
                 key = self.zobrist.after_pass(key);
             }
-            next = self.table.probe(Part::Main, key).and_then(|e| e.best);
+            next = self
+                .table
+                .probe(TableSection::Main, key)
+                .and_then(|e| e.best);
         }
         line
     }

@@ -1,7 +1,7 @@
 //! The markdown document of `othello perfect-play`: the command line, what each column means,
 //! one table row per entry, the totals and the lines of perfect play.
 
-use super::entry::{entry_name, Found, PerfectPlayOptions, TableEntry, Work};
+use super::entry::{entry_name, EntryWork, Found, PerfectPlayOptions, TableEntry};
 use super::journals::proved_leads;
 use crate::solve::journal::Proved;
 use crate::solve::position::{line_text, PositionSolved};
@@ -102,7 +102,7 @@ pub(super) fn write_document(
             nodes = nodes.saturating_add(w.nodes);
             seconds += w.elapsed.as_secs_f64();
         }
-        let work_cells = |w: Option<Work>| {
+        let work_cells = |w: Option<EntryWork>| {
             let w = w.expect("a tried entry has its work");
             [grouped(w.nodes), w.seconds_text()]
         };

@@ -12,17 +12,17 @@ use std::time::Duration;
 
 /// The work an entry took over all its runs: nodes, time and the number of runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Work {
+pub struct EntryWork {
     pub nodes: u64,
     pub elapsed: Duration,
     pub runs: u32,
 }
 
-impl Work {
+impl EntryWork {
     /// Saturating: each count is bounded as it is read, but a sum past what the types hold
     /// must not wrap into a small number or panic.
-    pub(super) fn of(nodes: u64, elapsed: Duration, earlier: Earlier) -> Work {
-        Work {
+    pub(super) fn of(nodes: u64, elapsed: Duration, earlier: Earlier) -> EntryWork {
+        EntryWork {
             nodes: nodes.saturating_add(earlier.nodes),
             elapsed: elapsed.saturating_add(earlier.elapsed),
             runs: earlier.runs.saturating_add(1),
@@ -167,15 +167,15 @@ impl TableEntry {
 
 impl Found {
     /// The work of a solve, finished or stopped; none for an entry not tried.
-    pub fn work(&self) -> Option<Work> {
+    pub fn work(&self) -> Option<EntryWork> {
         match self {
-            Found::Solved(p) => Some(Work::of(p.nodes, p.elapsed, p.earlier)),
+            Found::Solved(p) => Some(EntryWork::of(p.nodes, p.elapsed, p.earlier)),
             Found::OutOfTime {
                 nodes,
                 elapsed,
                 earlier,
                 ..
-            } => Some(Work::of(*nodes, *elapsed, *earlier)),
+            } => Some(EntryWork::of(*nodes, *elapsed, *earlier)),
             Found::NotTried { .. } | Found::NotYetTried => None,
         }
     }

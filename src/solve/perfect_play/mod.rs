@@ -16,5 +16,5 @@ mod entry;
 mod journals;
 mod run;
 
-pub use entry::{boards_up_to, Found, PerfectPlayOptions, TableEntry, Work};
+pub use entry::{boards_up_to, EntryWork, Found, PerfectPlayOptions, TableEntry};
 pub use run::perfect_play;

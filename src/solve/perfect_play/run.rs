@@ -3,7 +3,7 @@
 
 use super::cache::Cache;
 use super::document::write_document;
-use super::entry::{entry_name, Found, PerfectPlayOptions, TableEntry, Work};
+use super::entry::{entry_name, EntryWork, Found, PerfectPlayOptions, TableEntry};
 use super::journals::{black_lead, journal_path};
 use crate::interrupt::Stopped;
 use crate::rules::{Rules, Setup, Shape};
@@ -232,7 +232,7 @@ fn long_entry_reporter(name: String, cols: usize, mut out: Box<dyn Write + Send>
 
 /// The log's account of a finished entry.
 fn summary(found: &Found) -> String {
-    let work = |w: Work| {
+    let work = |w: EntryWork| {
         let runs = if w.runs > 1 {
             format!(" over {} runs", w.runs)
         } else {

@@ -44,16 +44,16 @@ pub enum JobEnd {
 /// run alone starts cold. Every entry a kept table holds is a bound proven under the folder's
 /// rules, so a warm job proves what a cold one would, sooner.
 #[derive(Default)]
-pub struct Warm {
+pub struct KeptSolver {
     engine: Option<Box<dyn Any + Send>>,
     /// Whether the solver is kept for many jobs, and so worth setting up for the whole root.
     many: bool,
 }
 
-impl Warm {
+impl KeptSolver {
     /// A solver kept for many jobs.
     pub fn many() -> Self {
-        Warm {
+        KeptSolver {
             engine: None,
             many: true,
         }
@@ -93,7 +93,7 @@ pub(super) fn plan_root<B: Bits>(plan: &Plan) -> anyhow::Result<(Rules<B>, Posit
 }
 
 /// Which jobs of a round one run solves: batch `index` of `size` jobs, those from
-/// `index * size` (one job when `size` is 1). A batch shares one solver (see [`Warm`]), so a
+/// `index * size` (one job when `size` is 1). A batch shares one solver (see [`KeptSolver`]), so a
 /// task of a job array that solves a few neighbouring jobs finds in its table what the ones
 /// before proved, and the array has fewer tasks to schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +154,7 @@ pub fn run_jobs(
             )
         })?,
     };
-    let mut warm = Warm::default();
+    let mut warm = KeptSolver::default();
     for index in batch.jobs(round)? {
         let end = run_loaded_job(&folder, &plan, round, index, options, &mut warm)?;
         each(index, &end)?;
@@ -171,7 +171,7 @@ pub(super) fn run_loaded_job(
     round: &Round,
     index: usize,
     options: &JobOptions,
-    warm: &mut Warm,
+    warm: &mut KeptSolver,
 ) -> anyhow::Result<JobEnd> {
     let job = &round.jobs[index];
     if folder.result(round.number, index, job)?.is_some() {
@@ -189,7 +189,7 @@ fn job_in<B: Bits>(
     index: usize,
     job: &Job,
     options: &JobOptions,
-    warm: &mut Warm,
+    warm: &mut KeptSolver,
 ) -> anyhow::Result<JobEnd> {
     let clock = Instant::now();
     let (rules, root) = plan_root::<B>(plan)?;

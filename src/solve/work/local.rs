@@ -2,7 +2,7 @@
 //! worker threads, merging after each round while holding the folder.
 
 use super::folder::Folder;
-use super::job::{run_loaded_job, Warm};
+use super::job::{run_loaded_job, KeptSolver};
 use super::job::{JobEnd, JobOptions};
 use super::merge::{merge_keeping, MergeCache, Merged, Totals};
 use crate::files::LockKind;
@@ -29,7 +29,7 @@ pub fn run_local(
         ..MergeCache::default()
     };
     // One solver a worker, kept through every round.
-    let mut warm: Vec<Warm> = (0..workers.max(1)).map(|_| Warm::many()).collect();
+    let mut warm: Vec<KeptSolver> = (0..workers.max(1)).map(|_| KeptSolver::many()).collect();
     loop {
         let rounds = folder.rounds()?;
         let round = rounds

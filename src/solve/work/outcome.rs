@@ -6,7 +6,7 @@ use crate::search::RootMoves;
 
 /// What one pass over the tree settles: the value, the moves proved and a line, or `None`
 /// while jobs are needed (the tree holds what they are).
-pub(super) struct Outcome {
+pub(super) struct Settled {
     pub(super) value: i32,
     pub(super) moves: Vec<(usize, i32)>,
     pub(super) line: Vec<Option<usize>>,
@@ -16,7 +16,7 @@ pub(super) fn pass<B: Bits>(
     tree: &mut Tree<B>,
     root: &Position<B>,
     which: RootMoves,
-) -> anyhow::Result<Option<Outcome>> {
+) -> anyhow::Result<Option<Settled>> {
     tree.forget();
     let Some(value) = tree.settle(root)? else {
         return Ok(None);
@@ -43,7 +43,7 @@ pub(super) fn pass<B: Bits>(
     }
     let line = tree.line(root, value)?;
     match (waiting, line) {
-        (false, Some(line)) => Ok(Some(Outcome { value, moves, line })),
+        (false, Some(line)) => Ok(Some(Settled { value, moves, line })),
         _ => Ok(None),
     }
 }

@@ -12,7 +12,7 @@
 //! order of magnitude, measured against finished solves in docs/performance.md.
 
 use super::folder::{Folder, Task};
-use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions, Warm};
+use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions, KeptSolver};
 use super::outcome::pass;
 use super::tree::Tree;
 use crate::rules::{Bits, Position, Rules};
@@ -294,7 +294,7 @@ impl Projector<'_> {
                         r1,
                         i,
                         self.options,
-                        &mut Warm::default(),
+                        &mut KeptSolver::default(),
                     )? {
                         JobEnd::Done(_) => Ok(Some(cpu_seconds() - clock)),
                         JobEnd::AlreadyDone => Ok(self

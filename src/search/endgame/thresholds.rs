@@ -30,7 +30,7 @@ pub(super) const SORTED_MAX: u32 = 9;
 
 /// Where the solver's tools take over, in empty cells. They pay sooner where a move is cheap
 /// to find and the same position is reached by many orders of moves.
-pub(super) struct Reach {
+pub(super) struct Thresholds {
     /// Up to this many, the solver skips the table and the weighed move list (see `shallow`):
     /// they cost more than they save so near the end.
     pub(super) shallow: u32,
@@ -46,7 +46,7 @@ pub(super) struct Reach {
 }
 
 /// The shallow solver's sort (see `shallow`): a node of `from` empty cells or more (and no
-/// more than `Reach::shallow`) tries its moves in the order `by` gives, fewest first.
+/// more than `Thresholds::shallow`) tries its moves in the order `by` gives, fewest first.
 #[derive(Clone, Copy)]
 pub(super) struct ShallowSort {
     pub(super) from: u32,
@@ -65,7 +65,7 @@ pub(super) enum SortKey {
 /// FULL rules: the shallow solver up to 9 empty cells, sorting by replies from 7, and the
 /// stability cut-off in it from 6; transposition cut-offs from 12, where a probe of every
 /// child costs less than the nodes it saves.
-const FULL_REACH: Reach = Reach {
+const FULL_THRESHOLDS: Thresholds = Thresholds {
     shallow: 9,
     sorted: Some(ShallowSort {
         from: 7,
@@ -78,41 +78,41 @@ const FULL_REACH: Reach = Reach {
 /// SIMPLE rules, whose flips are one mask, so moves are cheap and the table pays sooner: the
 /// shallow solver up to 7 empty cells, cut-offs from the table from 9, the stability
 /// cut-off in the shallow solver from 5.
-const SIMPLE_REACH: Reach = Reach {
+const SIMPLE_THRESHOLDS: Thresholds = Thresholds {
     shallow: 7,
     sorted: None,
     transposition_cuts: 9,
     shallow_stability: Some(5),
 };
 
-/// SIMPLE misère: as [`SIMPLE_REACH`], the shallow solver sorting at 7 cells, the moves that
+/// SIMPLE misère: as [`SIMPLE_THRESHOLDS`], the shallow solver sorting at 7 cells, the moves that
 /// turn the fewest discs first, as the solver's order does above it. No stability cut-off
 /// there: the side to move's own discs count against it, and they are seldom few enough.
-const SIMPLE_MISERE_REACH: Reach = Reach {
+const SIMPLE_MISERE_THRESHOLDS: Thresholds = Thresholds {
     sorted: Some(ShallowSort {
         from: 7,
         by: SortKey::Flips,
     }),
     shallow_stability: None,
-    ..SIMPLE_REACH
+    ..SIMPLE_THRESHOLDS
 };
 
-/// Whether the shallow sort's list holds the moves of every node the reach sorts.
-const fn sort_fits(reach: &Reach) -> bool {
-    reach.sorted.is_none() || reach.shallow <= SORTED_MAX
+/// Whether the shallow sort's list holds the moves of every node the thresholds sort.
+const fn sort_fits(thresholds: &Thresholds) -> bool {
+    thresholds.sorted.is_none() || thresholds.shallow <= SORTED_MAX
 }
 
 const _: () = assert!(
-    sort_fits(&FULL_REACH)
-        && sort_fits(&SIMPLE_REACH)
-        && sort_fits(&SIMPLE_MISERE_REACH)
-        && sort_fits(&ANYWHERE_REACH)
+    sort_fits(&FULL_THRESHOLDS)
+        && sort_fits(&SIMPLE_THRESHOLDS)
+        && sort_fits(&SIMPLE_MISERE_THRESHOLDS)
+        && sort_fits(&ANYWHERE_THRESHOLDS)
 );
 
 /// Place-anywhere, where every empty cell is a move and transpositions abound: the shallow
 /// solver up to 5 cells and cut-offs from the table from 7. A stability cut-off saved nodes
 /// but no time there, so none.
-const ANYWHERE_REACH: Reach = Reach {
+const ANYWHERE_THRESHOLDS: Thresholds = Thresholds {
     shallow: 5,
     sorted: None,
     transposition_cuts: 7,
@@ -133,17 +133,17 @@ pub(super) const SPLIT: u32 = 12;
 pub(super) const SYMMETRIC_FROM: u32 = 12;
 
 /// Where the solver's tools take over under `variant`.
-pub(super) fn reach(variant: &Variant) -> &'static Reach {
+pub(super) fn thresholds(variant: &Variant) -> &'static Thresholds {
     if variant.place_anywhere {
-        &ANYWHERE_REACH
+        &ANYWHERE_THRESHOLDS
     } else if variant.rule_set == RuleSet::Simple {
         if variant.misere {
-            &SIMPLE_MISERE_REACH
+            &SIMPLE_MISERE_THRESHOLDS
         } else {
-            &SIMPLE_REACH
+            &SIMPLE_THRESHOLDS
         }
     } else {
-        &FULL_REACH
+        &FULL_THRESHOLDS
     }
 }
 
