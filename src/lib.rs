@@ -21,7 +21,7 @@ pub mod search;
 pub mod solve;
 pub mod start;
 pub mod train;
-pub mod words;
+pub mod wording;
 
 #[cfg(test)]
 mod testing;

@@ -6,7 +6,7 @@ use crate::rules::{Bits, Color, Game, Move, Passes, Position, Rules};
 use crate::search::{Config, Engine, MoveValue, DISC};
 use crate::start::BadPosition;
 use crate::start::Start;
-use crate::words::Counted;
+use crate::wording::Counted;
 
 /// Where the exact solves start by default, in empty cells, and the search's depth before:
 /// together about a minute for an 8x8 game on two cores (docs/analysis.md).

@@ -8,7 +8,7 @@ use othello::notation::{MoveList, PositionString};
 use othello::players;
 use othello::progress::Progress;
 use othello::search::{Config, Evaluation};
-use othello::words::Counted;
+use othello::wording::Counted;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

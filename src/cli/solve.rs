@@ -8,7 +8,7 @@ use othello::notation::MoveList;
 use othello::players;
 use othello::search::{Config, Evaluation, RootMoves};
 use othello::solve::{self, work};
-use othello::words::Counted;
+use othello::wording::Counted;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -8,7 +8,7 @@ use othello::files::{check_replaceable, NotReplaced};
 use othello::job_array::{Shard, INDEX_VARIABLES};
 use othello::search::{Config, Evaluation};
 use othello::train::data;
-use othello::words::Counted;
+use othello::wording::Counted;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 

@@ -9,7 +9,7 @@ use crate::rules::{
     Bits, Color, Game, Geometry, Passes, Position, Rules, Shape, ShapeError, Square, Variant,
     MAX_SIDE, MIN_SIDE,
 };
-use crate::words::Counted;
+use crate::wording::Counted;
 use std::fmt;
 use std::str::FromStr;
 

@@ -12,7 +12,7 @@ use crate::protocols::line::Sides;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Square};
 use crate::search::{Config, Report, SolveProgress, DISC};
 use crate::start::Start;
-use crate::words::Counted;
+use crate::wording::Counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

@@ -9,7 +9,7 @@ use super::options::Options;
 use super::text::{self, GREETING, HELP};
 use crate::notation::{MoveList, RecordFormat};
 use crate::start::Start;
-use crate::words::Counted;
+use crate::wording::Counted;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@ use crate::rules::Winner;
 use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Square};
 use crate::search::{Config, DISC};
 use crate::start::Start;
-use crate::words::Counted;
+use crate::wording::Counted;
 use anstyle::{AnsiColor, Style};
 
 const BLACK: Style = AnsiColor::BrightBlue.on_default().bold();

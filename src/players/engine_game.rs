@@ -5,7 +5,9 @@
 
 use super::book::BookUse;
 use crate::opening::book::Level;
-use crate::rules::{Bits, Color, Erased, Family, Game, IllegalMove, Move, Passes, Played};
+use crate::rules::{
+    AnyWidth, Bits, Color, Game, GenericOverBits, IllegalMove, Move, Passes, Played,
+};
 use crate::rules::{Position, Rules, Setup, Shape, Variant};
 use crate::search::{Config, Engine, Observer, Report, SolveProgress};
 use std::ops::ControlFlow;
@@ -40,13 +42,13 @@ pub struct EngineGame<B> {
 /// [`EngineGame`] without its bit set, for [`AnyEngineGame`].
 pub struct EngineGameOf;
 
-impl Family for EngineGameOf {
+impl GenericOverBits for EngineGameOf {
     type Of<B: Bits> = EngineGame<B>;
 }
 
 /// A [`EngineGame`] of any board size: the engine protocols change the size at run time. Open it with
 /// [`on_erased!`](crate::on_erased).
-pub type AnyEngineGame = Erased<EngineGameOf>;
+pub type AnyEngineGame = AnyWidth<EngineGameOf>;
 
 impl AnyEngineGame {
     /// A table on a `shape` board in `variant`, at the four-disc start with black to move, and

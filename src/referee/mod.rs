@@ -16,7 +16,7 @@ use crate::files::AtomicFile;
 use crate::notation::MoveList;
 use crate::progress::Progress;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Setup, Winner};
-use crate::words::Counted;
+use crate::wording::Counted;
 use sides::{Contestant, StartError};
 use std::collections::BTreeMap;
 use std::io::{self, Write};

@@ -6,7 +6,7 @@ use crate::players::PlayerSpec;
 use crate::progress::Progress;
 use crate::random::splitmix;
 use crate::rules::{Bits, Color, Game, Move, Passes, Setup, Shape, Winner};
-use crate::words::Counted;
+use crate::wording::Counted;
 use std::io::Write;
 use std::time::{Duration, Instant};
 

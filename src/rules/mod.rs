@@ -36,7 +36,7 @@ pub use kernel::KernelWork;
 pub use legal::Rules;
 pub use perft::perft;
 pub use position::{Move, Position};
-pub use shape::{Erased, Family, Shape, ShapeError, Square, Width, MAX_SIDE, MIN_SIDE};
+pub use shape::{AnyWidth, GenericOverBits, Shape, ShapeError, Square, Width, MAX_SIDE, MIN_SIDE};
 pub use variant::{RuleSet, Variant};
 
 #[cfg(test)]

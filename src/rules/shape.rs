@@ -1,7 +1,7 @@
 //! Board sizes, checked once, and the one place a size picks the bit set that holds its board.
 //!
 //! Everything that plays is generic over [`Bits`]. [`with_bits!`](crate::with_bits) runs generic
-//! code at the width a [`Shape`] needs; [`Erased`] keeps a generic value whose width is known only
+//! code at the width a [`Shape`] needs; [`AnyWidth`] keeps a generic value whose width is known only
 //! at run time (a protocol session whose board size arrives on the wire), and
 //! [`on_erased!`](crate::on_erased) opens it again.
 
@@ -152,13 +152,13 @@ pub enum Width {
 }
 
 /// A generic type, named without its bit set: `Of<u64>`, `Of<u128>`, ... are its instances.
-pub trait Family {
+pub trait GenericOverBits {
     type Of<B: Bits>;
 }
 
 /// A value of `F` at whichever width its board needs; built by [`erase!`](crate::erase) and
 /// opened by [`on_erased!`](crate::on_erased).
-pub enum Erased<F: Family> {
+pub enum AnyWidth<F: GenericOverBits> {
     W64(F::Of<u64>),
     W128(F::Of<u128>),
     W256(F::Of<Words<4>>),
@@ -195,46 +195,46 @@ macro_rules! with_bits {
     };
 }
 
-/// As [`with_bits!`](crate::with_bits), keeping the value `$body` builds as an [`Erased`].
+/// As [`with_bits!`](crate::with_bits), keeping the value `$body` builds as an [`AnyWidth`].
 #[macro_export]
 macro_rules! erase {
     ($shape:expr, |$B:ident| $body:expr) => {
         match $crate::rules::Shape::width($shape) {
             $crate::rules::Width::W64 => {
                 type $B = u64;
-                $crate::rules::Erased::W64($body)
+                $crate::rules::AnyWidth::W64($body)
             }
             $crate::rules::Width::W128 => {
                 type $B = u128;
-                $crate::rules::Erased::W128($body)
+                $crate::rules::AnyWidth::W128($body)
             }
             $crate::rules::Width::W256 => {
                 type $B = $crate::rules::Words<4>;
-                $crate::rules::Erased::W256($body)
+                $crate::rules::AnyWidth::W256($body)
             }
             $crate::rules::Width::W448 => {
                 type $B = $crate::rules::Words<7>;
-                $crate::rules::Erased::W448($body)
+                $crate::rules::AnyWidth::W448($body)
             }
             $crate::rules::Width::W704 => {
                 type $B = $crate::rules::Words<11>;
-                $crate::rules::Erased::W704($body)
+                $crate::rules::AnyWidth::W704($body)
             }
         }
     };
 }
 
-/// Runs `$body` with `$value` bound to the generic value inside an [`Erased`] (or a reference
+/// Runs `$body` with `$value` bound to the generic value inside an [`AnyWidth`] (or a reference
 /// to one).
 #[macro_export]
 macro_rules! on_erased {
     ($erased:expr, |$value:ident| $body:expr) => {
         match $erased {
-            $crate::rules::Erased::W64($value) => $body,
-            $crate::rules::Erased::W128($value) => $body,
-            $crate::rules::Erased::W256($value) => $body,
-            $crate::rules::Erased::W448($value) => $body,
-            $crate::rules::Erased::W704($value) => $body,
+            $crate::rules::AnyWidth::W64($value) => $body,
+            $crate::rules::AnyWidth::W128($value) => $body,
+            $crate::rules::AnyWidth::W256($value) => $body,
+            $crate::rules::AnyWidth::W448($value) => $body,
+            $crate::rules::AnyWidth::W704($value) => $body,
         }
     };
 }

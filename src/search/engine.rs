@@ -3,7 +3,7 @@
 
 use super::config::{Config, Scoring};
 use super::context::Context;
-use super::endgame::{Images, Subsets, ORDER_FROM, SUBSETS_FROM};
+use super::endgame::{Subsets, Symmetries, ORDER_FROM, SUBSETS_FROM};
 use super::eval::Evaluator;
 use super::journal::Journal;
 use super::keys::Zobrist;
@@ -72,7 +72,7 @@ pub(super) struct SolverTables<B> {
     /// Bounds kept from one solve to the next, if the solve keeps them.
     pub(super) journal: Option<Arc<Journal<B>>>,
     /// The board's symmetries, for the solver's table.
-    pub(super) images: Arc<Images>,
+    pub(super) images: Arc<Symmetries>,
     /// Under SIMPLE rules, the values of the sets of a solve's empty cells, and from how many
     /// empty cells on a solve works them out: under place-anywhere, where they answer it
     /// ([`SUBSETS_FROM`]), and in the normal game under standard placement, where they order
@@ -114,7 +114,7 @@ impl<B: Bits> Engine<B> {
         let zobrist = Zobrist::new(cells);
         let solver = SolverTables {
             journal: None,
-            images: Images::new(&rules, &zobrist).into(),
+            images: Symmetries::new(&rules, &zobrist).into(),
             subsets: None,
             subsets_from: SUBSETS_FROM,
             order_from: ORDER_FROM,

@@ -8,7 +8,7 @@ use crate::lines::{list_entry, MAX_LINE};
 use crate::notation::{JournalLine, PositionString};
 use crate::rules::{Bits, Position, Rules, Shape, Square};
 use crate::search::{Bounds, Journal};
-use crate::words::Signed;
+use crate::wording::Signed;
 use anyhow::{bail, Context};
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;

@@ -14,7 +14,7 @@ use super::data::{self, Board, Sample};
 use crate::random::splitmix;
 use crate::rules::{Bits, Color, Position, Rules, Setup};
 use crate::search::{Config, Engine, RootMoves};
-use crate::words::Counted;
+use crate::wording::Counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::Write;

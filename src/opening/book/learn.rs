@@ -14,7 +14,7 @@ use super::{add_link, Book, BookPosition, Frame, Leaf, Level};
 use crate::progress::Progress;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
 use crate::search::{Config, Engine, RootMoves, DISC};
-use crate::words::Counted;
+use crate::wording::Counted;
 use crate::{interrupt::Interrupt, start::BadPosition};
 use std::collections::{HashSet, VecDeque};
 use std::ops::ControlFlow;

@@ -5,7 +5,7 @@ use super::{Book, BookMove, Frame, Games, Level};
 use crate::notation::PositionString;
 use crate::rules::{Bits, Color, Game, Move, Passes, Rules};
 use crate::start::BadPosition;
-use crate::words::{Counted, Signed};
+use crate::wording::{Counted, Signed};
 
 /// What the book knows of one position.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 use super::*;
-use crate::rules::{Erased, Position};
+use crate::rules::{AnyWidth, Position};
 
 /// The table of a session on a board of at most 64 cells.
 fn table(s: &mut Session) -> &mut EngineGame<u64> {
     match &mut s.table {
-        Erased::W64(t) => t,
+        AnyWidth::W64(t) => t,
         _ => panic!("a small board"),
     }
 }
@@ -16,7 +16,7 @@ fn score(s: &mut Session) -> (u32, u32) {
 
 fn budget(s: &mut Session, color: Color) -> Option<Duration> {
     let t = match &s.table {
-        Erased::W64(t) => t,
+        AnyWidth::W64(t) => t,
         _ => panic!("a small board"),
     };
     s.clocks.budget(t, color)

@@ -11,7 +11,9 @@ pub use header::{Header, HeaderError, HeaderField};
 use crate::lines::{LineReader, Unreadable};
 use crate::players::BookUse;
 use crate::players::{Player, PlayerSpec};
-use crate::rules::{Bits, Color, Erased, Family, Game, Move, Passes, RuleSet, Setup, Square};
+use crate::rules::{
+    AnyWidth, Bits, Color, Game, GenericOverBits, Move, Passes, RuleSet, Setup, Square,
+};
 use crate::rules::{Variant, Winner};
 use crate::search::Config;
 use std::io::{self, BufRead, Write};
@@ -54,7 +56,7 @@ impl Sides {
 
 enum Stage {
     Header(Header),
-    Playing(Box<Erased<PlayingOf>>),
+    Playing(Box<AnyWidth<PlayingOf>>),
     Over,
 }
 
@@ -66,7 +68,7 @@ struct Playing<B> {
 
 struct PlayingOf;
 
-impl Family for PlayingOf {
+impl GenericOverBits for PlayingOf {
     type Of<B: Bits> = Playing<B>;
 }
 
@@ -185,7 +187,7 @@ impl Session {
                     top_left: values.top_left,
                 };
                 let computer = self.options.computer.clone();
-                let mut playing: Erased<PlayingOf> =
+                let mut playing: AnyWidth<PlayingOf> =
                     crate::erase!(setup.shape, |B| Playing::<B>::new(&setup, computer.clone()));
                 let over = crate::on_erased!(&mut playing, |p| p.start(&mut out));
                 self.stage = Stage::Playing(Box::new(playing));

@@ -3,7 +3,7 @@ use super::*;
 /// The game of a session on a board of at most 64 cells.
 fn game_of(s: &Session) -> &crate::rules::Game<u64> {
     match &s.table {
-        crate::rules::Erased::W64(t) => t.game(),
+        crate::rules::AnyWidth::W64(t) => t.game(),
         _ => panic!("a small board"),
     }
 }

@@ -1,7 +1,7 @@
 //! Where the solver keeps a position in the table: its key, under SIMPLE rules without the
 //! discs that can no longer change and shared with its images under the board's symmetries.
 
-use super::images::Images;
+use super::symmetries::Symmetries;
 use super::thresholds::{NEAR_END, SYMMETRIC_FROM};
 use crate::rules::{Bits, Position, RuleSet};
 use crate::search::engine::Engine;
@@ -37,12 +37,12 @@ impl Place {
     }
 
     /// A move as the entry stores it.
-    pub(super) fn write(&self, images: &Images, m: usize) -> usize {
+    pub(super) fn write(&self, images: &Symmetries, m: usize) -> usize {
         self.image.map_or(m, |i| images.maps[usize::from(i)].to[m])
     }
 
     /// A move the entry stores, as a move of the position.
-    pub(super) fn read(&self, images: &Images, m: usize) -> usize {
+    pub(super) fn read(&self, images: &Symmetries, m: usize) -> usize {
         self.image
             .map_or(m, |i| images.maps[usize::from(i)].from[m])
     }
@@ -73,7 +73,7 @@ impl<B: Bits> Engine<B> {
         empties >= SYMMETRIC_FROM && !self.solver.images.maps.is_empty()
     }
 
-    /// [`Engine::place`], given the position's keys under every image (see [`Images`]) where
+    /// [`Engine::place`], given the position's keys under every image (see [`Symmetries`]) where
     /// the caller has them: colourless where the table keys positions so, else full.
     #[inline]
     pub(super) fn place_with(

@@ -2,7 +2,6 @@
 //! whole discs) for the side to move.
 
 mod cache;
-mod images;
 mod line;
 mod results;
 mod root;
@@ -10,9 +9,10 @@ mod root_helpers;
 mod shallow;
 mod solve;
 pub(in crate::search) mod subsets;
+mod symmetries;
 mod thresholds;
 mod ties;
 
-pub(super) use images::Images;
 pub use results::{RootMoves, Solved, Windowed};
 pub(super) use subsets::{Subsets, ORDER_FROM, SUBSETS_FROM};
+pub(super) use symmetries::Symmetries;

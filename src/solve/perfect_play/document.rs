@@ -5,7 +5,7 @@ use super::entry::{entry_name, EntryWork, Found, PerfectPlayOptions, TableEntry}
 use super::journals::proved_leads;
 use crate::solve::journal::Proved;
 use crate::solve::position::{line_text, PositionSolved};
-use crate::words::Signed;
+use crate::wording::Signed;
 use std::io::Write;
 
 /// The final count of a line of perfect play: the winner's letter and discs first (`W 11-3`),

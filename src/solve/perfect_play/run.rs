@@ -10,7 +10,7 @@ use crate::rules::{Rules, Setup, Shape};
 use crate::search::{Observer, RootMoves, SolveProgress};
 use crate::solve::journal::Proved;
 use crate::solve::position::{progress_text, solve_position_within, SolveOptions};
-use crate::words::Signed;
+use crate::wording::Signed;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::ops::ControlFlow;

@@ -8,7 +8,7 @@ use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
 use crate::search::{Config, Engine};
 use crate::solve::journal::JournalFile;
 use crate::solve::position::{interruptible, play_listed, position_after};
-use crate::words::Counted;
+use crate::wording::Counted;
 use anyhow::{bail, Context};
 use std::any::Any;
 use std::path::Path;

@@ -6,7 +6,7 @@ use super::job::{run_loaded_job, KeptSolver};
 use super::job::{JobEnd, JobOptions};
 use super::merge::{merge_keeping, MergeCache, Merged, Totals};
 use crate::files::LockKind;
-use crate::words::Counted;
+use crate::wording::Counted;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;

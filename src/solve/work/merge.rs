@@ -11,7 +11,7 @@ use crate::notation::MoveList;
 use crate::rules::{Bits, Move};
 use crate::search::Evaluation;
 use crate::solve::position::{heading, write_solution, PositionSolved};
-use crate::words::Counted;
+use crate::wording::Counted;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;

@@ -18,7 +18,7 @@ use super::tree::Tree;
 use crate::rules::{Bits, Position, Rules};
 use crate::search::{Engine, RootMoves};
 use crate::solve::position::interruptible;
-use crate::words::Counted;
+use crate::wording::Counted;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;

@@ -10,7 +10,7 @@ use crate::rules::Bits;
 use crate::search::{Evaluation, RootMoves};
 use crate::solve::position::heading;
 use crate::start::Start;
-use crate::words::Counted;
+use crate::wording::Counted;
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;

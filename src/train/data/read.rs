@@ -2,7 +2,7 @@
 //! counted against its header.
 
 use super::format::{Board, Count, Records, COUNT_AT, HEADER, HEADER_V1, OPEN};
-use crate::words::Counted;
+use crate::wording::Counted;
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::ops::Range;

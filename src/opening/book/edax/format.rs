@@ -3,7 +3,7 @@
 
 use super::squares::{move_from_edax, symmetric_bits, symmetric_square, unique_board, NO_MOVE};
 use crate::rules::{Bits, Move, Position, Rules, Shape, Variant};
-use crate::words::Counted;
+use crate::wording::Counted;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The first magic word, `EDAX` as a little-endian u32.

@@ -17,14 +17,14 @@ pub(super) struct Image {
 /// one pass over the discs, and a transposition cut-off's children's from the parent's,
 /// rather than each image's key from scratch.
 #[derive(Debug)]
-pub(in crate::search) struct Images {
+pub(in crate::search) struct Symmetries {
     pub(super) maps: Vec<Image>,
     pub(super) keys: ZobristLanes,
 }
 
-impl Images {
+impl Symmetries {
     /// None but under SIMPLE rules (see [`Engine::place`](crate::search::Engine::place)).
-    pub(in crate::search) fn new<B: Bits>(rules: &Rules<B>, zobrist: &Zobrist) -> Images {
+    pub(in crate::search) fn new<B: Bits>(rules: &Rules<B>, zobrist: &Zobrist) -> Symmetries {
         let to = if rules.variant.rule_set == RuleSet::Simple {
             rules.geometry.symmetries()
         } else {
@@ -43,7 +43,7 @@ impl Images {
                 Image { to, from }
             })
             .collect();
-        Images {
+        Symmetries {
             maps,
             keys: ZobristLanes::new(&zobrists),
         }
