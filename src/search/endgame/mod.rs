@@ -2,10 +2,10 @@
 //! whole discs) for the side to move.
 
 mod cache;
+mod helper_threads;
 mod line;
 mod results;
 mod root;
-mod root_helpers;
 mod shallow;
 mod solve;
 pub(in crate::search) mod subsets;
