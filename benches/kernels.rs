@@ -40,7 +40,8 @@ fn random_game<B: Bits>(rules: &Rules<B>, seed: u64) -> Vec<Position<B>> {
 }
 
 /// Positions of the random games whose side to move has a move and whose empty cells number
-/// within `empties`: the midgame for the rules' kernels, the last moves for the solver.
+/// within `empties`, every fourth of each game so that they spread over the range: the midgame
+/// for the rules' kernels, the last moves for the solver.
 fn positions<B: Bits>(
     rules: &Rules<B>,
     empties: std::ops::RangeInclusive<u32>,
@@ -53,6 +54,7 @@ fn positions<B: Bits>(
                 .filter(|pos| {
                     empties.contains(&rules.empty(pos).count()) && !rules.moves(pos).is_empty()
                 })
+                .step_by(4)
                 .take(per_game)
         })
         .collect()
