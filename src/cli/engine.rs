@@ -36,7 +36,7 @@ pub fn run(
     started: std::time::Instant,
 ) -> Result<(), AppError> {
     let setup = args.board.setup(rules);
-    // Seed 001's colours are the standard ones swapped (see `tournament`).
+    // The triples' colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
     let mut config = args.search.config(eval);
     config.move_time = config.move_time.map(othello::search::time::search_time);

@@ -336,7 +336,7 @@ mod tests {
             .unwrap();
         assert_eq!(again.position(), game.position());
 
-        // Seed 000's position 1: white, to move, answers B1 on A1 among others.
+        // The rules specification's position 1: white, to move, answers B1 on A1 among others.
         let p: PositionString = POSITION_1.parse().unwrap();
         let game = p
             .game::<u64>(Variant::default(), Passes::Automatic)

@@ -17,7 +17,7 @@ const MAX_REPLY_LINES: usize = 64;
 /// The wire format a contestant speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
-    /// Seed 001's move triples, one game per process.
+    /// Tournament move triples, one game per process.
     Triples,
     /// The Go Text Protocol as Othello programs speak it (gtp-rhino, Quarry).
     Gtp,

@@ -6,7 +6,7 @@ use std::time::Duration;
 /// How final scores count empty cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Scoring {
-    /// Discs only: the seed protocols' count.
+    /// Discs only: the count of the line protocol and move triples.
     #[default]
     Plain,
     /// Empty cells go to the winner, as tournament results and the FFO test scores count them.

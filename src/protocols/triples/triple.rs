@@ -1,4 +1,4 @@
-//! Seed 001's move triples: `(W D 3)` places a white disc on column D, row 3 counted from the
+//! Tournament move triples: `(W D 3)` places a white disc on column D, row 3 counted from the
 //! bottom; `(B P 1)` is a pass (any row number is read; a pass of this program is written with
 //! `1`, one read is written back with its row, which names square P on boards of 16 columns).
 //!
