@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "durations",
         "random",
-        "words",
+        "wording",
         "files",
         "lines",
         "interrupt",
