@@ -395,12 +395,7 @@ impl Graph {
         let mut edges: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
         for (i, paths) in absolute.iter().enumerate() {
             for path in paths {
-                let target = resolve(&index, &exports, path, 0);
-                if std::env::var_os("LAYERS_DEBUG").is_some_and(|f| f == files[i].path.as_str()) {
-                    let to = target.map(|t| files[t].path.as_str());
-                    eprintln!("{} {:?} -> {to:?}", files[i].path, path.1);
-                }
-                if let Some(target) = target {
+                if let Some(target) = resolve(&index, &exports, path, 0) {
                     if target != i {
                         edges.entry(i).or_default().insert(target);
                     }
@@ -413,6 +408,12 @@ impl Graph {
     fn name(&self, i: usize) -> &str {
         &self.files[i].path
     }
+}
+
+/// The graph, read once for all the tests.
+fn graph() -> &'static Graph {
+    static GRAPH: std::sync::OnceLock<Graph> = std::sync::OnceLock::new();
+    GRAPH.get_or_init(Graph::build)
 }
 
 /// A written path as (crate, path from that crate's root), or `None` for another crate's.
@@ -490,7 +491,7 @@ fn layer(room: &str) -> usize {
 
 #[test]
 fn every_room_imports_only_rooms_below_it() {
-    let graph = Graph::build();
+    let graph = graph();
     let mut upward = Vec::new();
     for (&from, targets) in &graph.edges {
         let Some(a) = room(&graph.files[from]) else {
@@ -514,7 +515,7 @@ fn every_room_imports_only_rooms_below_it() {
 
 #[test]
 fn the_library_never_names_the_command_line() {
-    let graph = Graph::build();
+    let graph = graph();
     for file in graph.files.iter().filter(|f| !f.binary) {
         for w in written_paths(file) {
             let names_cli = w.path.first().is_some_and(|s| s == "crate")
@@ -529,8 +530,8 @@ fn the_library_never_names_the_command_line() {
 
 #[test]
 fn no_files_import_each_other_however_far_round() {
-    let graph = Graph::build();
-    let circles = strongly_connected(&graph);
+    let graph = graph();
+    let circles = strongly_connected(graph);
     // Each circle with its imports, so that the one to cut can be chosen.
     let text: Vec<String> = circles
         .iter()
@@ -634,7 +635,7 @@ fn the_reader_of_paths_reads_use_trees_and_resolves_through_facades() {
         ]
     );
     // This file's own graph is in the library's: the cli's files are in it, as binary ones.
-    let graph = Graph::build();
+    let graph = graph();
     let find = |p: &str| graph.files.iter().position(|f| f.path == p).unwrap();
     let main = find("main.rs");
     assert!(graph.files[main].binary);

@@ -1,8 +1,8 @@
 //! `othello book`: learn, fix, show, export and import an opening book.
 
 use super::options::{all_cores, threads_arg, GameRules, StartArgs};
-use crate::cli::error::{bad_position_as, AppError};
-use othello::files::{check_replaceable, NotReplaced};
+use crate::cli::error::{bad_position_as, not_replaced, AppError};
+use othello::files::check_replaceable;
 use othello::interrupt::{signal_name, Interrupt};
 use othello::notation::{MoveList, PositionString};
 use othello::players;
@@ -285,16 +285,13 @@ fn refuse_to_replace(
     path: &Path,
     foreign: impl FnOnce(&[u8]) -> Option<String>,
 ) -> Result<(), AppError> {
-    let refused = |why: &str| {
-        AppError::Usage(format!(
-            "{}: {why}, so not replaced (--force replaces it)",
-            path.display()
-        ))
-    };
-    check_replaceable(path, 64, foreign).map_err(|e| match e {
-        NotReplaced::Io(e) => AppError::Failed(format!("{}: {e}", path.display())),
-        NotReplaced::NotRegular => refused("not a regular file"),
-        NotReplaced::Foreign(why) => refused(&why),
+    check_replaceable(path, 64, foreign).map_err(|e| {
+        not_replaced(path, e, |why| {
+            format!(
+                "{}: {why}, so not replaced (--force replaces it)",
+                path.display()
+            )
+        })
     })
 }
 

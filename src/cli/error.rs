@@ -157,3 +157,19 @@ fn is_closed_pipe(err: &anyhow::Error) -> bool {
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+/// A file a command would not replace (see [`othello::files::check_replaceable`]) as its
+/// error: one that could not be looked at is a failure (status 1); one of another kind, or no
+/// regular file, a refusal (status 2) worded by `refused` from why.
+pub fn not_replaced(
+    path: &Path,
+    e: othello::files::NotReplaced,
+    refused: impl Fn(&str) -> String,
+) -> AppError {
+    use othello::files::NotReplaced;
+    match e {
+        NotReplaced::Io(e) => AppError::Failed(format!("{}: {e}", path.display())),
+        NotReplaced::NotRegular => AppError::Usage(refused("not a regular file")),
+        NotReplaced::Foreign(why) => AppError::Usage(refused(&why)),
+    }
+}

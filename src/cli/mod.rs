@@ -45,8 +45,7 @@ pub fn run(cli: Cli, started: std::time::Instant) -> Result<CommandEnd, AppError
             Evaluation::learned_from(&cli.weights).map_err(AppError::Input)?
         }
     };
-    let books = cli.book.clone();
-    let book = || book_use(&books).map_err(AppError::Input);
+    let book = || book_use(&cli.book).map_err(AppError::Input);
     match cli.command {
         None => return line::run(rules, cli.computer, &cli.search, eval, book()?),
         Some(Command::Perft(args)) => perft::run(args, rules),

@@ -2,9 +2,9 @@
 //! measured (`test`).
 
 use super::options::{all_cores, array_index, BoardArgs, GameRules};
-use crate::cli::error::AppError;
+use crate::cli::error::{not_replaced, AppError};
 use anyhow::Context;
-use othello::files::{check_replaceable, NotReplaced};
+use othello::files::check_replaceable;
 use othello::job_array::{Shard, INDEX_VARIABLES};
 use othello::search::{Config, Evaluation};
 use othello::train::data;
@@ -245,16 +245,13 @@ fn refuse_unknown_output(path: &Path) -> Result<(), AppError> {
         let known = magic.is_empty() || othello::search::weights::is_weights_file(magic);
         (!known).then(|| "not a weights file".to_string())
     };
-    let refused = |why: &str| {
-        AppError::Usage(format!(
-            "--out {}: {why}, so it is not replaced (give a new file, or a weights file)",
-            path.display()
-        ))
-    };
-    check_replaceable(path, 8, weights).map_err(|e| match e {
-        NotReplaced::Io(e) => AppError::Failed(format!("{}: {e}", path.display())),
-        NotReplaced::NotRegular => refused("not a regular file"),
-        NotReplaced::Foreign(why) => refused(&why),
+    check_replaceable(path, 8, weights).map_err(|e| {
+        not_replaced(path, e, |why| {
+            format!(
+                "--out {}: {why}, so it is not replaced (give a new file, or a weights file)",
+                path.display()
+            )
+        })
     })
 }
 
