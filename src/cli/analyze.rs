@@ -1,19 +1,18 @@
 //! `othello analyze`: a game gone over move by move.
 
-use super::options::{all_cores, threads_arg, GameRules, StartArgs};
+use super::options::{EngineArgs, EngineDefaults, GameRules, StartArgs};
 use crate::cli::error::{bad_position_as, read_list, AppError};
 use othello::analysis;
 use othello::notation::{GameRecord, MoveList};
-use othello::players;
 use othello::progress::Progress;
-use othello::search::{Config, Evaluation};
+use othello::search::Evaluation;
 use othello::start::Start;
 use std::io;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// The options of `othello analyze`; its help is its [`super::Command`]'s doc comment.
 #[derive(clap::Args)]
+#[command(mut_args(EngineDefaults::ANALYZE.in_help()))]
 pub struct Args {
     /// The game: a GGF record, a game saved by `othello play`, or a move list; - reads
     /// standard input.
@@ -27,18 +26,9 @@ pub struct Args {
     /// Positions with this many empty cells or fewer are solved exactly.
     #[arg(long, default_value_t = analysis::EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub exact_empties: u32,
-    /// Search the earlier positions this many moves ahead [default: 14 without --move-time].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub depth: Option<u32>,
-    /// Or search each earlier position for this long, such as 500ms.
-    #[arg(long, value_parser = othello::durations::parse)]
-    pub move_time: Option<Duration>,
-    /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
-    pub hash_mb: usize,
-    /// Search with this many threads [default: every core; with 1, the review repeats exactly].
-    #[arg(long, value_parser = threads_arg)]
-    pub threads: Option<usize>,
+    // How the positions before --exact-empties are searched.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// One JSON object a move, a line each, and nothing else on standard output.
     #[arg(long)]
     pub json: bool,
@@ -80,17 +70,7 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
     }
     let options = analysis::AnalyzeOptions {
         exact_empties: args.exact_empties,
-        search: Config::default()
-            .with_limits(
-                match (args.depth, args.move_time) {
-                    (None, None) => Some(analysis::DEPTH),
-                    (depth, _) => depth,
-                },
-                args.move_time,
-            )
-            .with_hash_mb(args.hash_mb)
-            .with_threads(args.threads.unwrap_or_else(all_cores))
-            .with_eval(eval.clone()),
+        search: args.engine.config(EngineDefaults::ANALYZE, eval),
     };
     let mut progress: Option<Progress> = None;
     let mut each = |done: usize, total: usize| {

@@ -116,28 +116,18 @@ pub struct BookExchangeArgs {
 
 /// `othello book`: learn, fix, show, export, import.
 pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
-    use othello::opening::book::{self, edax, Book, BookFileError, LearnOptions};
+    use othello::opening::book::{self, edax, Book, LearnOptions, OpenError};
     let named = |path: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let read = |path: &Path| book::read(path).map_err(|e| AppError::Input(named(path, &e)));
     match args.verb {
         BookVerb::Learn(a) => {
             let _lock = lock_book(&a.book)?;
             let start = a.start.start(rules);
-            let mut the_book = match book::read(&a.book) {
-                Ok(b) => {
-                    b.check_start(&start).map_err(|e| {
-                        AppError::Usage(format!(
-                            "{}: {e}: give the book's board and rule options",
-                            a.book.display()
-                        ))
-                    })?;
-                    b
-                }
-                Err(BookFileError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
-                    Book::for_start(&start).map_err(|e| AppError::Usage(e.to_string()))?
-                }
-                Err(e) => return Err(AppError::Input(named(&a.book, &e))),
-            };
+            let mut the_book = book::open_or_create(&a.book, &start).map_err(|e| match e {
+                OpenError::File(e) => AppError::Input(named(&a.book, &e)),
+                OpenError::OtherStart(_) => AppError::Usage(named(&a.book, &e)),
+                OpenError::NoStart(e) => AppError::Usage(e.to_string()),
+            })?;
             let options = LearnOptions {
                 deviation: a.deviation,
                 margin: a.margin,

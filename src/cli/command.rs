@@ -1,9 +1,9 @@
 //! The `othello` command: its global options and the subcommands, as clap derives them.
 
 use super::line::ComputerArg;
-use super::options::{evaluation_arg, BookChoice, GameRules, SearchArgs};
-use super::{analyze, bench, book, engine, perfect_play, perft, play, r#match, selfplay};
-use super::{show, solve, train};
+use super::options::{evaluation_arg, BookChoice, EngineArgs, EngineDefaults, GameRules};
+use super::{analyze, bench, book, engine, gtp, nboard, perfect_play, perft, play, r#match};
+use super::{selfplay, show, solve, train};
 use clap::{Arg, Parser, Subcommand};
 use othello::search::Evaluation;
 
@@ -14,7 +14,7 @@ use othello::search::Evaluation;
 /// one move per line ("row col", 1-based, row 1 on top).
 #[derive(Parser)]
 #[command(name = "othello", version)]
-#[command(mut_args(needs_computer))]
+#[command(mut_args(needs_computer), mut_args(EngineDefaults::PROTOCOLS.in_help()))]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -24,7 +24,7 @@ pub struct Cli {
     #[arg(long, value_enum, ignore_case = true)]
     pub computer: Option<ComputerArg>,
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub engine: EngineArgs,
     /// Learned evaluation weights (made by `othello train fit`), used for the board and rules
     /// they were made for instead of the built-in ones; may be given more than once.
     #[arg(long, global = true)]
@@ -83,9 +83,9 @@ pub enum Command {
     /// line, a crash or a move over the time limit loses the game on the spot.
     Match(r#match::Args),
     /// Play over the Go Text Protocol, as Othello programs speak it (gtp-rhino, Quarry).
-    Gtp(SearchArgs),
+    Gtp(gtp::Args),
     /// Play over the NBoard protocol (the NBoard GUI and the programs that drive Edax).
-    Nboard(SearchArgs),
+    Nboard(nboard::Args),
     /// Search a fixed set of positions (or those of a file) to a fixed depth; report nodes,
     /// speed and time.
     Bench(bench::Args),
@@ -111,7 +111,7 @@ pub enum Command {
     Manpage,
 }
 
-/// The line protocol takes a search option (all of [`SearchArgs`] but the table size) only
+/// The line protocol takes a search option (all of [`EngineArgs`] but the table size) only
 /// with `--computer`: the subcommands share the options, but always play a side.
 fn needs_computer(arg: Arg) -> Arg {
     match arg.get_id().as_str() {

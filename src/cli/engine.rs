@@ -1,6 +1,6 @@
 //! `othello engine`: one side of a tournament game, in move triples.
 
-use super::options::{GameRules, SearchArgs, Side, TournamentBoard};
+use super::options::{EngineArgs, EngineDefaults, GameRules, Side, TournamentBoard};
 use crate::cli::error::AppError;
 use othello::notation::MoveList;
 use othello::players::{BookUse, PlayerSpec};
@@ -11,12 +11,13 @@ use std::io;
 
 /// The options of `othello engine`; its help is its [`super::Command`]'s doc comment.
 #[derive(clap::Args)]
+#[command(mut_args(EngineDefaults::PROTOCOLS.in_help()))]
 pub struct Args {
     /// The colour this program plays (B and W do too, as a referee passes them).
     #[arg(long, value_enum, ignore_case = true)]
     pub color: Side,
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub engine: EngineArgs,
     #[command(flatten)]
     pub board: TournamentBoard,
     /// Moves already played, in standard notation with the same square names as the
@@ -38,7 +39,7 @@ pub fn run(
     let setup = args.board.setup(rules);
     // The triples' colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
-    let mut config = args.search.config(eval);
+    let mut config = args.engine.config(EngineDefaults::PROTOCOLS, eval);
     config.move_time = config.move_time.map(othello::search::time::search_time);
     othello::with_bits!(setup.shape, |B| {
         let game =

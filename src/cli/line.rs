@@ -1,7 +1,6 @@
 //! `othello` with no subcommand: the line protocol on standard input and output.
 
-use super::options::GameRules;
-use super::options::SearchArgs;
+use super::options::{EngineArgs, EngineDefaults, GameRules};
 use crate::cli::error::{AppError, CommandEnd};
 use clap::ValueEnum;
 use othello::players::BookUse;
@@ -37,7 +36,7 @@ impl From<ComputerArg> for Sides {
 pub fn run(
     rules: GameRules,
     computer: Option<ComputerArg>,
-    search: &SearchArgs,
+    engine: &EngineArgs,
     eval: &Evaluation,
     book: Option<BookUse>,
 ) -> Result<CommandEnd, AppError> {
@@ -46,7 +45,7 @@ pub fn run(
         place_anywhere: rules.place_anywhere,
         computer: computer.map(|c| Computer {
             sides: c.into(),
-            config: search.config(eval),
+            config: engine.config(EngineDefaults::PROTOCOLS, eval),
             book,
         }),
     };

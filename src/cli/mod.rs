@@ -47,7 +47,7 @@ pub fn run(cli: Cli, started: std::time::Instant) -> Result<CommandEnd, AppError
     };
     let book = || book_use(&cli.book).map_err(AppError::Input);
     match cli.command {
-        None => return line::run(rules, cli.computer, &cli.search, eval, book()?),
+        None => return line::run(rules, cli.computer, &cli.engine, eval, book()?),
         Some(Command::Perft(args)) => perft::run(args, rules),
         Some(Command::Solve(args)) => solve::run(args, rules, eval),
         Some(Command::Analyze(args)) => analyze::run(args, rules, eval),
@@ -56,8 +56,8 @@ pub fn run(cli: Cli, started: std::time::Instant) -> Result<CommandEnd, AppError
         Some(Command::Selfplay(args)) => selfplay::run(args, rules, eval, book()?),
         Some(Command::Engine(args)) => engine::run(args, rules, eval, book()?, started),
         Some(Command::Match(args)) => r#match::run(args, rules),
-        Some(Command::Gtp(search)) => gtp::run(search, rules, eval, book()?),
-        Some(Command::Nboard(search)) => nboard::run(search, rules, eval, book()?),
+        Some(Command::Gtp(args)) => gtp::run(args, rules, eval, book()?),
+        Some(Command::Nboard(args)) => nboard::run(args, rules, eval, book()?),
         Some(Command::Bench(args)) => bench::run(args, eval),
         Some(Command::PerfectPlay(args)) => perfect_play::run(args, eval),
         Some(Command::Book(args)) => book::run(args, rules, eval),

@@ -3,7 +3,8 @@
 
 use crate::cli::error::AppError;
 use clap::builder::TypedValueParser;
-use clap::ValueEnum;
+use clap::{Arg, ValueEnum};
+use othello::analysis;
 use othello::job_array::{self, IndexError};
 use othello::notation::PositionString;
 use othello::players;
@@ -33,50 +34,152 @@ impl GameRules {
     }
 }
 
-/// How the computer player searches (the line protocol with `--computer`, `engine`, `gtp`,
-/// `nboard`).
+/// How the computer searches, one group for every command that runs the engine: how far
+/// (`--depth`, `--move-time`), varied by which `--seed`, and with what ([`ResourceArgs`]). What
+/// an option left out means is the command's [`EngineDefaults`], which also writes it into the
+/// command's help.
 #[derive(clap::Args)]
-pub struct SearchArgs {
-    /// Search this many moves ahead (instead of a time limit).
+pub struct EngineArgs {
+    /// Search this many moves ahead.
     #[arg(long, visible_alias = "level", value_parser = clap::value_parser!(u32).range(1..=1000))]
     depth: Option<u32>,
-    /// Time for each move, such as 250ms or 2s; the move comes back within it [default: 1s, or
-    /// none with --depth].
+    /// Time for each move, such as 250ms or 2s; the move comes back within it.
     #[arg(long, value_parser = othello::durations::parse)]
     move_time: Option<Duration>,
-    /// Transposition table size in megabytes: the most it grows to as the search needs.
-    #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
-    hash_mb: usize,
-    /// Vary the play with this seed (the same seed plays the same way).
+    /// Vary the search with this seed, a small adjustment of every estimate (the same seed
+    /// plays the same way).
     #[arg(long)]
     seed: Option<u64>,
-    /// Search with this many threads [default: every core, or 1 with --depth alone, so that
-    /// a depth-limited game repeats exactly].
-    #[arg(long, value_parser = threads_arg)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    resources: ResourceArgs,
 }
 
-impl SearchArgs {
-    /// A depth alone means no time limit; no limit at all means the default time.
-    /// Threads: as asked, else every core, but one for a depth alone (which then repeats
-    /// exactly).
-    pub fn config(&self, eval: &Evaluation) -> Config {
-        let move_time = match (self.depth, self.move_time) {
-            (Some(_), None) => None,
-            (_, Some(t)) => Some(t),
-            (None, None) => Config::default().move_time,
+impl EngineArgs {
+    /// The search these options ask for, the command's `defaults` filling in what they leave
+    /// out.
+    pub fn config(&self, defaults: EngineDefaults, eval: &Evaluation) -> Config {
+        let (depth, move_time) = match (self.depth, self.move_time, defaults.limit) {
+            (None, None, Some(Limit::Depth(depth))) => (Some(depth), None),
+            (None, None, Some(Limit::Time(time))) => (None, Some(time)),
+            (depth, time, _) => (depth, time),
         };
-        let threads = self
-            .threads
-            .unwrap_or(if move_time.is_none() { 1 } else { all_cores() });
         let config = Config::default()
-            .with_limits(self.depth, move_time)
-            .with_hash_mb(self.hash_mb)
-            .with_threads(threads)
+            .with_limits(depth, move_time)
+            .with_hash_mb(self.resources.hash_mb(defaults))
+            .with_threads(self.resources.threads(defaults, move_time.is_none()))
             .with_eval(eval.clone());
         match self.seed {
             Some(seed) => config.with_seed(seed),
             None => config,
+        }
+    }
+}
+
+/// What a search may use: its table's memory and its threads. The commands that solve or
+/// search fixed cases (`solve`, `perfect-play`, `bench`) take these alone.
+#[derive(clap::Args)]
+pub struct ResourceArgs {
+    /// Transposition table size in megabytes: the most it grows to as the search needs.
+    #[arg(long, value_parser = players::parse_hash_mb)]
+    hash_mb: Option<usize>,
+    /// Search with this many threads (one alone repeats a search node for node).
+    #[arg(long, value_parser = threads_arg)]
+    threads: Option<usize>,
+}
+
+impl ResourceArgs {
+    pub fn hash_mb(&self, defaults: EngineDefaults) -> usize {
+        self.hash_mb.unwrap_or(defaults.hash_mb)
+    }
+
+    /// The threads asked for, else the command's default; `no_clock` says whether the
+    /// search has no clock.
+    pub fn threads(&self, defaults: EngineDefaults, no_clock: bool) -> usize {
+        self.threads.unwrap_or(match defaults.threads {
+            Threads::AllCores => all_cores(),
+            Threads::One => 1,
+            Threads::OneForDepthAlone if no_clock => 1,
+            Threads::OneForDepthAlone => all_cores(),
+        })
+    }
+
+    /// An exact solver with these resources.
+    pub fn solver(&self, defaults: EngineDefaults, eval: &Evaluation) -> Config {
+        let threads = self.threads(defaults, true);
+        Config::solver(self.hash_mb(defaults), threads, eval.clone())
+    }
+}
+
+/// What a command's search does with the engine options left out, one line per command.
+#[derive(Clone, Copy)]
+pub struct EngineDefaults {
+    /// The limit without `--depth` or `--move-time` (none for a command without them).
+    pub limit: Option<Limit>,
+    pub hash_mb: usize,
+    pub threads: Threads,
+}
+
+/// A search's limit by default.
+#[derive(Clone, Copy)]
+pub enum Limit {
+    Depth(u32),
+    Time(Duration),
+}
+
+/// How many threads a search takes by default.
+#[derive(Clone, Copy)]
+pub enum Threads {
+    AllCores,
+    One,
+    /// Every core under a clock, one for a depth alone, so that a depth-limited game repeats
+    /// exactly.
+    OneForDepthAlone,
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+impl EngineDefaults {
+    /// The line protocol, `engine`, `gtp` and `nboard`.
+    pub const PROTOCOLS: Self = Self::new(Some(Limit::Time(SECOND)), 16, Threads::OneForDepthAlone);
+    pub const PLAY: Self = Self::new(Some(Limit::Time(SECOND)), 64, Threads::OneForDepthAlone);
+    pub const ANALYZE: Self =
+        Self::new(Some(Limit::Depth(analysis::DEPTH)), 256, Threads::AllCores);
+    /// `solve` and `perfect-play`: a solve has no limit.
+    pub const SOLVE: Self = Self::new(None, 256, Threads::AllCores);
+    /// One job of `solve --work`: a job array runs many at once.
+    pub const SOLVE_JOB: Self = Self::new(None, 256, Threads::One);
+    /// `bench`: each case sets its own depth, and one thread repeats its node counts.
+    pub const BENCH: Self = Self::new(None, 16, Threads::One);
+
+    const fn new(limit: Option<Limit>, hash_mb: usize, threads: Threads) -> Self {
+        EngineDefaults {
+            limit,
+            hash_mb,
+            threads,
+        }
+    }
+
+    /// Writes these defaults at the end of the help of the options they fill in, as clap
+    /// writes a default value: `#[command(mut_args(DEFAULTS.in_help()))]`.
+    pub fn in_help(self) -> impl FnMut(Arg) -> Arg {
+        move |arg| {
+            let default = match (arg.get_id().as_str(), self.limit) {
+                ("depth", Some(Limit::Depth(depth))) => format!("{depth} without --move-time"),
+                ("move_time", Some(Limit::Time(time))) => {
+                    format!("{}, or none with --depth", othello::durations::text(time))
+                }
+                ("hash_mb", _) => self.hash_mb.to_string(),
+                ("threads", _) => match self.threads {
+                    Threads::AllCores => "every core".to_string(),
+                    Threads::One => "1".to_string(),
+                    Threads::OneForDepthAlone => {
+                        "every core, or 1 with --depth alone, so that a game repeats".to_string()
+                    }
+                },
+                _ => return arg,
+            };
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            arg.help(format!("{help} [default: {default}]"))
         }
     }
 }
@@ -257,4 +360,90 @@ pub fn array_index(
             AppError::Usage(format!("{name}={value}: {what} is a number from 0"))
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Engine {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    /// (depth, move time, threads) of the search a command line asks for under `defaults`.
+    fn limits(line: &str, defaults: EngineDefaults) -> (Option<u32>, Option<Duration>, usize) {
+        let args = Engine::try_parse_from(line.split_whitespace()).unwrap();
+        let config = args.engine.config(defaults, &Evaluation::Classic);
+        (config.depth, config.move_time, config.threads)
+    }
+
+    #[test]
+    fn each_command_fills_in_its_own_defaults() {
+        let (all, second) = (all_cores(), Some(SECOND));
+        let protocols = EngineDefaults::PROTOCOLS;
+        assert_eq!(limits("x", protocols), (None, second, all));
+        // A depth alone has no clock and one thread, so that the game repeats.
+        assert_eq!(limits("x --depth 6", protocols), (Some(6), None, 1));
+        let both = limits("x --depth 6 --move-time 2s", protocols);
+        assert_eq!(both, (Some(6), Some(Duration::from_secs(2)), all));
+        assert_eq!(
+            limits("x --level 6 --threads 3", protocols),
+            (Some(6), None, 3)
+        );
+        let analyze = EngineDefaults::ANALYZE;
+        assert_eq!(limits("x", analyze), (Some(analysis::DEPTH), None, all));
+        assert_eq!(limits("x --depth 6", analyze), (Some(6), None, all));
+        let timed = limits("x --move-time 300ms", analyze);
+        assert_eq!(timed, (None, Some(Duration::from_millis(300)), all));
+        let args = Engine::try_parse_from(["x", "--hash-mb", "32", "--seed", "7"]).unwrap();
+        let config = args
+            .engine
+            .config(EngineDefaults::PLAY, &Evaluation::Classic);
+        assert_eq!((config.hash_mb, config.seed), (32, Some(7)));
+        let config = Engine::try_parse_from(["x"]).unwrap().engine;
+        let config = config.config(EngineDefaults::PLAY, &Evaluation::Classic);
+        assert_eq!((config.hash_mb, config.seed), (64, None));
+    }
+
+    #[test]
+    fn a_solver_takes_the_resources_alone() {
+        let args = Engine::try_parse_from(["x"]).unwrap().engine.resources;
+        let solve = args.solver(EngineDefaults::SOLVE, &Evaluation::Classic);
+        assert_eq!((solve.depth, solve.move_time), (None, None));
+        assert_eq!((solve.hash_mb, solve.threads), (256, all_cores()));
+        let job = args.solver(EngineDefaults::SOLVE_JOB, &Evaluation::Classic);
+        assert_eq!(job.threads, 1);
+        assert_eq!(
+            args.solver(EngineDefaults::BENCH, &Evaluation::Classic)
+                .threads,
+            1
+        );
+    }
+
+    #[test]
+    fn the_help_says_each_commands_defaults() {
+        let help = |defaults: EngineDefaults| {
+            use clap::CommandFactory;
+            Engine::command()
+                .mut_args(defaults.in_help())
+                .render_help()
+                .to_string()
+        };
+        let analyze = help(EngineDefaults::ANALYZE);
+        assert!(
+            analyze.contains("[default: 14 without --move-time]"),
+            "{analyze}"
+        );
+        assert!(analyze.contains("[default: 256]"), "{analyze}");
+        let protocols = help(EngineDefaults::PROTOCOLS);
+        assert!(
+            protocols.contains("[default: 1s, or none with --depth]"),
+            "{protocols}"
+        );
+        assert!(protocols.contains("[default: 16]"), "{protocols}");
+        assert!(!protocols.contains("without --move-time"), "{protocols}");
+    }
 }

@@ -140,8 +140,10 @@ mod tests {
     use super::*;
     use crate::cli::command::Command;
     use crate::cli::manual::{completions, manpage};
+    use crate::cli::options::EngineDefaults;
     use clap::Parser;
     use othello::referee::Protocol;
+    use othello::search::Evaluation;
 
     #[test]
     fn the_command_line_is_consistent() {
@@ -248,7 +250,13 @@ mod tests {
         else {
             panic!("play --level 5 is refused");
         };
-        assert_eq!(play.level, Some(5));
+        let config = play
+            .engine
+            .config(EngineDefaults::PLAY, &Evaluation::Classic);
+        assert_eq!(
+            (config.depth, config.move_time, config.threads),
+            (Some(5), None, 1)
+        );
         let help = command()
             .find_subcommand_mut("play")
             .unwrap()

@@ -1,12 +1,11 @@
 //! `othello perfect-play`: the table of every small board's perfect-play value.
 
-use super::options::{all_cores, threads_arg, RulesArg};
+use super::options::{EngineDefaults, ResourceArgs, RulesArg};
 use crate::cli::error::AppError;
 use clap::ValueEnum;
 use othello::interrupt::Interrupt;
-use othello::players;
 use othello::rules::{RuleSet, Shape, MAX_SIDE, MIN_SIDE};
-use othello::search::{Config, Evaluation};
+use othello::search::Evaluation;
 use othello::solve;
 use std::io;
 use std::path::PathBuf;
@@ -14,6 +13,7 @@ use std::time::Duration;
 
 /// The options of `othello perfect-play`; its help is its [`super::Command`]'s doc comment.
 #[derive(clap::Args)]
+#[command(mut_args(EngineDefaults::SOLVE.in_help()))]
 pub struct Args {
     /// Every board of at most this many cells, rows <= columns.
     #[arg(long, default_value_t = 36, value_parser = clap::value_parser!(u16).range((MIN_SIDE * MIN_SIDE) as i64..=(MAX_SIDE * MAX_SIDE) as i64))]
@@ -50,12 +50,8 @@ pub struct Args {
     /// shows what the journal of an entry not solved proves of its value.
     #[arg(long, value_name = "FOLDER")]
     pub journals: Option<PathBuf>,
-    /// Transposition table size in megabytes: the most it grows to as the search needs.
-    #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
-    pub hash_mb: usize,
-    /// Solve each entry with this many threads [default: every core].
-    #[arg(long, value_parser = threads_arg)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub resources: ResourceArgs,
 }
 
 /// Whether a game is won with more discs or, under misère, fewer.
@@ -94,11 +90,7 @@ pub fn run(args: Args, eval: &Evaluation) -> Result<(), AppError> {
             .collect(),
         limit: args.limit,
         place_anywhere_limit: Some(args.place_anywhere_limit),
-        search: Config::solver(
-            args.hash_mb,
-            args.threads.unwrap_or_else(all_cores),
-            eval.clone(),
-        ),
+        search: args.resources.solver(EngineDefaults::SOLVE, eval),
         cache: args.cache,
         journals: args.journals,
         from_cache: args.from_cache,

@@ -1,17 +1,17 @@
 //! `othello play`: a game for people at a terminal.
 
-use super::options::{all_cores, GameRules, StartArgs};
+use super::options::{EngineArgs, EngineDefaults, GameRules, StartArgs};
 use crate::cli::error::AppError;
 use clap::ValueEnum;
 use othello::notation::MoveList;
-use othello::players::{self, BookUse};
+use othello::players::BookUse;
 use othello::protocols::line::Sides;
-use othello::search::{Config, Evaluation};
+use othello::search::Evaluation;
 use std::io::{self, IsTerminal};
-use std::time::Duration;
 
 /// The options of `othello play`.
 #[derive(clap::Args)]
+#[command(mut_args(EngineDefaults::PLAY.in_help()))]
 pub struct Args {
     #[command(flatten)]
     pub start: StartArgs,
@@ -21,30 +21,9 @@ pub struct Args {
     /// The side or sides the computer plays (B and W do too).
     #[arg(long, value_enum, ignore_case = true, default_value_t = PlaySides::White)]
     pub computer: PlaySides,
-    /// The computer searches this many moves ahead (instead of a time per move); the game's
-    /// `level` command changes it.
-    #[arg(long = "depth", visible_alias = "level", value_name = "DEPTH", conflicts_with = "move_time", value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub level: Option<u32>,
-    /// The computer's time for each move, such as 500ms or 2s [default: 1s].
-    #[arg(long, value_parser = othello::durations::parse)]
-    pub move_time: Option<Duration>,
-    /// Transposition table size in megabytes: the most it grows to as the search needs.
-    #[arg(long, default_value_t = 64, value_parser = players::parse_hash_mb)]
-    pub hash_mb: usize,
-}
-
-impl Args {
-    /// How the computer searches: a level is a depth, otherwise a time per move on every core.
-    pub fn config(&self, eval: &Evaluation) -> Config {
-        let limits = match self.level {
-            Some(level) => Config::to_depth(level),
-            None => self
-                .move_time
-                .map_or_else(Config::default, Config::for_time)
-                .with_threads(all_cores()),
-        };
-        limits.with_hash_mb(self.hash_mb).with_eval(eval.clone())
-    }
+    // How the computer searches; the game's `level` command sets its depth.
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 /// The sides the computer takes in `othello play`.
@@ -86,7 +65,7 @@ pub fn run(
     let options = othello::play::Options {
         colour: colour && io::stdout().is_terminal(),
         thinking: terminal && io::stderr().is_terminal(),
-        config: args.config(eval),
+        config: args.engine.config(EngineDefaults::PLAY, eval),
         book,
         computer: args.computer.into(),
         moves: args.moves,

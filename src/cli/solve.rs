@@ -1,12 +1,12 @@
 //! `othello solve`: perfect play from a position, every position of an OBF file, or a solve
 //! split into jobs (`--work`).
 
-use super::options::{all_cores, array_index, threads_arg, GameRules, StartArgs};
+use super::options::{all_cores, array_index, threads_arg, EngineDefaults, GameRules};
+use super::options::{ResourceArgs, StartArgs};
 use crate::cli::error::{bad_position_as, read_list, AppError};
 use othello::interrupt::{Interrupt, Stopped};
 use othello::notation::MoveList;
-use othello::players;
-use othello::search::{Config, Evaluation, RootMoves};
+use othello::search::{Evaluation, RootMoves};
 use othello::solve::{self, work};
 use othello::wording::Counted;
 use std::io::{self, IsTerminal, Write};
@@ -15,6 +15,7 @@ use std::time::Duration;
 
 /// The options of `othello solve`; its help is its [`super::Command`]'s doc comment.
 #[derive(clap::Args)]
+#[command(mut_args(EngineDefaults::SOLVE.in_help()))]
 pub struct Args {
     /// An OBF file (the FFO test format, 8x8): solve every line, compare with its scores.
     #[arg(long, conflicts_with_all = ["position", "moves", "all_moves", "misere", "progress", "rows", "cols", "first", "top_left", "rules", "place_anywhere", "journal", "limit", "work"])]
@@ -31,13 +32,8 @@ pub struct Args {
     /// Show progress on stderr even when it is not a terminal.
     #[arg(long)]
     pub progress: bool,
-    /// Transposition table size in megabytes: the most it grows to as the search needs.
-    #[arg(long, default_value_t = 256, value_parser = players::parse_hash_mb)]
-    pub hash_mb: usize,
-    /// Solve with this many threads [default: every core]. The value is exact with any
-    /// number; with more than one, which of several best moves is shown first may vary.
-    #[arg(long, value_parser = threads_arg)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub resources: ResourceArgs,
     /// Refuse a position with more empty cells than this: far beyond it an exact solve
     /// does not finish in any useful time (FFO #59, 34 empty cells, takes hours). With
     /// --file, such positions are skipped, each on a line that says so.
@@ -98,8 +94,7 @@ pub struct Args {
 
 /// Every position of an OBF file (`--file`), or the one position of the command line.
 pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
-    let threads = args.threads.unwrap_or_else(all_cores);
-    let search = Config::solver(args.hash_mb, threads, eval.clone());
+    let search = args.resources.solver(EngineDefaults::SOLVE, eval);
     if let Some(path) = args.file {
         let text = read_list(&path, "an OBF file")?;
         let (out, max) = (&mut io::stdout().lock(), Some(args.max_empties));
@@ -161,7 +156,7 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
         RootMoves::Ties
     };
     let options = work::JobOptions {
-        search: Config::solver(args.hash_mb, args.threads.unwrap_or(1), eval.clone()),
+        search: args.resources.solver(EngineDefaults::SOLVE_JOB, eval),
         limit: args.limit,
         interrupt: Interrupt::on_signals()?,
     };

@@ -58,6 +58,35 @@ fn damaged<T>(why: impl Into<String>) -> Result<T, BookFileError> {
     Err(BookFileError::Damaged(why.into()))
 }
 
+/// Why the book to learn into cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file is there but cannot be read as a book.
+    #[error(transparent)]
+    File(BookFileError),
+    /// The book is of another board or rules than the start asked for.
+    #[error("{0}: give the book's board and rule options")]
+    OtherStart(super::Mismatch),
+    /// The start asked for is no position (a new book has none to begin from).
+    #[error(transparent)]
+    NoStart(crate::rules::ShapeError),
+}
+
+/// The book at `path`, if it is one of `start`'s board and rules, to go on learning into; a
+/// new book of `start` where there is no file.
+pub fn open_or_create(path: &Path, start: &crate::start::Start) -> Result<Book, OpenError> {
+    match read(path) {
+        Ok(book) => {
+            book.check_start(start).map_err(OpenError::OtherStart)?;
+            Ok(book)
+        }
+        Err(BookFileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            Book::for_start(start).map_err(OpenError::NoStart)
+        }
+        Err(e) => Err(OpenError::File(e)),
+    }
+}
+
 /// Reads the book at `path`: its magic and header first, then no more than the header gives
 /// (at most [`MAX_BOOK_FILE`] bytes), so that an endless file or one that is not a book is
 /// refused at once.

@@ -20,8 +20,8 @@ mod tests;
 
 pub use exchange::ExchangeError;
 pub use file::{
-    built_in, checksum, for_play, from_bytes, read, read_edax, to_bytes, write, BookFileError,
-    EdaxFileError, MAGIC, MAX_BOOK_FILE, VERSION,
+    built_in, checksum, for_play, from_bytes, open_or_create, read, read_edax, to_bytes, write,
+    BookFileError, EdaxFileError, OpenError, MAGIC, MAX_BOOK_FILE, VERSION,
 };
 pub use learn::{learn, LearnOptions, LearnReport};
 pub(crate) use positions::{add_link, Frame};

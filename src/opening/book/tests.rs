@@ -523,3 +523,30 @@ fn a_file_is_refused_by_its_first_bytes_before_the_rest_is_read() {
     let e = read_edax(&edax.0).unwrap_err();
     assert!(e.to_string().contains("1 GiB"), "{e}");
 }
+
+#[test]
+fn learning_opens_the_book_of_its_start_or_begins_one() {
+    let start = |side| {
+        let shape = Shape::square(side).unwrap();
+        crate::start::Start::Setup(Setup::standard(shape, Variant::default()))
+    };
+    let file = TempFile::new("open.book");
+    // No file: a new book of the start, holding nothing yet.
+    let new = open_or_create(&file.0, &start(6)).unwrap();
+    assert!(new.is_empty());
+    write(&file.0, &new).unwrap();
+    assert_eq!(open_or_create(&file.0, &start(6)).unwrap(), new);
+    // A book of another board is refused, saying what to give.
+    let e = open_or_create(&file.0, &start(8)).unwrap_err();
+    assert!(matches!(e, OpenError::OtherStart(_)), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("give the book's board and rule options"),
+        "{e}"
+    );
+    // A file that is not a book is refused as such, and left as it was.
+    std::fs::write(&file.0, b"not a book").unwrap();
+    let e = open_or_create(&file.0, &start(6)).unwrap_err();
+    assert!(matches!(e, OpenError::File(BookFileError::Foreign)), "{e}");
+    assert_eq!(std::fs::read(&file.0).unwrap(), b"not a book");
+}
