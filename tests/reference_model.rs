@@ -536,7 +536,7 @@ fn whole_8x8_games_in_eleven_words() {
 /// The reference itself on the rules specification's 4x4 sample game (white on b2 and c3, black
 /// first), where black is passed over once and white wins 12 to 4.
 #[test]
-fn reference_plays_the_seed_000_sample_game() {
+fn reference_plays_the_4x4_sample_game() {
     let start = RefBoard::start(4, 4, RefVariant::default(), Colour::Black, Colour::White);
     let mut game = RefGame::new(start);
     // Column letter then 1-based row from the top.

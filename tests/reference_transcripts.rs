@@ -222,7 +222,7 @@ fn golden_transcripts_match_the_reference() {
 
 /// The example run of the line protocol's specification, input and output told apart.
 #[test]
-fn seed_003_example_run() {
+fn the_specification_example_run() {
     let input = "4\n4\nB\nB\n>\n2 4\n1 2\n1 4\n1 1\n1 4\n1 3\n3 4\n4 2\n2 1\n4 4\n4 1\n3 1\n4 3\n";
     // (score, board rows, last line) after each VALID move; `None` for INVALID.
     let blocks: [Option<(&str, [&str; 4], &str)>; 13] = [

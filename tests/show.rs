@@ -19,9 +19,9 @@ fn show_transcripts() {
 /// The rules specification's 4x4 sample game as the specification tells it, step by step, with
 /// black's pass and the result; and its position 1 is the position after the first move.
 #[test]
-fn seed_000_sample_game() {
+fn the_4x4_sample_game() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/show");
-    let out = read(&dir.join("seed000_sample.out"));
+    let out = read(&dir.join("sample_4x4.out"));
     let steps: Vec<&str> = out.lines().filter(|l| !l.starts_with(' ')).collect();
     let seed = [
         "Black at B1, flipping White at B2.",
@@ -46,6 +46,6 @@ fn seed_000_sample_game() {
     let after_b1 = out.lines().nth(3).unwrap();
     assert_eq!(after_b1.trim(), "(w -b-- -bb- -bw- ----)");
     // The same game read from other spellings of the list comes out the same.
-    let explicit_pass = read(&dir.join("seed000_explicit_pass.out"));
+    let explicit_pass = read(&dir.join("sample_4x4_explicit_pass.out"));
     assert_eq!(explicit_pass, out);
 }

@@ -234,7 +234,7 @@ mod tests {
     }
 
     #[test]
-    fn the_sample_game_ends_as_seed_000_says() {
+    fn the_4x4_sample_game_ends_as_the_rules_say() {
         let start = small(4, 4, Variant::default());
         let (out, shown) = run(&start, "B1 A1 C4 D4 D3 B4 A4 C1 D1 D2 A3 A2");
         let shown = shown.unwrap();

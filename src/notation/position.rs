@@ -232,7 +232,7 @@ mod tests {
     const POSITION_1: &str = "(w -b-- -bb- -bw- ----)";
 
     #[test]
-    fn position_1_of_seed_000() {
+    fn position_1_of_the_rules_sample() {
         let p: PositionString = POSITION_1.parse().unwrap();
         assert_eq!((p.rows(), p.cols(), p.to_move()), (4, 4, Color::White));
         assert_eq!(p.disc(Square::new(0, 1)), Some(Color::Black));

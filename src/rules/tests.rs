@@ -47,7 +47,7 @@ fn sq(name: &str) -> Square {
 }
 
 #[test]
-fn seed_004_c6_flips_five_discs_and_no_chain_reaction() {
+fn c6_flips_five_discs_and_no_chain_reaction() {
     let figure6 = [
         "..**....", "...*O*..", ".O**OOO*", "**OOO*OO", "*OOO***O", "*O.OO.O*", "...O*...",
         "....*...",
@@ -71,7 +71,7 @@ fn seed_004_c6_flips_five_discs_and_no_chain_reaction() {
 }
 
 #[test]
-fn seed_004_standard_start_has_four_symmetric_moves() {
+fn the_standard_start_has_four_symmetric_moves() {
     let rules =
         Rules::<u64>::new(crate::rules::Shape::new(8, 8).unwrap(), Variant::default()).unwrap();
     let pos = rules.start(Color::Black, Color::White);
@@ -88,7 +88,7 @@ fn seed_004_standard_start_has_four_symmetric_moves() {
 }
 
 #[test]
-fn seed_000_sample_game_white_wins_12_to_4_after_black_passes() {
+fn the_4x4_sample_game_white_wins_12_to_4_after_black_passes() {
     let setup = Setup::standard(Shape::square(4).unwrap(), Variant::default());
     let mut game = Game::<u64>::new(&setup, Passes::Automatic).unwrap();
     // (move, flips) as the seed tells them.

@@ -7,7 +7,7 @@ fn session(options: Options, input: &[u8]) -> (Result<Ending, RunError>, String)
 }
 
 #[test]
-fn seed_003_opening_moves() {
+fn the_specification_example_opening_moves() {
     let (result, out) = session(Options::default(), b"4\n4\nB\nB\n>\n2 4\n1 2\n1 4\n");
     assert!(matches!(result, Ok(Ending::InputEnded)));
     let want = "FULL\nB: 2  W: 2\n. . . .\n. B W .\n. W B .\n. . . .\nTURN: B\nVALID\n\
