@@ -10,6 +10,7 @@ use othello::random::splitmix;
 use othello::rules::{Bits, Color, Flips, Position, Rules, Shape, Variant, WithFlips, Words, Work};
 use othello::search::{Config, Engine};
 use std::hint::black_box;
+use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 /// Seeds of the random games the positions are drawn from.
@@ -67,84 +68,77 @@ fn move_count<B: Bits>(rules: &Rules<B>, positions: &[Position<B>]) -> u64 {
         .sum()
 }
 
-/// Every move of every position made through the kernel the rules choose for a whole
-/// computation (the SIMD lanes where the board and the processor allow), as the search makes
-/// them; the discs of the positions reached are folded together so that none is skipped.
+/// A loop over positions through one kernel. A function generic over the kernel cannot be a
+/// closure, so each loop is a type; [`Chosen`] runs it with the kernel the rules choose.
+trait KernelLoop<B: Bits> {
+    fn run<F: Flips<B>>(self, kernel: F) -> B;
+}
+
+/// A [`KernelLoop`] for [`Rules::with_flips`]: it runs inside the chosen kernel's own `run`,
+/// where the kernel's processor features are on, as the search's loops do.
+struct Chosen<L>(L);
+
+impl<B: Bits, L: KernelLoop<B>> WithFlips<B> for Chosen<L> {
+    type Output = B;
+
+    fn with<F: Flips<B>>(self, kernel: F) -> B {
+        kernel.run(WithKernel {
+            job: self.0,
+            kernel,
+            bits: PhantomData,
+        })
+    }
+}
+
+struct WithKernel<B, L, F> {
+    job: L,
+    kernel: F,
+    bits: PhantomData<B>,
+}
+
+impl<B: Bits, L: KernelLoop<B>, F: Flips<B>> Work for WithKernel<B, L, F> {
+    type Output = B;
+
+    #[inline(always)]
+    fn work(self) -> B {
+        self.job.run(self.kernel)
+    }
+}
+
+/// Every move of every position made through the kernel (the SIMD lanes where the board and
+/// the processor allow), as the search makes them; the discs of the positions reached are
+/// folded together so that none is skipped.
 struct MakeMoves<'a, B> {
     rules: &'a Rules<B>,
     positions: &'a [Position<B>],
 }
 
-impl<B: Bits> WithFlips<B> for MakeMoves<'_, B> {
-    type Output = B;
-
-    fn with<F: Flips<B>>(self, kernel: F) -> B {
-        kernel.run(MakeMovesWith {
-            moves: self,
-            kernel,
-        })
-    }
-}
-
-struct MakeMovesWith<'a, B, F> {
-    moves: MakeMoves<'a, B>,
-    kernel: F,
-}
-
-impl<B: Bits, F: Flips<B>> Work for MakeMovesWith<'_, B, F> {
-    type Output = B;
-
+impl<B: Bits> KernelLoop<B> for MakeMoves<'_, B> {
     #[inline(always)]
-    fn work(self) -> B {
-        let MakeMovesWith {
-            moves: MakeMoves { rules, positions },
-            kernel,
-        } = self;
+    fn run<F: Flips<B>>(self, kernel: F) -> B {
         let mut seen = B::ZERO;
-        for pos in positions {
+        for pos in self.positions {
             let (mine, theirs) = (pos.mover(), pos.opponent());
-            for cell in rules.moves_by(kernel, mine, theirs).iter() {
+            for cell in self.rules.moves_by(kernel, mine, theirs).iter() {
                 let flips = kernel.flips(cell, mine, theirs);
-                seen ^= rules.play_flips(pos, cell, flips).black;
+                seen ^= self.rules.play_flips(pos, cell, flips).black;
             }
         }
         seen
     }
 }
 
-/// The legal moves of every position through the rules' kernel, folded together.
+/// The legal moves of every position through the kernel, folded together.
 struct FindMoves<'a, B> {
     rules: &'a Rules<B>,
     positions: &'a [Position<B>],
 }
 
-impl<B: Bits> WithFlips<B> for FindMoves<'_, B> {
-    type Output = B;
-
-    fn with<F: Flips<B>>(self, kernel: F) -> B {
-        kernel.run(FindMovesWith {
-            moves: self,
-            kernel,
-        })
-    }
-}
-
-struct FindMovesWith<'a, B, F> {
-    moves: FindMoves<'a, B>,
-    kernel: F,
-}
-
-impl<B: Bits, F: Flips<B>> Work for FindMovesWith<'_, B, F> {
-    type Output = B;
-
+impl<B: Bits> KernelLoop<B> for FindMoves<'_, B> {
     #[inline(always)]
-    fn work(self) -> B {
-        let FindMovesWith {
-            moves: FindMoves { rules, positions },
-            kernel,
-        } = self;
-        positions.iter().fold(B::ZERO, |seen, pos| {
-            seen ^ rules.moves_by(kernel, pos.mover(), pos.opponent())
+    fn run<F: Flips<B>>(self, kernel: F) -> B {
+        self.positions.iter().fold(B::ZERO, |seen, pos| {
+            seen ^ self.rules.moves_by(kernel, pos.mover(), pos.opponent())
         })
     }
 }
@@ -159,10 +153,10 @@ fn flips_on<B: Bits>(c: &mut Criterion, rows: usize, cols: usize, width: &str) {
     group.throughput(Throughput::Elements(move_count(&rules, &positions)));
     group.bench_function(BenchmarkId::new(&board, "kernel"), |b| {
         b.iter(|| {
-            rules.with_flips(MakeMoves {
+            rules.with_flips(Chosen(MakeMoves {
                 rules: &rules,
                 positions: black_box(&positions),
-            })
+            }))
         })
     });
     group.bench_function(BenchmarkId::new(&board, "play_unchecked"), |b| {
@@ -189,10 +183,10 @@ fn moves_on<B: Bits>(c: &mut Criterion, rows: usize, cols: usize, width: &str) {
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function(BenchmarkId::new(&board, "kernel"), |b| {
         b.iter(|| {
-            rules.with_flips(FindMoves {
+            rules.with_flips(Chosen(FindMoves {
                 rules: &rules,
                 positions: black_box(&positions),
-            })
+            }))
         })
     });
     group.bench_function(BenchmarkId::new(&board, "Rules::moves"), |b| {
