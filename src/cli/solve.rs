@@ -75,10 +75,16 @@ pub struct Args {
     /// M jobs`); results missing are listed (status 5) and nothing is written.
     #[arg(long, requires = "work", conflicts_with_all = ["split", "run_local", "limit", "journal", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
     pub merge: bool,
-    /// Run every job of every round of the --work folder here (after --split, if given), and
-    /// print the report.
+    /// Solve the --work folder here (after --split, if given) and print the report: a
+    /// coordinator hands the jobs to --workers threads the moment each is needed. Run again,
+    /// it goes on from what the folder records.
     #[arg(long, requires = "work", conflicts_with_all = ["journal"])]
     pub run_local: bool,
+    /// What the record of a --run-local says of the solve's parallelism: the work, the span
+    /// (the longest chain of jobs that waited on each other), and the wall time they predict
+    /// for 16 to 1024 workers.
+    #[arg(long, requires = "work", conflicts_with_all = ["split", "merge", "run_local", "job", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
+    pub span: bool,
     /// Jobs run at once by --run-local [default: every core].
     #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
     pub workers: Option<usize>,
@@ -161,6 +167,9 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
         interrupt: Interrupt::on_signals()?,
     };
     let mut stdout = io::stdout().lock();
+    if args.span {
+        return Ok(work::span(dir, &mut stdout)?);
+    }
     let bad_position = |e: anyhow::Error| bad_position_as(e, AppError::Usage);
     if let Some(jobs) = args.split {
         let start = args.start.start(rules);
@@ -211,8 +220,7 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
     }
     if args.run_local {
         let workers = args.workers.unwrap_or_else(all_cores);
-        let mut log = io::stderr();
-        return match work::run_local(dir, workers, &options, &mut stdout, &mut log)? {
+        return match work::run_local(dir, workers, &options, &mut stdout)? {
             Ok(totals) => {
                 let _ = writeln!(io::stderr(), "othello solve: {}", totals.summary());
                 Ok(())

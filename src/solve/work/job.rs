@@ -193,58 +193,116 @@ fn job_in<B: Bits>(
 ) -> anyhow::Result<JobEnd> {
     let clock = Instant::now();
     let (rules, root) = plan_root::<B>(plan)?;
+    let journal = open_journal(folder, job, &rules)?;
+    if folder.result(round, index, job)?.is_some() {
+        return Ok(JobEnd::AlreadyDone);
+    }
+    let solved = solve_job(&rules, &root, job, journal, options, warm, None)?;
+    let Some(found) = solved
+        .found
+        .filter(|_| options.interrupt.signal().is_none())
+    else {
+        return Ok(JobEnd::Stopped {
+            signal: options.interrupt.signal(),
+        });
+    };
+    let mut result = JobResult::new(round, index, job);
+    result.score = found.score;
+    result.best = found.best;
+    result.line = found.line;
+    result.nodes = solved.nodes;
+    result.seconds = clock.elapsed().as_secs_f64();
+    folder.write_result(&result)?;
+    Ok(JobEnd::Done(result))
+}
+
+/// The journal of `job`, opened (and so locked) for solving it. The journal's lock is the
+/// job's too: another run of this job (a requeued task, a resubmitted array) holds it while
+/// it works, and its result may be there once it ends.
+pub(super) fn open_journal<B: Bits>(
+    folder: &Folder,
+    job: &Job,
+    rules: &Rules<B>,
+) -> anyhow::Result<JournalFile<B>> {
     if job.position.shape() != rules.shape() {
         bail!(
-            "job {index}: a {} position on a {} board",
+            "a {} position on a {} board: {}",
             job.position.shape(),
-            rules.shape()
+            rules.shape(),
+            job.position
         );
     }
-    let pos = job.position.position::<B>();
     let journal_path = folder.journal_path(&job.journal);
     if let Some(parent) = journal_path.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    // The journal's lock is the job's too: another run of this job (a requeued task, a
-    // resubmitted array) holds it while it works, and its result may be there once it ends.
-    let mut journal = JournalFile::open(&journal_path, &rules)?;
-    if folder.result(round, index, job)?.is_some() {
-        return Ok(JobEnd::AlreadyDone);
-    }
-    let mut engine = warm.take(&root, || Engine::new(rules.clone(), options.search.clone()));
+    JournalFile::open(&journal_path, rules)
+}
+
+/// What solving a job proved: the fail-soft score of its window (or the value of its line),
+/// a move that reaches it and the line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub score: i32,
+    /// In standard notation: `pa` for a pass, `-` for none.
+    pub best: String,
+    pub line: MoveList,
+}
+
+/// A job's solve: what it found (`None` when stopped first) and the nodes it took.
+pub(super) struct Solved {
+    pub(super) found: Option<Found>,
+    pub(super) nodes: u64,
+}
+
+/// Solves `job` of the solve of `root` with the kept solver, its work kept in `journal`;
+/// stopped by a signal, the job's limit, or `stop` (a coordinator's cancel), its work stays in
+/// the journal.
+pub(super) fn solve_job<B: Bits>(
+    rules: &Rules<B>,
+    root: &Position<B>,
+    job: &Job,
+    mut journal: JournalFile<B>,
+    options: &JobOptions,
+    warm: &mut KeptSolver,
+    stop: Option<crate::search::Observer>,
+) -> anyhow::Result<Solved> {
+    let clock = Instant::now();
+    let pos = job.position.position::<B>();
+    let mut engine = warm.take(root, || Engine::new(rules.clone(), options.search.clone()));
     engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
-    engine.observe(Some(interruptible(options.interrupt.clone(), None)));
+    engine.observe(Some(interruptible(options.interrupt.clone(), stop)));
     let g = &rules.geometry;
-    let mut result = JobResult::new(round, index, job);
     let found = match job.task {
         Task::Window { alpha, beta } => engine
             .solve_window_within(&pos, alpha, beta, options.limit)
-            .map(|w| {
-                result.score = w.score;
-                result.best = match w.best {
+            .map(|w| Found {
+                score: w.score,
+                best: match w.best {
                     Some(m) => g.square(m).to_string().to_lowercase(),
                     None if rules.is_over(&pos) => "-".to_string(),
                     None => "pa".to_string(),
-                };
+                },
+                line: MoveList::default(),
             }),
         Task::Line { value } => {
             // The line goes on as a direct solve of the root would play it.
-            engine.prepare_for(&root);
+            engine.prepare_for(root);
             engine
                 .perfect_line_within(&pos, value, options.limit)
-                .map(|line| {
-                    result.score = value;
-                    result.line = MoveList(
-                        line.iter()
-                            .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
-                            .collect(),
-                    );
-                    result.best = match line.first() {
+                .map(|line| Found {
+                    score: value,
+                    best: match line.first() {
                         Some(Some(m)) => g.square(*m).to_string().to_lowercase(),
                         Some(None) => "pa".to_string(),
                         None => "-".to_string(),
-                    };
+                    },
+                    line: MoveList(
+                        line.iter()
+                            .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
+                            .collect(),
+                    ),
                 })
         }
     };
@@ -254,21 +312,16 @@ fn job_in<B: Bits>(
     warm.keep(engine);
     let stopped = found.is_none() || options.interrupt.signal().is_some();
     journal.finish(nodes, clock.elapsed(), !stopped);
-    if stopped {
-        return Ok(JobEnd::Stopped {
-            signal: options.interrupt.signal(),
-        });
-    }
-    if let Task::Line { value } = job.task {
-        let end = play_out(&rules, &pos, &result.line)?;
+    if let (Some(found), Task::Line { value }) = (&found, job.task) {
+        let end = play_out(rules, &pos, &found.line)?;
         if !rules.is_over(&end) || rules.margin(&end, pos.to_move) != value {
-            bail!("internal error: job {index}'s line does not keep the value {value:+}");
+            bail!(
+                "internal error: the line of {} does not keep the value {value:+}",
+                job.position
+            );
         }
     }
-    result.nodes = nodes;
-    result.seconds = clock.elapsed().as_secs_f64();
-    folder.write_result(&result)?;
-    Ok(JobEnd::Done(result))
+    Ok(Solved { found, nodes })
 }
 
 /// The position at the end of `line` played from `pos`.

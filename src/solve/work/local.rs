@@ -1,94 +1,198 @@
-//! `--run-local`: the whole split solve in this process, the jobs of each round spread over
-//! worker threads, merging after each round while holding the folder.
+//! `--run-local`: the whole split solve in this process, the coordinator handing its jobs to
+//! worker threads, each with its own solver kept from job to job.
 
-use super::folder::Folder;
-use super::job::{run_loaded_job, KeptSolver};
-use super::job::{JobEnd, JobOptions};
-use super::merge::{merge_keeping, MergeCache, Merged, Totals};
-use crate::files::LockKind;
-use crate::wording::Counted;
-use anyhow::{bail, Context};
+use super::coordinator::{coordinate, Ended, Order, Report, Workers};
+use super::folder::{Folder, Job, Plan};
+use super::job::{open_journal, plan_root, solve_job, JobEnd, JobOptions, KeptSolver};
+use super::merge::Totals;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
 
-/// Runs every job of every round of `dir` here, `workers` at a time, merging after each
-/// round, and prints the report.
+/// Solves the work folder `dir` here with `workers` threads, going on from what it holds, and
+/// prints the report.
 pub fn run_local(
     dir: &Path,
     workers: usize,
     options: &JobOptions,
     out: &mut dyn Write,
-    log: &mut dyn Write,
 ) -> anyhow::Result<Result<Totals, JobEnd>> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
-    let mut kept = MergeCache {
-        lock: Some(folder.lock(LockKind::Exclusive)?),
-        ..MergeCache::default()
-    };
-    // One solver a worker, kept through every round.
-    let mut warm: Vec<KeptSolver> = (0..workers.max(1)).map(|_| KeptSolver::many()).collect();
-    loop {
-        let rounds = folder.rounds()?;
-        let round = rounds
-            .last()
-            .context("the work folder has no round of jobs")?;
-        let mut todo = Vec::new();
-        for (i, job) in round.jobs.iter().enumerate() {
-            if folder.result(round.number, i, job)?.is_none() {
-                todo.push(i);
-            }
-        }
-        if !todo.is_empty() {
-            writeln!(
-                log,
-                "round {}: {} to run",
-                round.number,
-                Counted(todo.len(), "job")
-            )?;
-        }
-        let next = AtomicUsize::new(0);
-        let failure: Mutex<Option<anyhow::Result<JobEnd>>> = Mutex::new(None);
-        std::thread::scope(|scope| {
-            for warm in warm.iter_mut().take(todo.len().max(1)) {
-                let (next, failure, folder, plan, todo) = (&next, &failure, &folder, &plan, &todo);
-                scope.spawn(move || loop {
-                    let i = next.fetch_add(1, Relaxed);
-                    if i >= todo.len() || options.interrupt.signal().is_some() {
-                        return;
-                    }
-                    match run_loaded_job(folder, plan, round, todo[i], options, warm) {
-                        Ok(JobEnd::Done(_) | JobEnd::AlreadyDone) => {}
-                        other => {
-                            let mut slot = failure.lock().unwrap_or_else(|e| e.into_inner());
-                            slot.get_or_insert(other);
-                            next.store(usize::MAX / 2, Relaxed);
+    let mut threads = Threads::start(&folder, &plan, workers.max(1), options);
+    let solved = coordinate(dir, &mut threads, options, out);
+    threads.finish();
+    solved
+}
+
+/// The cancel that stops any job: the threads are told to end.
+const CANCEL_ALL: u64 = u64::MAX - 1;
+
+/// A worker thread: its orders, and the job it is asked to cancel.
+struct Thread {
+    orders: Sender<Order>,
+    cancel: Arc<AtomicU64>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// Worker threads, as the coordinator sees them.
+struct Threads {
+    threads: Vec<Thread>,
+    reports: Receiver<Report>,
+}
+
+impl Threads {
+    fn start(folder: &Folder, plan: &Plan, count: usize, options: &JobOptions) -> Threads {
+        let (report_to, reports) = channel();
+        let threads = (0..count)
+            .map(|worker| {
+                let (orders, inbox) = channel();
+                let cancel = Arc::new(AtomicU64::new(u64::MAX));
+                let mut solver = ThreadSolver {
+                    worker,
+                    folder: folder.clone(),
+                    plan: plan.clone(),
+                    options: options.clone(),
+                    warm: KeptSolver::many(),
+                    cancel: Arc::clone(&cancel),
+                };
+                let report_to: Sender<Report> = report_to.clone();
+                let handle = std::thread::spawn(move || {
+                    while let Ok(order) = inbox.recv() {
+                        let Order::Solve { id, job } = order else {
+                            return;
+                        };
+                        let report = solver.solve(id, &job);
+                        if report_to.send(report).is_err() {
                             return;
                         }
                     }
                 });
-            }
-        });
-        match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some(Err(e)) => return Err(e),
-            Some(Ok(end)) => return Ok(Err(end)),
-            None => {}
+                Thread {
+                    orders,
+                    cancel,
+                    handle: Some(handle),
+                }
+            })
+            .collect();
+        Threads { threads, reports }
+    }
+
+    /// Tells every thread there is no more work and waits for them.
+    fn finish(&mut self) {
+        for thread in &mut self.threads {
+            thread.cancel.store(CANCEL_ALL, Relaxed);
+            let _ = thread.orders.send(Order::Finish);
         }
-        if let Some(signal) = options.interrupt.signal() {
-            return Ok(Err(JobEnd::Stopped {
-                signal: Some(signal),
-            }));
-        }
-        match merge_keeping(dir, &options.search.eval, out, &mut kept)? {
-            Merged::Settled(totals) => return Ok(Ok(totals)),
-            Merged::NextRound { round, jobs } => {
-                writeln!(log, "round {round}: {}", Counted(jobs, "job"))?;
-            }
-            Merged::Missing(m) => {
-                bail!("internal error: {} results missing after a round", m.len())
+        for thread in &mut self.threads {
+            if let Some(handle) = thread.handle.take() {
+                let _ = handle.join();
             }
         }
     }
+}
+
+impl Drop for Threads {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+impl Workers for Threads {
+    fn count(&self) -> usize {
+        self.threads.len()
+    }
+
+    fn send(&mut self, worker: usize, order: Order) -> anyhow::Result<()> {
+        let thread = &self.threads[worker];
+        match order {
+            // A thread busy solving reads no orders: its solver watches this instead.
+            Order::Cancel { id } => thread.cancel.store(id, Relaxed),
+            order => thread
+                .orders
+                .send(order)
+                .map_err(|_| anyhow::anyhow!("worker thread {worker} has ended"))?,
+        }
+        Ok(())
+    }
+
+    fn receive(&mut self, wait: Duration) -> anyhow::Result<Option<Report>> {
+        match self.reports.recv_timeout(wait) {
+            Ok(report) => Ok(Some(report)),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => anyhow::bail!("every worker thread has ended"),
+        }
+    }
+}
+
+/// What a worker thread keeps from job to job.
+struct ThreadSolver {
+    worker: usize,
+    folder: Folder,
+    plan: Plan,
+    options: JobOptions,
+    warm: KeptSolver,
+    cancel: Arc<AtomicU64>,
+}
+
+impl ThreadSolver {
+    fn solve(&mut self, id: u64, job: &Job) -> Report {
+        let cancel = Arc::clone(&self.cancel);
+        let stop: crate::search::Observer = Box::new(move |_| {
+            if matches!(cancel.load(Relaxed), c if c == id || c == CANCEL_ALL) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        // A panic in a solve is a failed job, not a coordinator waiting for ever.
+        let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            solve_assigned(
+                &self.folder,
+                &self.plan,
+                job,
+                &self.options,
+                &mut self.warm,
+                stop,
+            )
+        }));
+        let (ended, nodes) = match solved {
+            Ok(Ok((ended, nodes))) => (ended, nodes),
+            Ok(Err(e)) => (Ended::Failed(format!("{e:#}")), 0),
+            Err(_) => (Ended::Failed("the solver panicked".to_string()), 0),
+        };
+        Report {
+            worker: self.worker,
+            id,
+            ended,
+            nodes,
+        }
+    }
+}
+
+/// Solves a job a coordinator handed out, with the kept solver, its work kept in its journal;
+/// `stop` cancels it.
+pub(super) fn solve_assigned(
+    folder: &Folder,
+    plan: &Plan,
+    job: &Job,
+    options: &JobOptions,
+    warm: &mut KeptSolver,
+    stop: crate::search::Observer,
+) -> anyhow::Result<(Ended, u64)> {
+    crate::with_bits!(plan.start.shape(), |B| {
+        let (rules, root) = plan_root::<B>(plan)?;
+        let journal = open_journal(folder, job, &rules)?;
+        let solved = solve_job(&rules, &root, job, journal, options, warm, Some(stop))?;
+        let ended = match solved.found {
+            Some(found) => Ended::Solved(found),
+            None => Ended::Stopped,
+        };
+        Ok((ended, solved.nodes))
+    })
 }

@@ -3,12 +3,12 @@
 
 use super::folder::{Folder, JobResult, Plan, Round, Task};
 use super::job::{plan_root, play_out, spread};
-use super::outcome::pass;
+use super::outcome::{pass, Settled};
 use super::round::{estimate_entries, evaluation_mark, round_of};
-use super::tree::Tree;
+use super::tree::{Estimates, Tree};
 use crate::files::{FileLock, LockKind};
-use crate::notation::MoveList;
-use crate::rules::{Bits, Move};
+use crate::notation::{MoveList, PositionString};
+use crate::rules::{Bits, Move, Position, Rules};
 use crate::search::Evaluation;
 use crate::solve::position::{heading, write_solution, PositionSolved};
 use crate::wording::Counted;
@@ -37,24 +37,32 @@ pub enum Merged {
 /// The work of every job of a settled solve.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Totals {
+    /// The rounds of jobs merged; none for a coordinated solve.
     pub rounds: u32,
     pub jobs: usize,
+    /// Jobs stopped before they ended because a result made them pointless (their nodes are
+    /// counted, their seconds are not).
+    pub cancelled: usize,
     pub nodes: u64,
     /// Each job's seconds, in the order of the rounds.
     pub seconds: Vec<f64>,
 }
 
 impl Totals {
-    /// One line: jobs, rounds, time in all, the median and the largest job.
+    /// One line: jobs, rounds (or jobs cancelled), time in all, the median and the largest
+    /// job.
     pub fn summary(&self) -> String {
         let (median, largest) = spread(&self.seconds);
         // Summed from +0: an empty sum of floats is -0, which would print as "-0.000".
         let total = self.seconds.iter().fold(0.0, |sum, s| sum + s);
+        let how = match self.rounds {
+            0 => format!(", {} cancelled", self.cancelled),
+            _ => format!(" in {}", Counted(self.rounds, "round")),
+        };
         format!(
-            "{} in {}, {} nodes, {total:.3} s in all, median job {median:.3} s, \
+            "{}{how}, {} nodes, {total:.3} s in all, median job {median:.3} s, \
              largest {largest:.3} s",
             Counted(self.jobs, "job"),
-            Counted(self.rounds, "round"),
             self.nodes
         )
     }
@@ -126,13 +134,12 @@ fn merge_in<B: Bits>(
     let totals = Totals {
         rounds: rounds.len() as u32,
         jobs: results.len(),
+        cancelled: 0,
         nodes: results.iter().fold(0u64, |n, r| n.saturating_add(r.nodes)),
         seconds: results.iter().map(|r| r.seconds).collect(),
     };
     let (rules, root) = plan_root::<B>(plan)?;
-    let empties = rules.empty(&root).count();
-    let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth), eval);
-    let g = &rules.geometry;
+    let mut tree = plan_tree(plan, &rules, &root, eval);
     let mark = evaluation_mark(eval, &rules);
     // Those of the merge before, here or else in the folder: a merge of a job array is a
     // process of its own, and working them out again would be most of its time.
@@ -142,16 +149,10 @@ fn merge_in<B: Bits>(
         .map(|e| e.downcast::<super::tree::Estimates<B>>())
     {
         Some(Ok(estimates)) => *estimates,
-        _ => folder
-            .estimates(&mark)
-            .into_iter()
-            .filter(|(_, _, pos)| pos.shape() == rules.shape())
-            .map(|(depth, estimate, pos)| ((pos.position::<B>(), depth), estimate))
-            .collect(),
+        _ => kept_estimates(folder, &tree, &mark),
     };
     let known = estimates.len();
     tree.keep_estimates(estimates);
-    let cells = g.cell_count() as i32;
     for r in results {
         let name = || {
             format!(
@@ -162,41 +163,12 @@ fn merge_in<B: Bits>(
                 r.position
             )
         };
-        if r.position.shape() != rules.shape() {
-            bail!("{}: a position of another board", name());
-        }
-        let pos = r.position.position::<B>();
-        if r.score.abs() > cells {
-            bail!(
-                "{}: a score of {}, beyond the {cells} cells of the board",
-                name(),
-                r.score
-            );
-        }
-        match r.task {
-            Task::Window { alpha, beta } => {
-                tree.learn(&pos, r.score, alpha, beta).with_context(name)?
-            }
-            Task::Line { value } => {
-                let line = r
-                    .line
-                    .0
-                    .iter()
-                    .map(|m| match m {
-                        Move::Play(sq) => {
-                            g.index(*sq).map(Some).context("a line move off the board")
-                        }
-                        Move::Pass => Ok(None),
-                    })
-                    .collect::<anyhow::Result<Vec<_>>>()?;
-                tree.learn_line(&pos, value, line);
-            }
-        }
+        learn(&mut tree, &r.position, r.task, r.score, &r.line).with_context(name)?;
     }
     let outcome = pass(&mut tree, &root, plan.which);
     let estimates = tree.take_estimates();
     if estimates.len() > known {
-        folder.write_estimates(&mark, estimate_entries(g, &estimates))?;
+        folder.write_estimates(&mark, estimate_entries(&rules.geometry, &estimates))?;
     }
     kept.estimates = Some(Box::new(estimates));
     let Some(outcome) = outcome? else {
@@ -213,8 +185,82 @@ fn merge_in<B: Bits>(
             jobs: round.jobs.len(),
         });
     };
+    write_report(&mut tree, plan, &root, outcome, &totals, out)?;
+    Ok(Merged::Settled(totals))
+}
+
+/// The tree of `plan`'s solve of `root`: positions within `plan.depth` moves of it are merged,
+/// the others are jobs.
+pub(super) fn plan_tree<B: Bits>(
+    plan: &Plan,
+    rules: &Rules<B>,
+    root: &Position<B>,
+    eval: &Evaluation,
+) -> Tree<B> {
+    let empties = rules.empty(root).count();
+    Tree::new(rules.clone(), empties.saturating_sub(plan.depth), eval)
+}
+
+/// The estimates the folder keeps for `tree`'s board under the evaluation `mark` names.
+pub(super) fn kept_estimates<B: Bits>(folder: &Folder, tree: &Tree<B>, mark: &str) -> Estimates<B> {
+    folder
+        .estimates(mark)
+        .into_iter()
+        .filter(|(_, _, pos)| pos.shape() == tree.rules.shape())
+        .map(|(depth, estimate, pos)| ((pos.position::<B>(), depth), estimate))
+        .collect()
+}
+
+/// Adds to `tree` what a job proved of `position`: a fail-soft `score` of its window, or a
+/// `line` of the value its task gives.
+pub(super) fn learn<B: Bits>(
+    tree: &mut Tree<B>,
+    position: &PositionString,
+    task: Task,
+    score: i32,
+    line: &MoveList,
+) -> anyhow::Result<()> {
+    let rules = &tree.rules;
+    if position.shape() != rules.shape() {
+        bail!("a position of another board");
+    }
+    let cells = rules.geometry.cell_count() as i32;
+    if score.abs() > cells {
+        bail!("a score of {score}, beyond the {cells} cells of the board");
+    }
+    let pos = position.position::<B>();
+    match task {
+        Task::Window { alpha, beta } => tree.learn(&pos, score, alpha, beta),
+        Task::Line { value } => {
+            let g = &rules.geometry;
+            let line = line
+                .0
+                .iter()
+                .map(|m| match m {
+                    Move::Play(sq) => g.index(*sq).map(Some).context("a line move off the board"),
+                    Move::Pass => Ok(None),
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            tree.learn_line(&pos, value, line);
+            Ok(())
+        }
+    }
+}
+
+/// Prints the report of a settled solve of `root`, as a direct solve prints it, with the work
+/// of `totals`.
+pub(super) fn write_report<B: Bits>(
+    tree: &mut Tree<B>,
+    plan: &Plan,
+    root: &Position<B>,
+    outcome: Settled,
+    totals: &Totals,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let rules = tree.rules.clone();
+    let g = &rules.geometry;
     // Moves of equal value in the order a direct solve lists them.
-    let order = tree.root_order(&root);
+    let order = tree.root_order(root);
     let place = |m: usize| order.iter().position(|&o| o == m);
     let mut moves = outcome.moves;
     moves.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), place(m)));
@@ -223,7 +269,7 @@ fn merge_in<B: Bits>(
         .iter()
         .map(|s| s.map_or(Move::Pass, |m| Move::Play(g.square(m))))
         .collect();
-    let end = play_out(&rules, &root, &MoveList(line.clone()))?;
+    let end = play_out(&rules, root, &MoveList(line.clone()))?;
     if !rules.is_over(&end) || rules.margin(&end, root.to_move) != outcome.value {
         bail!(
             "internal error: the merged line does not keep the value {:+}",
@@ -247,7 +293,7 @@ fn merge_in<B: Bits>(
     };
     writeln!(out, "# {}", heading(&plan.start, &plan.moves))?;
     write_solution(out, &solved, plan.which)?;
-    Ok(Merged::Settled(totals))
+    Ok(())
 }
 
 /// Jobs `(round, index)` as ranges, round by round: `round 2 jobs 0-3, 7`.

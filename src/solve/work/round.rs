@@ -3,7 +3,7 @@
 //! they came from.
 
 use super::folder::{Job, Round, Task};
-use super::tree::Tree;
+use super::tree::{Tree, Want};
 use crate::notation::PositionString;
 use crate::rules::{Bits, Position, Rules};
 use crate::search::weights::fnv1a;
@@ -39,30 +39,39 @@ pub(super) fn estimate_entries<B: Bits>(
 pub(super) fn round_of<B: Bits>(
     tree: &Tree<B>,
     number: u32,
-    wants: &[super::tree::Want<B>],
+    wants: &[Want<B>],
     lines: &[(Position<B>, i32)],
 ) -> Round {
-    let g = &tree.rules.geometry;
-    let name = |pos: &Position<B>| {
-        journal_name(&PositionString::from_position(g, &tree.canonical(pos)).to_string())
-    };
-    let mut jobs: Vec<Job> = wants
-        .iter()
-        .map(|w| Job {
-            task: Task::Window {
-                alpha: w.alpha,
-                beta: w.beta,
-            },
-            estimate: w.estimate,
-            journal: name(&w.position),
-            position: PositionString::from_position(g, &w.position),
-        })
-        .collect();
-    jobs.extend(lines.iter().map(|(pos, value)| Job {
-        task: Task::Line { value: *value },
-        estimate: *value,
-        journal: name(pos),
-        position: PositionString::from_position(g, pos),
-    }));
+    let mut jobs: Vec<Job> = wants.iter().map(|w| window_job(tree, w)).collect();
+    jobs.extend(lines.iter().map(|(pos, value)| line_job(tree, pos, *value)));
     Round { number, jobs }
+}
+
+/// The job a want asks for: its position's value within its window.
+pub(super) fn window_job<B: Bits>(tree: &Tree<B>, want: &Want<B>) -> Job {
+    Job {
+        task: Task::Window {
+            alpha: want.alpha,
+            beta: want.beta,
+        },
+        estimate: want.estimate,
+        journal: journal_of(tree, &want.position),
+        position: PositionString::from_position(&tree.rules.geometry, &want.position),
+    }
+}
+
+/// The job of a line of perfect play from `pos`, whose value is `value`.
+pub(super) fn line_job<B: Bits>(tree: &Tree<B>, pos: &Position<B>, value: i32) -> Job {
+    Job {
+        task: Task::Line { value },
+        estimate: value,
+        journal: journal_of(tree, pos),
+        position: PositionString::from_position(&tree.rules.geometry, pos),
+    }
+}
+
+/// The journal of `pos` and its images.
+fn journal_of<B: Bits>(tree: &Tree<B>, pos: &Position<B>) -> String {
+    let g = &tree.rules.geometry;
+    journal_name(&PositionString::from_position(g, &tree.canonical(pos)).to_string())
 }

@@ -10,7 +10,7 @@
 
 use crate::rules::{Bits, Position, Rules};
 use crate::search::{Config, Engine, Evaluation, DISC};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What a search must show of a position, for its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,6 +94,13 @@ pub struct Tree<B: Bits> {
     settled: HashMap<Position<B>, i32>,
     /// Lines asked for: the position as played and its value.
     pub lines_asked: Vec<(Position<B>, i32)>,
+    /// Positions within the frontier merged from their moves all the same, by canonical
+    /// position: jobs that held the rest up, split so that more workers share them.
+    split: HashSet<Position<B>>,
+    /// Whether a pass asks for tests at estimates before the values they depend on are known
+    /// (see [`Tree::settle`]): always in a split's first round; for a coordinator, while it
+    /// has workers with nothing to do.
+    pub speculate: bool,
 }
 
 impl<B: Bits> Tree<B> {
@@ -123,6 +130,8 @@ impl<B: Bits> Tree<B> {
             asked: Vec::new(),
             settled: HashMap::new(),
             lines_asked: Vec::new(),
+            split: HashSet::new(),
+            speculate: false,
         }
     }
 
@@ -229,7 +238,28 @@ impl<B: Bits> Tree<B> {
 
     /// Whether `pos` is merged from its moves rather than a job.
     pub fn expanded(&self, pos: &Position<B>) -> bool {
-        self.rules.empty(pos).count() > self.frontier && !self.rules.is_over(pos)
+        if self.rules.is_over(pos) {
+            return false;
+        }
+        self.rules.empty(pos).count() > self.frontier
+            || (!self.split.is_empty() && self.split.contains(&self.canonical(pos)))
+    }
+
+    /// Merges `pos` (and its images) from its moves from now on, rather than solving it as one
+    /// job; forgets what this pass decided.
+    pub fn split(&mut self, pos: &Position<B>) {
+        let c = self.canonical(pos);
+        self.split.insert(c);
+        self.forget();
+    }
+
+    /// What the results prove of `pos` (any image of it): `(low, high)`.
+    pub fn bounds(&self, pos: &Position<B>) -> (i32, i32) {
+        let c = self.canonical(pos);
+        self.known
+            .get(&c)
+            .copied()
+            .unwrap_or((-self.most, self.most))
     }
 
     /// The positions after each move of `pos`, or after its pass.
@@ -398,9 +428,10 @@ impl<B: Bits> Tree<B> {
         }
         let children = self.ordered_children(pos);
         let first = self.settle(&children[0].1)?;
-        // Only the first round guesses: once results come in, a test at an estimate that
-        // turns out wrong costs more than the round it saves.
-        let speculate = self.known.is_empty();
+        // Only the first round guesses, or a coordinator with idle workers: once results come
+        // in, a test at an estimate that turns out wrong costs more than the round it saves,
+        // but not more than a worker left idle.
+        let speculate = self.known.is_empty() || self.speculate;
         let mut best = match first {
             Some(v) => -v,
             None if !speculate => return Ok(None),

@@ -1,0 +1,452 @@
+//! One long solve of a work folder: a coordinator holds the tree of the solve and hands each
+//! worker a job the moment one is needed, with the window the results so far call for. There
+//! are no rounds: a result updates the tree at once, may cancel jobs it made pointless, and
+//! frees its worker for the next job. The workers are threads of this process
+//! ([`super::run_local`]) or the ranks of an MPI job; [`Workers`] is all the coordinator knows
+//! of them.
+//!
+//! What it decides, each time something changed:
+//! 1. Pass over the tree (as a merge does): the value and the report when the results settle
+//!    them, else the jobs still wanted, in the order the search meets them.
+//! 2. Cancel a running job whose window the results have decided.
+//! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. While
+//!    workers are idle the pass also asks for tests at estimates (as a split's first round
+//!    does), which costs work only where workers would wait anyway.
+//! 4. With workers still idle and nothing wanted, split the job that has run longest (it holds
+//!    the rest up): from then on the tree merges it from its moves, whose jobs the idle workers
+//!    share, and the job itself is cancelled.
+//!
+//! Every job that ends, and every split, goes into the folder's record at once
+//! ([`super::record`]); a run started again learns it and goes on, losing at most the jobs
+//! that were running.
+
+use super::folder::{Folder, Job, Plan, Task};
+use super::job::{plan_root, Found, JobEnd, JobOptions};
+use super::merge::{kept_estimates, learn, plan_tree, write_report, Totals};
+use super::outcome::pass;
+use super::record::{now_ms, Entry, JobEntry, Record};
+use super::round::{estimate_entries, evaluation_mark, line_job, window_job};
+use super::tree::Tree;
+use crate::files::LockKind;
+use crate::notation::PositionString;
+use crate::rules::{Bits, Position};
+use anyhow::{bail, Context};
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// What the coordinator asks of a worker.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Order {
+    /// Solve this job; `id` names it in the report.
+    Solve { id: u64, job: Job },
+    /// Stop job `id` if it still runs: its report then says it was stopped.
+    Cancel { id: u64 },
+    /// No more jobs.
+    Finish,
+}
+
+/// How a worker's job ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ended {
+    Solved(Found),
+    /// Cancelled, or stopped by a signal; its work is in its journal.
+    Stopped,
+    /// An error the solve cannot go on from (a journal that cannot be written, ...).
+    Failed(String),
+}
+
+/// A job ended, as its worker tells it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub worker: usize,
+    pub id: u64,
+    pub ended: Ended,
+    pub nodes: u64,
+}
+
+/// The workers a coordinator hands jobs to.
+pub trait Workers {
+    fn count(&self) -> usize;
+    fn send(&mut self, worker: usize, order: Order) -> anyhow::Result<()>;
+    /// The next report, waiting at most `wait` for one.
+    fn receive(&mut self, wait: Duration) -> anyhow::Result<Option<Report>>;
+}
+
+/// A job too small to be worth splitting: below this many empty cells it ends in well under
+/// a second.
+const MIN_SPLIT_EMPTIES: u32 = 16;
+
+/// How long a job runs before it may be split: a job that ends sooner is cheaper to wait for
+/// than to share.
+const SPLIT_AFTER: Duration = Duration::from_secs(2);
+
+/// How long the workers have to stop their jobs once the solve is settled or stopped.
+const STOP_WAIT: Duration = Duration::from_secs(30);
+
+/// Solves the work folder `dir` with `workers`, going on from what its record (and any
+/// rounds' results) hold, and prints the report on `out`.
+pub fn coordinate(
+    dir: &Path,
+    workers: &mut dyn Workers,
+    options: &JobOptions,
+    out: &mut dyn Write,
+) -> anyhow::Result<Result<Totals, JobEnd>> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    let _lock = folder.lock(LockKind::Exclusive)?;
+    crate::with_bits!(plan.start.shape(), |B| {
+        Coordinator::<B>::new(&folder, &plan, workers.count(), options)?.run(workers, out)
+    })
+}
+
+/// A job handed to a worker.
+struct Running<B> {
+    id: u64,
+    job: Job,
+    position: Position<B>,
+    canonical: Position<B>,
+    after: Option<u64>,
+    start_ms: u64,
+    started: Instant,
+    cancelled: bool,
+}
+
+struct Coordinator<'a, B: Bits> {
+    folder: &'a Folder,
+    plan: &'a Plan,
+    options: &'a JobOptions,
+    tree: Tree<B>,
+    root: Position<B>,
+    record: Record,
+    /// By worker: the job it runs.
+    running: Vec<Option<Running<B>>>,
+    next_id: u64,
+    /// The last job whose result the tree learned.
+    last_learned: Option<u64>,
+    totals: Totals,
+    mark: String,
+    estimates_known: usize,
+}
+
+impl<'a, B: Bits> Coordinator<'a, B> {
+    fn new(
+        folder: &'a Folder,
+        plan: &'a Plan,
+        workers: usize,
+        options: &'a JobOptions,
+    ) -> anyhow::Result<Self> {
+        let eval = &options.search.eval;
+        let (rules, root) = plan_root::<B>(plan)?;
+        let mut tree = plan_tree(plan, &rules, &root, eval);
+        tree.stop_on(&options.interrupt);
+        let mark = evaluation_mark(eval, &rules);
+        let estimates = kept_estimates(folder, &tree, &mark);
+        let estimates_known = estimates.len();
+        tree.keep_estimates(estimates);
+        let mut totals = Totals::default();
+        // What runs before proved: the rounds' results (of job arrays) and the record.
+        for round in folder.rounds()? {
+            for (i, job) in round.jobs.iter().enumerate() {
+                if let Some(r) = folder.result(round.number, i, job)? {
+                    let name = || folder.result_path(round.number, i).display().to_string();
+                    learn(&mut tree, &r.position, r.task, r.score, &r.line).with_context(name)?;
+                    totals.jobs += 1;
+                    totals.nodes = totals.nodes.saturating_add(r.nodes);
+                    totals.seconds.push(r.seconds);
+                }
+            }
+        }
+        let (record, entries) = Record::open(folder)?;
+        let mut next_id = 0;
+        let mut last_learned = None;
+        for entry in entries {
+            match entry {
+                Entry::Split(position) => {
+                    check_shape(&tree, &position)?;
+                    tree.split(&position.position::<B>());
+                }
+                Entry::Job(job) => {
+                    next_id = next_id.max(job.id + 1);
+                    totals.nodes = totals.nodes.saturating_add(job.nodes);
+                    match &job.found {
+                        Some(found) => {
+                            learn(&mut tree, &job.position, job.task, found.score, &found.line)
+                                .with_context(|| {
+                                    format!("{}: job {}", Record::path(folder).display(), job.id)
+                                })?;
+                            last_learned = Some(job.id);
+                            totals.jobs += 1;
+                            totals.seconds.push(seconds(&job));
+                        }
+                        None => totals.cancelled += 1,
+                    }
+                }
+            }
+        }
+        Ok(Coordinator {
+            folder,
+            plan,
+            options,
+            tree,
+            root,
+            record,
+            running: (0..workers).map(|_| None).collect(),
+            next_id,
+            last_learned,
+            totals,
+            mark,
+            estimates_known,
+        })
+    }
+
+    fn run(
+        mut self,
+        workers: &mut dyn Workers,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<Result<Totals, JobEnd>> {
+        if self.running.is_empty() {
+            bail!("no worker to solve the jobs");
+        }
+        let mut changed = true;
+        loop {
+            if let Some(signal) = self.options.interrupt.signal() {
+                self.stop_all(workers)?;
+                self.keep_estimates()?;
+                return Ok(Err(JobEnd::Stopped {
+                    signal: Some(signal),
+                }));
+            }
+            if changed {
+                changed = false;
+                let idle = self.running.iter().any(Option::is_none);
+                self.tree.speculate = idle;
+                if let Some(outcome) = pass(&mut self.tree, &self.root, self.plan.which)? {
+                    self.stop_all(workers)?;
+                    self.keep_estimates()?;
+                    let totals = std::mem::take(&mut self.totals);
+                    write_report(&mut self.tree, self.plan, &self.root, outcome, &totals, out)?;
+                    return Ok(Ok(totals));
+                }
+                self.cancel_pointless(workers)?;
+                self.hand_out(workers)?;
+            }
+            if self.running.iter().any(Option::is_none) && self.split_longest(workers)? {
+                changed = true;
+                continue;
+            }
+            let wait = Duration::from_millis(200);
+            let mut entries = Vec::new();
+            if let Some(report) = workers.receive(wait)? {
+                changed |= self.take(report, &mut entries)?;
+                // Whatever else has ended, taken in the same pass.
+                while let Some(report) = workers.receive(Duration::ZERO)? {
+                    changed |= self.take(report, &mut entries)?;
+                }
+            }
+            self.record.add(&entries)?;
+        }
+    }
+
+    /// Takes a worker's report: what its job proved goes into the tree, and the job into
+    /// `entries`. Whether the tree or the idle workers changed.
+    fn take(&mut self, report: Report, entries: &mut Vec<Entry>) -> anyhow::Result<bool> {
+        let slot = self
+            .running
+            .get_mut(report.worker)
+            .with_context(|| format!("a report from worker {}, who is not one", report.worker))?;
+        let Some(running) = slot.take_if(|r| r.id == report.id) else {
+            bail!(
+                "worker {} reports job {}, which it was not given",
+                report.worker,
+                report.id
+            );
+        };
+        let found = match report.ended {
+            Ended::Solved(found) => Some(found),
+            Ended::Stopped => None,
+            Ended::Failed(why) => bail!(
+                "worker {}: job {} ({}): {why}",
+                report.worker,
+                running.id,
+                running.job.position
+            ),
+        };
+        let entry = JobEntry {
+            id: running.id,
+            worker: report.worker,
+            after: running.after,
+            start_ms: running.start_ms,
+            end_ms: now_ms().max(running.start_ms),
+            nodes: report.nodes,
+            task: running.job.task,
+            found,
+            position: running.job.position.clone(),
+        };
+        self.totals.nodes = self.totals.nodes.saturating_add(report.nodes);
+        if let Some(found) = &entry.found {
+            learn(
+                &mut self.tree,
+                &entry.position,
+                entry.task,
+                found.score,
+                &found.line,
+            )
+            .with_context(|| format!("job {} ({})", entry.id, entry.position))?;
+            self.last_learned = Some(entry.id);
+            self.totals.jobs += 1;
+            self.totals.seconds.push(seconds(&entry));
+        } else {
+            self.totals.cancelled += 1;
+        }
+        entries.push(Entry::Job(entry));
+        Ok(true)
+    }
+
+    /// Cancels the running jobs whose windows the results have decided.
+    fn cancel_pointless(&mut self, workers: &mut dyn Workers) -> anyhow::Result<()> {
+        for (worker, slot) in self.running.iter_mut().enumerate() {
+            let Some(r) = slot.as_mut().filter(|r| !r.cancelled) else {
+                continue;
+            };
+            let Task::Window { alpha, beta } = r.job.task else {
+                continue;
+            };
+            let (low, high) = self.tree.bounds(&r.position);
+            if low >= beta || high <= alpha || low == high {
+                r.cancelled = true;
+                workers.send(worker, Order::Cancel { id: r.id })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands the jobs the last pass wants to idle workers, in order, one job per position (and
+    /// its images) at a time.
+    fn hand_out(&mut self, workers: &mut dyn Workers) -> anyhow::Result<()> {
+        let wants = self.tree.wants();
+        let lines = self.tree.lines_asked.clone();
+        let mut jobs: Vec<(Position<B>, Job)> = wants
+            .iter()
+            .map(|w| (w.position, window_job(&self.tree, w)))
+            .collect();
+        jobs.extend(
+            lines
+                .iter()
+                .map(|(pos, value)| (*pos, line_job(&self.tree, pos, *value))),
+        );
+        for (position, job) in jobs {
+            let canonical = self.tree.canonical(&position);
+            if self
+                .running
+                .iter()
+                .flatten()
+                .any(|r| r.canonical == canonical)
+            {
+                continue;
+            }
+            let Some(worker) = self.running.iter().position(Option::is_none) else {
+                return Ok(());
+            };
+            let id = self.next_id;
+            self.next_id += 1;
+            workers.send(
+                worker,
+                Order::Solve {
+                    id,
+                    job: job.clone(),
+                },
+            )?;
+            self.running[worker] = Some(Running {
+                id,
+                job,
+                position,
+                canonical,
+                after: self.last_learned,
+                start_ms: now_ms(),
+                started: Instant::now(),
+                cancelled: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// Splits the window job that has run longest, when it is large enough and has run long
+    /// enough to be worth sharing, and cancels it. Whether one was split.
+    fn split_longest(&mut self, workers: &mut dyn Workers) -> anyhow::Result<bool> {
+        let rules = &self.tree.rules;
+        let longest = self
+            .running
+            .iter()
+            .enumerate()
+            .filter_map(|(w, r)| r.as_ref().map(|r| (w, r)))
+            .filter(|(_, r)| {
+                !r.cancelled
+                    && matches!(r.job.task, Task::Window { .. })
+                    && rules.empty(&r.position).count() >= MIN_SPLIT_EMPTIES
+                    && r.started.elapsed() >= SPLIT_AFTER
+            })
+            .min_by_key(|(_, r)| r.started);
+        let Some((worker, r)) = longest else {
+            return Ok(false);
+        };
+        let (id, position, text) = (r.id, r.position, r.job.position.clone());
+        self.tree.split(&position);
+        self.record.add(&[Entry::Split(text)])?;
+        if let Some(r) = self.running[worker].as_mut() {
+            r.cancelled = true;
+        }
+        workers.send(worker, Order::Cancel { id })?;
+        Ok(true)
+    }
+
+    /// Cancels every running job, waits for the workers to stop (recording what they did),
+    /// and tells them there is no more.
+    fn stop_all(&mut self, workers: &mut dyn Workers) -> anyhow::Result<()> {
+        for (worker, slot) in self.running.iter_mut().enumerate() {
+            if let Some(r) = slot.as_mut().filter(|r| !r.cancelled) {
+                r.cancelled = true;
+                workers.send(worker, Order::Cancel { id: r.id })?;
+            }
+        }
+        let deadline = Instant::now() + STOP_WAIT;
+        let mut entries = Vec::new();
+        while self.running.iter().any(Option::is_some) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            if let Some(report) = workers.receive(left.min(Duration::from_millis(200)))? {
+                self.take(report, &mut entries)?;
+            }
+        }
+        self.record.add(&entries)?;
+        for worker in 0..self.running.len() {
+            workers.send(worker, Order::Finish)?;
+        }
+        Ok(())
+    }
+
+    /// Keeps the estimates made for the next run (only a cache).
+    fn keep_estimates(&mut self) -> anyhow::Result<()> {
+        let estimates = self.tree.take_estimates();
+        if estimates.len() > self.estimates_known {
+            let entries = estimate_entries(&self.tree.rules.geometry, &estimates);
+            self.folder.write_estimates(&self.mark, entries)?;
+        }
+        self.tree.keep_estimates(estimates);
+        Ok(())
+    }
+}
+
+/// A job's seconds, from handed out to ended.
+fn seconds(job: &JobEntry) -> f64 {
+    job.end_ms.saturating_sub(job.start_ms) as f64 / 1000.0
+}
+
+fn check_shape<B: Bits>(tree: &Tree<B>, position: &PositionString) -> anyhow::Result<()> {
+    if position.shape() != tree.rules.shape() {
+        bail!("{position}: a position of another board");
+    }
+    Ok(())
+}
