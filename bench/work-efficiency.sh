@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The cost of a split solve against the direct one, one thread each: the CPU seconds (user+sys)
-# of `othello solve` against those of `--split N --run-local --workers 1` (split, every job and
-# every merge), nodes, rounds, and how the jobs' times spread. The direct and split runs of a
+# of `othello solve` against those of `--split N --run-local --workers 1` (the split, then the
+# coordinator and every job), nodes, jobs, and how the jobs' times spread. The direct and split runs of a
 # board run one after the other, so compare ratios, not seconds across boards.
 #
 #   bench/work-efficiency.sh                      # the three boards below, 40 jobs asked
@@ -71,7 +71,8 @@ for board in "${boards[@]}"; do
     s=$(cpu "$scratch/split.time")
     dn=$(awk '/^Nodes:/{print $2}' "$scratch/direct.out")
     sn=$(awk '/^Nodes:/{print $2}' "$scratch/split.out")
-    jobs=$(grep -o '[0-9]* jobs\? in [0-9]* rounds\?.*' "$scratch/split.err" | tail -1)
+    # `N jobs, M cancelled, ...` (the coordinator) or `N jobs in R rounds, ...` (BATCH).
+    jobs=$(grep -o '[0-9]* jobs\?[ ,].*' "$scratch/split.err" | tail -1 || true)
     printf '%-22s %10s %10s %6.2f %14s %14s %s\n' "${global:+$global }${rows}x$cols" "$d" "$s" \
         "$(awk -v a="$s" -v b="$d" 'BEGIN{print a / b}')" "$dn" "$sn" "$jobs"
 done

@@ -840,3 +840,15 @@ fn a_local_run_killed_mid_way_goes_on_from_its_record() {
     let settled = othello(&["solve", "--work", d, "--run-local", "--workers", "1"]);
     assert_eq!(report(&settled), report(&again));
 }
+
+/// Without the cargo feature `mpi`, `--mpi` says how to get it (tests/mpi.rs runs it).
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_needs_a_build_with_the_feature() {
+    let dir = split_folder("no-mpi", &["--rows", "4", "--cols", "4", "--split", "4"]);
+    let out = othello(&["solve", "--work", dir.to_str().unwrap(), "--mpi"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("built without MPI") && err.contains("--features mpi"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

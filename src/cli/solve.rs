@@ -85,6 +85,11 @@ pub struct Args {
     /// for 16 to 1024 workers.
     #[arg(long, requires = "work", conflicts_with_all = ["split", "merge", "run_local", "job", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
     pub span: bool,
+    /// Solve the --work folder as one MPI job, started by `mpirun -n K` (K >= 2): rank 0
+    /// coordinates as --run-local does, the other ranks solve; run again, it goes on from
+    /// what the folder records. Needs a build with `--features mpi`.
+    #[arg(long, requires = "work", conflicts_with_all = ["split", "merge", "run_local", "job", "span", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
+    pub mpi: bool,
     /// Jobs run at once by --run-local [default: every core].
     #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
     pub workers: Option<usize>,
@@ -218,6 +223,9 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
             }),
         };
     }
+    if args.mpi {
+        return solve_mpi(dir, &options, &mut stdout);
+    }
     if args.run_local {
         let workers = args.workers.unwrap_or_else(all_cores);
         return match work::run_local(dir, workers, &options, &mut stdout)? {
@@ -260,6 +268,28 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
         None => Ok(()),
         Some(end) => Err(stopped_job(end)),
     }
+}
+
+/// `--mpi`: this rank's part of the solve; rank 0 prints the report.
+#[cfg(feature = "mpi")]
+fn solve_mpi(dir: &Path, options: &work::JobOptions, out: &mut dyn Write) -> Result<(), AppError> {
+    match work::run_mpi(dir, options, out)? {
+        None => Ok(()),
+        Some(Ok(totals)) => {
+            let _ = writeln!(io::stderr(), "othello solve: {}", totals.summary());
+            Ok(())
+        }
+        Some(Err(end)) => Err(stopped_job(end)),
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+fn solve_mpi(_: &Path, _: &work::JobOptions, _: &mut dyn Write) -> Result<(), AppError> {
+    Err(AppError::Usage(
+        "this othello is built without MPI: build it with `cargo build --release --features \
+         mpi` (it needs Open MPI and libclang: cluster/README.md)"
+            .to_string(),
+    ))
 }
 
 /// A job stopped: by a signal (status 128 + its number) or by its limit (status 3).

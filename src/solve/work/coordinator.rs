@@ -9,10 +9,10 @@
 //! 1. Pass over the tree (as a merge does): the value and the report when the results settle
 //!    them, else the jobs still wanted, in the order the search meets them.
 //! 2. Cancel a running job whose window the results have decided.
-//! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. While
-//!    workers are idle the pass also asks for tests at estimates (as a split's first round
-//!    does), which costs work only where workers would wait anyway.
-//! 4. With workers still idle and nothing wanted, split the job that has run longest (it holds
+//! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. With
+//!    workers still idle, pass again asking also for tests at estimates (as a split's first
+//!    round does): work only where workers would wait anyway.
+//! 4. With workers still idle, split the job that has run longest (it holds
 //!    the rest up): from then on the tree merges it from its moves, whose jobs the idle workers
 //!    share, and the job itself is cancelled.
 //!
@@ -21,8 +21,9 @@
 //! that were running.
 
 use super::folder::{Folder, Job, Plan, Task};
-use super::job::{plan_root, Found, JobEnd, JobOptions};
+use super::job::{plan_root, JobEnd, JobOptions};
 use super::merge::{kept_estimates, learn, plan_tree, write_report, Totals};
+use super::messages::{Ended, Order, Report};
 use super::outcome::pass;
 use super::record::{now_ms, Entry, JobEntry, Record};
 use super::round::{estimate_entries, evaluation_mark, line_job, window_job};
@@ -34,36 +35,6 @@ use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// What the coordinator asks of a worker.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Order {
-    /// Solve this job; `id` names it in the report.
-    Solve { id: u64, job: Job },
-    /// Stop job `id` if it still runs: its report then says it was stopped.
-    Cancel { id: u64 },
-    /// No more jobs.
-    Finish,
-}
-
-/// How a worker's job ended.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Ended {
-    Solved(Found),
-    /// Cancelled, or stopped by a signal; its work is in its journal.
-    Stopped,
-    /// An error the solve cannot go on from (a journal that cannot be written, ...).
-    Failed(String),
-}
-
-/// A job ended, as its worker tells it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Report {
-    pub worker: usize,
-    pub id: u64,
-    pub ended: Ended,
-    pub nodes: u64,
-}
 
 /// The workers a coordinator hands jobs to.
 pub trait Workers {
@@ -219,8 +190,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             }
             if changed {
                 changed = false;
-                let idle = self.running.iter().any(Option::is_none);
-                self.tree.speculate = idle;
+                self.tree.speculate = false;
                 if let Some(outcome) = pass(&mut self.tree, &self.root, self.plan.which)? {
                     self.stop_all(workers)?;
                     self.keep_estimates()?;
@@ -230,6 +200,13 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 }
                 self.cancel_pointless(workers)?;
                 self.hand_out(workers)?;
+                // Workers still idle: the tests at estimates are work that would otherwise
+                // wait. The same pass again, guessing where values are not known yet.
+                if self.running.iter().any(Option::is_none) {
+                    self.tree.speculate = true;
+                    pass(&mut self.tree, &self.root, self.plan.which)?;
+                    self.hand_out(workers)?;
+                }
             }
             if self.running.iter().any(Option::is_none) && self.split_longest(workers)? {
                 changed = true;

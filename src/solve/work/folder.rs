@@ -234,15 +234,7 @@ impl Round {
         let _ = writeln!(t, "round: {}", self.number);
         let _ = writeln!(t, "jobs: {}", self.jobs.len());
         for (i, job) in self.jobs.iter().enumerate() {
-            let task = match job.task {
-                Task::Window { alpha, beta } => format!("window {alpha} {beta}"),
-                Task::Line { value } => format!("line {value} -"),
-            };
-            let _ = writeln!(
-                t,
-                "{i} {task} {} {} {}",
-                job.estimate, job.journal, job.position
-            );
+            let _ = writeln!(t, "{}", job.line(i as u64));
         }
         t
     }
@@ -260,7 +252,7 @@ impl Round {
         let mut jobs = Vec::with_capacity(count);
         for (i, line) in body.iter().enumerate() {
             let job = parse_job(line).with_context(|| format!("job line {line:?}"))?;
-            if job.0 != i {
+            if job.0 != i as u64 {
                 bail!("job {} listed where job {i} belongs", job.0);
             }
             jobs.push(job.1);
@@ -269,10 +261,30 @@ impl Round {
     }
 }
 
-fn parse_job(line: &str) -> anyhow::Result<(usize, Job)> {
+impl Job {
+    /// The job as a jobs file lists it, under `index`: `index task a b estimate journal
+    /// position`.
+    pub fn line(&self, index: u64) -> String {
+        let task = match self.task {
+            Task::Window { alpha, beta } => format!("window {alpha} {beta}"),
+            Task::Line { value } => format!("line {value} -"),
+        };
+        format!(
+            "{index} {task} {} {} {}",
+            self.estimate, self.journal, self.position
+        )
+    }
+
+    /// A job line and its index, as [`Job::line`] writes them.
+    pub fn parse_line(line: &str) -> anyhow::Result<(u64, Job)> {
+        parse_job(line)
+    }
+}
+
+fn parse_job(line: &str) -> anyhow::Result<(u64, Job)> {
     let mut words = line.splitn(7, ' ');
     let mut next = |what: &str| words.next().with_context(|| format!("no {what}"));
-    let index: usize = next("index")?.parse()?;
+    let index: u64 = next("index")?.parse()?;
     let kind = next("task")?;
     let (a, b) = (next("value")?, next("value")?);
     let task = match kind {

@@ -1,10 +1,11 @@
 //! `--run-local`: the whole split solve in this process, the coordinator handing its jobs to
 //! worker threads, each with its own solver kept from job to job.
 
-use super::coordinator::{coordinate, Ended, Order, Report, Workers};
+use super::coordinator::{coordinate, Workers};
 use super::folder::{Folder, Job, Plan};
 use super::job::{open_journal, plan_root, solve_job, JobEnd, JobOptions, KeptSolver};
 use super::merge::Totals;
+use super::messages::{Ended, Order, Report};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::Path;

@@ -1,0 +1,196 @@
+//! The coordinated solve as one MPI job (`othello solve --work DIR --mpi`, started by
+//! `mpirun -n K`): rank 0 runs the coordinator, every other rank is a worker with its own
+//! solver kept from job to job. The ranks say the lines of [`super::messages`] to each other
+//! as point-to-point messages of bytes; the work folder, which every rank sees, holds the jobs'
+//! journals and the coordinator's record, as in a local run.
+//!
+//! Only each process's main thread calls MPI (`MPI_THREAD_FUNNELED`): a worker solves on a
+//! thread of its own while its main thread watches for a cancel.
+
+use super::coordinator::{coordinate, Workers};
+use super::folder::{Folder, Job, Plan};
+use super::job::{JobEnd, JobOptions, KeptSolver};
+use super::local::solve_assigned;
+use super::merge::Totals;
+use super::messages::{Ended, Order, Report};
+use anyhow::{bail, Context};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How often a worker looks for a cancel while it solves, and the coordinator for a report.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs this process's part of an MPI solve of the work folder `dir`: the report (or the stop)
+/// on rank 0, `None` on a worker.
+pub fn run_mpi(
+    dir: &Path,
+    options: &JobOptions,
+    out: &mut dyn Write,
+) -> anyhow::Result<Option<Result<Totals, JobEnd>>> {
+    let Some((universe, _)) = mpi::initialize_with_threading(mpi::Threading::Funneled) else {
+        bail!("MPI cannot be started twice in one process");
+    };
+    let world = universe.world();
+    if world.size() < 2 {
+        bail!(
+            "an MPI solve needs 2 ranks or more (mpirun -n K, K >= 2): rank 0 coordinates, \
+             the others solve"
+        );
+    }
+    if world.rank() != 0 {
+        serve(&world, dir, options)?;
+        return Ok(None);
+    }
+    let mut ranks = Ranks {
+        world: &world,
+        count: world.size() as usize - 1,
+    };
+    let solved = coordinate(dir, &mut ranks, options, out);
+    if solved.is_err() {
+        // The workers wait for orders: tell them to end, so that every rank finalizes.
+        for worker in 0..ranks.count {
+            let _ = ranks.send(worker, Order::Finish);
+        }
+    }
+    solved.map(Some)
+}
+
+/// The worker ranks, as the coordinator sees them: worker `w` is rank `w + 1`.
+struct Ranks<'a> {
+    world: &'a SimpleCommunicator,
+    count: usize,
+}
+
+impl Workers for Ranks<'_> {
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn send(&mut self, worker: usize, order: Order) -> anyhow::Result<()> {
+        let rank = i32::try_from(worker + 1).context("a worker beyond the ranks")?;
+        self.world
+            .process_at_rank(rank)
+            .send(order.to_string().as_bytes());
+        Ok(())
+    }
+
+    fn receive(&mut self, wait: Duration) -> anyhow::Result<Option<Report>> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(probed) = self.world.any_process().immediate_matched_probe() {
+                let (bytes, status) = probed.matched_receive_vec::<u8>();
+                let rank = status.source_rank();
+                let report: Report = text(&bytes)
+                    .and_then(str::parse)
+                    .with_context(|| format!("a message from rank {rank}"))?;
+                if report.worker + 1 != rank as usize {
+                    bail!("rank {rank} reports as worker {}", report.worker);
+                }
+                return Ok(Some(report));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            std::thread::sleep(left.min(Duration::from_millis(1)));
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> anyhow::Result<&str> {
+    std::str::from_utf8(bytes).context("not UTF-8 text")
+}
+
+/// A worker rank: solves each job it is handed, in turn, until told there are no more.
+fn serve(world: &SimpleCommunicator, dir: &Path, options: &JobOptions) -> anyhow::Result<()> {
+    let folder = Folder::new(dir);
+    let plan = folder.plan()?;
+    let worker = world.rank() as usize - 1;
+    let coordinator = world.process_at_rank(0);
+    let mut warm = KeptSolver::many();
+    loop {
+        let (bytes, _) = coordinator.receive_vec::<u8>();
+        let order: Order = text(&bytes).and_then(str::parse)?;
+        let (id, job) = match order {
+            Order::Finish => return Ok(()),
+            // For a job that ended before the cancel came.
+            Order::Cancel { .. } => continue,
+            Order::Solve { id, job } => (id, job),
+        };
+        let (ended, nodes, finish) =
+            solve_watching(world, &folder, &plan, &job, id, options, &mut warm);
+        if finish {
+            return Ok(());
+        }
+        let report = Report {
+            worker,
+            id,
+            ended,
+            nodes,
+        };
+        coordinator.send(report.to_string().as_bytes());
+    }
+}
+
+/// Solves job `id` on a thread of its own while this thread reads the coordinator's orders: a
+/// cancel of the job stops it, and so does the end of the work (then `finish` is true).
+fn solve_watching(
+    world: &SimpleCommunicator,
+    folder: &Folder,
+    plan: &Plan,
+    job: &Job,
+    id: u64,
+    options: &JobOptions,
+    warm: &mut KeptSolver,
+) -> (Ended, u64, bool) {
+    let coordinator = world.process_at_rank(0);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut finish = false;
+    let (ended, nodes) = std::thread::scope(|scope| {
+        let (done, solved) = channel();
+        let stop_flag = Arc::clone(&cancel);
+        scope.spawn(move || {
+            let stop: crate::search::Observer = Box::new(move |_| match stop_flag.load(Relaxed) {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            });
+            let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                solve_assigned(folder, plan, job, options, warm, stop)
+            }));
+            let _ = done.send(match solved {
+                Ok(Ok(solved)) => solved,
+                Ok(Err(e)) => (Ended::Failed(format!("{e:#}")), 0),
+                Err(_) => (Ended::Failed("the solver panicked".to_string()), 0),
+            });
+        });
+        loop {
+            match solved.recv_timeout(POLL) {
+                Ok(solved) => return solved,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return (Ended::Failed("the solver thread ended".to_string()), 0)
+                }
+            }
+            while let Some(probed) = coordinator.immediate_matched_probe() {
+                let (bytes, _) = probed.matched_receive_vec::<u8>();
+                match text(&bytes).and_then(str::parse::<Order>) {
+                    Ok(Order::Cancel { id: c }) if c == id => cancel.store(true, Relaxed),
+                    Ok(Order::Finish) => {
+                        finish = true;
+                        cancel.store(true, Relaxed);
+                    }
+                    // A cancel of a job that ended before; nothing else comes mid-job.
+                    _ => {}
+                }
+            }
+        }
+    });
+    (ended, nodes, finish)
+}
