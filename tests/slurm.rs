@@ -4,6 +4,7 @@
 //!
 //! Setup, once, as root (Debian 12): `apt-get update && apt-get install -y slurm-wlm munge`
 //! Run: `cargo test --release --test slurm -- --ignored` (about three minutes; `.ci/run` does both).
+//! Built with `--features mpi` (and Open MPI installed), the MPI batch script's tests run too.
 //! Without the packages each test prints "skipped: slurm-wlm not installed" and passes; when not
 //! run as root, "skipped: starting a cluster needs root".
 
@@ -16,6 +17,11 @@ use std::time::{Duration, Instant};
 
 const OTHELLO: &str = env!("CARGO_BIN_EXE_othello");
 const SOLVE_DRIVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/cluster/slurm/othello-solve");
+#[cfg(feature = "mpi")]
+const MPI_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/cluster/slurm/othello-solve.sbatch"
+);
 const TRAIN_DRIVER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/cluster/slurm/othello-train-gen"
@@ -543,4 +549,215 @@ fn training_shards_made_as_an_array_fit_as_one_run() {
     };
     assert!(!table(&fit.stdout).is_empty(), "{fit:?}");
     assert_eq!(table(&out.stdout), table(&fit.stdout));
+}
+
+/// Whether Open MPI's `mpirun` is here; says so where it is not.
+#[cfg(feature = "mpi")]
+fn have_mpirun() -> bool {
+    let found = Command::new("mpirun").arg("--version").output();
+    let found = found.is_ok_and(|o| o.status.success());
+    if !found {
+        println!("skipped: no mpirun (apt-get install openmpi-bin libopenmpi-dev)");
+    }
+    found
+}
+
+/// `sbatch` of the MPI batch script with `tasks` tasks, its output to `log`, solving `solve`
+/// into `work`: waiting for its end when `wait`.
+#[cfg(feature = "mpi")]
+fn submit_mpi(
+    cluster: &Cluster,
+    tasks: u32,
+    log: &Path,
+    extra: &[&str],
+    work: &Path,
+    solve: &[&str],
+    wait: bool,
+) -> Output {
+    let mut sbatch = cluster.command("sbatch");
+    sbatch.args([
+        "--parsable",
+        "-n",
+        &tasks.to_string(),
+        "-o",
+        log.to_str().unwrap(),
+    ]);
+    if wait {
+        sbatch.arg("--wait");
+    }
+    sbatch
+        .args(extra)
+        .arg(MPI_SCRIPT)
+        .args(["--work", work.to_str().unwrap(), "--othello", OTHELLO, "--"])
+        .args(solve)
+        .output()
+        .unwrap()
+}
+
+/// Whether the job `id` is still known to the cluster as pending or running.
+#[cfg(feature = "mpi")]
+fn job_alive(cluster: &Cluster, id: &str) -> bool {
+    let out = cluster
+        .command("squeue")
+        .args(["-h", "-j", id, "-o", "%T"])
+        .output()
+        .unwrap();
+    let state = text(&out.stdout);
+    [
+        "PENDING",
+        "RUNNING",
+        "CONFIGURING",
+        "COMPLETING",
+        "REQUEUED",
+    ]
+    .iter()
+    .any(|s| state.contains(s))
+}
+
+/// The jobs the coordinator's record holds so far.
+#[cfg(feature = "mpi")]
+fn recorded_jobs(work: &Path) -> usize {
+    fs::read_to_string(work.join("solve.log"))
+        .map_or(0, |t| t.lines().filter(|l| l.starts_with("job ")).count())
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+#[ignore = "needs Debian's slurm-wlm, munge and openmpi-bin, and root: cargo test --release --features mpi --test slurm -- --ignored"]
+fn the_mpi_batch_script_solves_full_and_simple_misere_boards() {
+    let _serial = serial();
+    if !have_mpirun() {
+        return;
+    }
+    let Some(cluster) = Cluster::start("") else {
+        return;
+    };
+    let cases: [(&[&str], &[&str]); 2] = [
+        (&[], &["--rows", "5", "--cols", "5"]),
+        (
+            &["--rules", "simple"],
+            &["--rows", "4", "--cols", "5", "--misere"],
+        ),
+    ];
+    for (n, (global, board)) in cases.iter().enumerate() {
+        let work = cluster.folder(&format!("mpi-{n}"));
+        let log = cluster.folder(&format!("mpi-{n}.log"));
+        // The global options go where the script passes the solve's: after `--`, before
+        // `solve`'s own are taken as `othello solve`'s.
+        let solve: Vec<&str> = board.iter().chain(global.iter()).copied().collect();
+        let out = submit_mpi(&cluster, 2, &log, &[], &work, &solve, true);
+        let said = fs::read_to_string(&log).unwrap_or_default();
+        assert!(out.status.success(), "{out:?}\n{said}");
+        let mut args = global.to_vec();
+        args.push("solve");
+        args.extend(*board);
+        let report_file = fs::read(work.join("report.txt")).unwrap();
+        assert_eq!(report(&report_file), direct_solve(&args), "{said}");
+        assert!(said.contains("2 tasks"), "{said}");
+    }
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+#[ignore = "needs Debian's slurm-wlm, munge and openmpi-bin, and root: cargo test --release --features mpi --test slurm -- --ignored"]
+fn an_mpi_batch_job_cancelled_and_submitted_again_goes_on() {
+    let _serial = serial();
+    if !have_mpirun() {
+        return;
+    }
+    let Some(cluster) = Cluster::start("") else {
+        return;
+    };
+    let board = ["--rows", "5", "--cols", "7", "--split", "60"];
+    let work = cluster.folder("cancelled");
+    let log = cluster.folder("cancelled.log");
+    let out = submit_mpi(&cluster, 2, &log, &[], &work, &board, false);
+    succeeded(&out);
+    let id = text(&out.stdout)
+        .trim()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let start = Instant::now();
+    while recorded_jobs(&work) < 20 {
+        assert!(
+            job_alive(&cluster, &id),
+            "the job ended before it could be cancelled"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no job ended in 300 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = cluster.command("scancel").arg(&id).output().unwrap();
+    succeeded(&out);
+    while job_alive(&cluster, &id) {
+        assert!(
+            start.elapsed() < Duration::from_secs(360),
+            "scancel did not end the job"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(!work.join("report.txt").exists(), "the job had finished");
+    let before = recorded_jobs(&work);
+    let again = submit_mpi(&cluster, 2, &log, &[], &work, &board, true);
+    let said = fs::read_to_string(&log).unwrap_or_default();
+    assert!(again.status.success(), "{again:?}\n{said}");
+    assert!(recorded_jobs(&work) > before, "{said}");
+    let report_file = fs::read(work.join("report.txt")).unwrap();
+    assert_eq!(
+        report(&report_file),
+        direct_solve(&["solve", "--rows", "5", "--cols", "7"])
+    );
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+#[ignore = "needs Debian's slurm-wlm, munge and openmpi-bin, and root: cargo test --release --features mpi --test slurm -- --ignored"]
+fn an_mpi_batch_job_at_its_time_limit_requeues_itself_and_goes_on() {
+    let _serial = serial();
+    if !have_mpirun() {
+        return;
+    }
+    let Some(cluster) = Cluster::start("") else {
+        return;
+    };
+    let board = ["--rows", "5", "--cols", "7", "--split", "60"];
+    let work = cluster.folder("requeued");
+    let log = cluster.folder("requeued.log");
+    // A minute's limit, warned 55 s before it: the solve is stopped after about 5 s.
+    let limit = ["--time=1", "--signal=B:USR1@55"];
+    let out = submit_mpi(&cluster, 2, &log, &limit, &work, &board, false);
+    succeeded(&out);
+    let id = text(&out.stdout)
+        .trim()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let start = Instant::now();
+    while !work.join("report.txt").exists() {
+        let said = fs::read_to_string(&log).unwrap_or_default();
+        assert!(
+            start.elapsed() < Duration::from_secs(400),
+            "no report after 400 s:\n{said}"
+        );
+        assert!(
+            job_alive(&cluster, &id) || work.join("report.txt").exists(),
+            "the job ended without a report:\n{said}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let said = fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        said.contains("requeued"),
+        "it never reached its time limit:\n{said}"
+    );
+    let report_file = fs::read(work.join("report.txt")).unwrap();
+    assert_eq!(
+        report(&report_file),
+        direct_solve(&["solve", "--rows", "5", "--cols", "7"])
+    );
 }

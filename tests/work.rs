@@ -849,6 +849,9 @@ fn mpi_needs_a_build_with_the_feature() {
     let out = othello(&["solve", "--work", dir.to_str().unwrap(), "--mpi"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
-    assert!(err.contains("built without MPI") && err.contains("--features mpi"), "{err}");
+    assert!(
+        err.contains("built without MPI") && err.contains("--features mpi"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
