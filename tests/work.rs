@@ -723,6 +723,24 @@ fn an_estimate_projects_every_round_and_keeps_its_round_one_jobs() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("estimate: simulated with 10-move estimates"));
     assert!(projected_seconds(&out) >= 0.0);
+    // And the span and wall times a coordinator would see, as --span prints them: the work
+    // shared by more workers, never below the span.
+    assert!(stdout.contains("projection: span "), "{stdout}");
+    let predicted: Vec<(u32, f64, f64)> = stdout
+        .lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            match w[..] {
+                [p, a, b] => Some((p.parse().ok()?, a.parse().ok()?, b.parse().ok()?)),
+                _ => None,
+            }
+        })
+        .collect();
+    let workers: Vec<u32> = predicted.iter().map(|p| p.0).collect();
+    assert_eq!(workers, [16, 64, 256, 1024], "{stdout}");
+    for pair in predicted.windows(2) {
+        assert!(pair[1].2 <= pair[0].2 && pair[1].1 <= pair[0].1, "{stdout}");
+    }
     // Job 0 of round 1, the first line's exact leaf, is always in the sample, and kept.
     assert!(dir.join("round-1").join("job-0.result").exists());
     let local = othello(&["solve", "--work", d, "--run-local", "--workers", "2"]);
@@ -854,4 +872,38 @@ fn mpi_needs_a_build_with_the_feature() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// `--span` reads a local run's record: every job that ended, a span no longer than the work
+/// (one worker) and the predictions for 16 to 1024 workers.
+#[test]
+fn the_span_of_a_local_run_is_read_from_its_record() {
+    let dir = split_folder("span", &["--rows", "4", "--cols", "5", "--split", "8"]);
+    let d = dir.to_str().unwrap();
+    let none = othello(&["solve", "--work", d, "--span"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        text(&none.stderr).contains("no record of a run"),
+        "{}",
+        text(&none.stderr)
+    );
+    let run = othello(&["solve", "--work", d, "--run-local", "--workers", "1"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let out = othello(&["solve", "--work", d, "--span"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    let record = std::fs::read_to_string(dir.join("solve.log")).unwrap();
+    let jobs = record.lines().filter(|l| l.starts_with("job ")).count();
+    assert!(said.starts_with(&format!("jobs: {jobs} (")), "{said}");
+    let seconds = |key: &str| -> f64 {
+        let line = said.lines().find(|l| l.starts_with(key)).unwrap();
+        line[key.len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(seconds("span: ") <= seconds("work: ") + 0.001, "{said}");
+    assert!(said.contains("\n1024 "), "{said}");
 }

@@ -20,6 +20,7 @@ use crate::search::{Engine, RootMoves};
 use crate::solve::position::interruptible;
 use crate::wording::Counted;
 use anyhow::{bail, Context};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -180,6 +181,38 @@ struct Projected {
     sampled: Vec<f64>,
     /// How many sampled jobs were projected from the growth of their solve time.
     grown: usize,
+    /// The sampled times of each kind of job, in order.
+    by_kind: BTreeMap<Kind, Vec<f64>>,
+}
+
+impl Projected {
+    /// The span the simulated rounds predict for a coordinator: a round's jobs wait on the
+    /// round before, so each round adds its largest job, expected as the largest of as many
+    /// draws from each kind's sampled times as the round holds of that kind.
+    fn span<B>(&self, sim: &Simulation<B>) -> f64 {
+        let mut counts: BTreeMap<(u32, Kind), i32> = BTreeMap::new();
+        for job in &sim.jobs {
+            *counts.entry((job.round, job.kind)).or_default() += 1;
+        }
+        let mut by_round: BTreeMap<u32, f64> = BTreeMap::new();
+        for (&(round, kind), &k) in &counts {
+            let times = self.by_kind.get(&kind).map_or(&[][..], Vec::as_slice);
+            let longest = by_round.entry(round).or_default();
+            *longest = longest.max(expected_largest(times, k));
+        }
+        by_round.values().sum()
+    }
+}
+
+/// The expected largest of `k` draws from `sorted` (times in increasing order): the i-th of m
+/// is the largest with chance (i/m)^k - ((i-1)/m)^k.
+fn expected_largest(sorted: &[f64], k: i32) -> f64 {
+    let m = sorted.len() as f64;
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, t)| t * (((i + 1) as f64 / m).powi(k) - (i as f64 / m).powi(k)))
+        .sum()
 }
 
 /// A sample of `jobs` by kind, `sample` in all: each kind's first job (by round) and then a
@@ -232,6 +265,7 @@ impl Projector<'_> {
             at_least: false,
             sampled: Vec::new(),
             grown: 0,
+            by_kind: BTreeMap::new(),
         };
         for (n, chosen) in sampled_by_kind(&sim.jobs, sample) {
             let mut times = Vec::new();
@@ -259,6 +293,11 @@ impl Projector<'_> {
             }
             let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
             projected.seconds += mean * n as f64;
+            if let Some(&first) = chosen.first() {
+                let kind = projected.by_kind.entry(sim.jobs[first].kind).or_default();
+                kind.extend(&times);
+                kind.sort_by(f64::total_cmp);
+            }
             projected.sampled.extend(times);
         }
         Ok(Ok(projected))
@@ -472,13 +511,29 @@ pub fn estimate(
             "projection: every round takes {at_least}{total:.0} CPU seconds ({:.2} CPU hours) on one thread a job",
             total / 3600.0
         )?;
+        let span = projected.span(&sim);
+        writeln!(
+            out,
+            "projection: span {span:.0} s (the expected largest job of each round, in turn), parallelism {}",
+            super::span::parallelism(total, span)
+        )?;
+        super::span::write_predictions(total, span, out)?;
         anyhow::Ok(Ok(()))
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::carried;
+    use super::{carried, expected_largest};
+
+    #[test]
+    fn the_largest_of_k_draws_is_expected_from_the_sorted_sample() {
+        assert_eq!(expected_largest(&[2.0], 5), 2.0);
+        // One draw: the mean. Two of [1, 3]: 3 but when both are 1 (a quarter).
+        assert_eq!(expected_largest(&[1.0, 3.0], 1), 2.0);
+        assert_eq!(expected_largest(&[1.0, 3.0], 2), 2.5);
+        assert_eq!(expected_largest(&[], 3), 0.0);
+    }
 
     #[test]
     fn growth_is_carried_at_the_rate_per_cell_between_the_first_and_last_solves() {

@@ -68,8 +68,7 @@ impl Span {
 
     /// The wall time on `workers`, at least and at most, by Brent's bound.
     pub fn predicted(&self, workers: u32) -> (f64, f64) {
-        let share = self.work / f64::from(workers.max(1));
-        (share.max(self.span), share + self.span)
+        predicted(self.work, self.span, workers)
     }
 
     pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -85,19 +84,35 @@ impl Span {
             self.span,
             Counted(self.chain, "job")
         )?;
-        let parallelism = if self.span > 0.0 {
-            format!("{:.1}", self.work / self.span)
-        } else {
-            "-".to_string()
-        };
-        writeln!(out, "parallelism: {parallelism}")?;
-        writeln!(out, "# workers, predicted wall time: at least, at most (s)")?;
-        for workers in PREDICTED_FOR {
-            let (least, most) = self.predicted(workers);
-            writeln!(out, "{workers} {least:.3} {most:.3}")?;
-        }
-        Ok(())
+        writeln!(out, "parallelism: {}", parallelism(self.work, self.span))?;
+        write_predictions(self.work, self.span, out)
     }
+}
+
+/// The wall time on `workers` of `work` seconds whose span is `span`: at least and at most,
+/// by Brent's bound.
+fn predicted(work: f64, span: f64, workers: u32) -> (f64, f64) {
+    let share = work / f64::from(workers.max(1));
+    (share.max(span), share + span)
+}
+
+/// work / span, as the reports print it.
+pub(super) fn parallelism(work: f64, span: f64) -> String {
+    if span > 0.0 {
+        format!("{:.1}", work / span)
+    } else {
+        "-".to_string()
+    }
+}
+
+/// The predicted wall times on [`PREDICTED_FOR`] workers, a line each.
+pub(super) fn write_predictions(work: f64, span: f64, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "# workers, predicted wall time: at least, at most (s)")?;
+    for workers in PREDICTED_FOR {
+        let (least, most) = predicted(work, span, workers);
+        writeln!(out, "{workers} {least:.3} {most:.3}")?;
+    }
+    Ok(())
 }
 
 /// Prints the span of the run recorded in the work folder `dir`.
