@@ -116,7 +116,14 @@ fn serve(world: &SimpleCommunicator, dir: &Path, options: &JobOptions) -> anyhow
     let coordinator = world.process_at_rank(0);
     let mut warm = KeptSolver::many();
     loop {
-        let (bytes, _) = coordinator.receive_vec::<u8>();
+        // Polled, not a blocking receive: Open MPI's spins, and an idle worker would burn a
+        // core waiting for its next job.
+        let bytes = loop {
+            match coordinator.immediate_matched_probe() {
+                Some(probed) => break probed.matched_receive_vec::<u8>().0,
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+        };
         let order: Order = text(&bytes).and_then(str::parse)?;
         let (id, job) = match order {
             Order::Finish => return Ok(()),
