@@ -594,6 +594,34 @@ fn submit_mpi(
         .unwrap()
 }
 
+/// A cluster for a test of the MPI batch script, one test at a time; `None` (with the reason
+/// printed) where this machine cannot.
+#[cfg(feature = "mpi")]
+fn mpi_cluster() -> Option<(std::sync::MutexGuard<'static, ()>, Cluster)> {
+    let serial = serial();
+    if !have_mpirun() {
+        return None;
+    }
+    Some((serial, Cluster::start("")?))
+}
+
+/// A 5x7 solve, long enough to be stopped on the way.
+#[cfg(feature = "mpi")]
+const FIVE_BY_SEVEN: [&str; 6] = ["--rows", "5", "--cols", "7", "--split", "60"];
+
+/// Submits the 5x7 solve with the sbatch options `extra`, not waiting: its work folder, its
+/// log and its job id.
+#[cfg(feature = "mpi")]
+fn submit_5x7(cluster: &Cluster, name: &str, extra: &[&str]) -> (PathBuf, PathBuf, String) {
+    let work = cluster.folder(name);
+    let log = cluster.folder(&format!("{name}.log"));
+    let out = submit_mpi(cluster, 2, &log, extra, &work, &FIVE_BY_SEVEN, false);
+    succeeded(&out);
+    let said = text(&out.stdout);
+    let id = said.trim().split(';').next().unwrap().to_string();
+    (work, log, id)
+}
+
 /// Whether the job `id` is still known to the cluster as pending or running.
 #[cfg(feature = "mpi")]
 fn job_alive(cluster: &Cluster, id: &str) -> bool {
@@ -625,11 +653,7 @@ fn recorded_jobs(work: &Path) -> usize {
 #[test]
 #[ignore = "needs Debian's slurm-wlm, munge and openmpi-bin, and root: cargo test --release --features mpi --test slurm -- --ignored"]
 fn the_mpi_batch_script_solves_full_and_simple_misere_boards() {
-    let _serial = serial();
-    if !have_mpirun() {
-        return;
-    }
-    let Some(cluster) = Cluster::start("") else {
+    let Some((_serial, cluster)) = mpi_cluster() else {
         return;
     };
     let cases: [(&[&str], &[&str]); 2] = [
@@ -661,24 +685,10 @@ fn the_mpi_batch_script_solves_full_and_simple_misere_boards() {
 #[test]
 #[ignore = "needs Debian's slurm-wlm, munge and openmpi-bin, and root: cargo test --release --features mpi --test slurm -- --ignored"]
 fn an_mpi_batch_job_cancelled_and_submitted_again_goes_on() {
-    let _serial = serial();
-    if !have_mpirun() {
-        return;
-    }
-    let Some(cluster) = Cluster::start("") else {
+    let Some((_serial, cluster)) = mpi_cluster() else {
         return;
     };
-    let board = ["--rows", "5", "--cols", "7", "--split", "60"];
-    let work = cluster.folder("cancelled");
-    let log = cluster.folder("cancelled.log");
-    let out = submit_mpi(&cluster, 2, &log, &[], &work, &board, false);
-    succeeded(&out);
-    let id = text(&out.stdout)
-        .trim()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
+    let (work, log, id) = submit_5x7(&cluster, "cancelled", &[]);
     let start = Instant::now();
     while recorded_jobs(&work) < 20 {
         assert!(
@@ -702,7 +712,7 @@ fn an_mpi_batch_job_cancelled_and_submitted_again_goes_on() {
     }
     assert!(!work.join("report.txt").exists(), "the job had finished");
     let before = recorded_jobs(&work);
-    let again = submit_mpi(&cluster, 2, &log, &[], &work, &board, true);
+    let again = submit_mpi(&cluster, 2, &log, &[], &work, &FIVE_BY_SEVEN, true);
     let said = fs::read_to_string(&log).unwrap_or_default();
     assert!(again.status.success(), "{again:?}\n{said}");
     assert!(recorded_jobs(&work) > before, "{said}");
@@ -717,26 +727,12 @@ fn an_mpi_batch_job_cancelled_and_submitted_again_goes_on() {
 #[test]
 #[ignore = "needs Debian's slurm-wlm, munge and openmpi-bin, and root: cargo test --release --features mpi --test slurm -- --ignored"]
 fn an_mpi_batch_job_at_its_time_limit_requeues_itself_and_goes_on() {
-    let _serial = serial();
-    if !have_mpirun() {
-        return;
-    }
-    let Some(cluster) = Cluster::start("") else {
+    let Some((_serial, cluster)) = mpi_cluster() else {
         return;
     };
-    let board = ["--rows", "5", "--cols", "7", "--split", "60"];
-    let work = cluster.folder("requeued");
-    let log = cluster.folder("requeued.log");
     // A minute's limit, warned 55 s before it: the solve is stopped after about 5 s.
     let limit = ["--time=1", "--signal=B:USR1@55"];
-    let out = submit_mpi(&cluster, 2, &log, &limit, &work, &board, false);
-    succeeded(&out);
-    let id = text(&out.stdout)
-        .trim()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
+    let (work, log, id) = submit_5x7(&cluster, "requeued", &limit);
     let start = Instant::now();
     while !work.join("report.txt").exists() {
         let said = fs::read_to_string(&log).unwrap_or_default();
