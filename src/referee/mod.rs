@@ -392,12 +392,13 @@ pub fn run_match(
             while let Some(g) = waiting.remove(&printed) {
                 let g = g?;
                 totals.add(&g);
-                progress.suspend(|| game_line(out, printed, &g, &names))?;
+                // The record first: a game shown on stdout is one a stop keeps.
                 if let Some(w) = games_out.as_deref_mut() {
                     // One write per line, so that a stop keeps whole lines only.
                     w.write_all(format!("{}\n", g.line(&names)).as_bytes())?;
                     w.flush()?;
                 }
+                progress.suspend(|| game_line(out, printed, &g, &names))?;
                 bar(progress, &totals, &names);
                 printed += 1;
             }
