@@ -250,6 +250,34 @@ pub struct Found {
     pub line: MoveList,
 }
 
+/// `SCORE BEST LINE`, the line `-` when empty: as the record and the reports write it.
+impl std::fmt::Display for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line.is_empty() {
+            true => write!(f, "{} {} -", self.score, self.best),
+            false => write!(f, "{} {} {}", self.score, self.best, self.line),
+        }
+    }
+}
+
+impl std::str::FromStr for Found {
+    type Err = anyhow::Error;
+
+    fn from_str(text: &str) -> anyhow::Result<Found> {
+        let [score, best, line] = text.split(' ').collect::<Vec<_>>()[..] else {
+            bail!("{text:?} is not a score, a move and a line");
+        };
+        Ok(Found {
+            score: score.parse()?,
+            best: best.to_string(),
+            line: match line {
+                "-" => MoveList::default(),
+                moves => moves.parse().map_err(|e| anyhow::anyhow!("line: {e}"))?,
+            },
+        })
+    }
+}
+
 /// A job's solve: what it found (`None` when stopped first) and the nodes it took.
 pub(super) struct Solved {
     pub(super) found: Option<Found>,

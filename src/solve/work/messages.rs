@@ -81,13 +81,7 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "report {} {} {} ", self.worker, self.id, self.nodes)?;
         match &self.ended {
-            Ended::Solved(found) => {
-                let line = match found.line.is_empty() {
-                    true => "-".to_string(),
-                    false => found.line.to_string(),
-                };
-                write!(f, "solved {} {} {line}", found.score, found.best)
-            }
+            Ended::Solved(found) => write!(f, "solved {found}"),
             Ended::Stopped => f.write_str("stopped"),
             // One line, whatever the message holds.
             Ended::Failed(why) => write!(f, "failed {}", why.replace('\n', " ")),
@@ -110,20 +104,7 @@ impl FromStr for Report {
         let ended = match next("end")? {
             "stopped" => Ended::Stopped,
             "failed" => Ended::Failed(next("message")?.to_string()),
-            "solved" => {
-                let found = next("result")?;
-                let [score, best, line] = found.split(' ').collect::<Vec<_>>()[..] else {
-                    bail!("report: {found:?} is not a score, a move and a line");
-                };
-                Ended::Solved(Found {
-                    score: score.parse()?,
-                    best: best.to_string(),
-                    line: match line {
-                        "-" => Default::default(),
-                        moves => moves.parse().map_err(|e| anyhow::anyhow!("line: {e}"))?,
-                    },
-                })
-            }
+            "solved" => Ended::Solved(next("result")?.parse().context("report")?),
             other => bail!("report: {other:?} is not solved, stopped or failed"),
         };
         Ok(Report {

@@ -9,7 +9,7 @@
 use super::folder::{Folder, Task};
 use super::job::Found;
 use crate::files::read_capped_text;
-use crate::notation::{MoveList, PositionString};
+use crate::notation::PositionString;
 use anyhow::{bail, Context};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -78,14 +78,7 @@ impl Entry {
                 };
                 let found = match &j.found {
                     None => "cancelled - - -".to_string(),
-                    Some(f) => {
-                        let line = if f.line.is_empty() {
-                            "-".to_string()
-                        } else {
-                            f.line.to_string()
-                        };
-                        format!("solved {} {} {line}", f.score, f.best)
-                    }
+                    Some(found) => format!("solved {found}"),
                 };
                 format!(
                     "job {} {} {after} {} {} {} {task} {found} {}",
@@ -133,14 +126,7 @@ impl Entry {
         };
         let found = match outcome {
             "cancelled" => None,
-            "solved" => Some(Found {
-                score: score.parse()?,
-                best: best.to_string(),
-                line: match line {
-                    "-" => MoveList::default(),
-                    text => text.parse().map_err(|e| anyhow::anyhow!("line: {e}"))?,
-                },
-            }),
+            "solved" => Some(format!("{score} {best} {line}").parse::<Found>()?),
             other => bail!("{other:?} is neither solved nor cancelled"),
         };
         Ok(Entry::Job(JobEntry {
@@ -271,6 +257,7 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::MoveList;
 
     fn entries() -> Vec<Entry> {
         let position: PositionString = "(b ---- -wb- -bw- ----)".parse().unwrap();
