@@ -151,22 +151,14 @@ impl ThreadSolver {
                 ControlFlow::Continue(())
             }
         });
-        // A panic in a solve is a failed job, not a coordinator waiting for ever.
-        let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            solve_assigned(
-                &self.folder,
-                &self.plan,
-                job,
-                &self.options,
-                &mut self.warm,
-                stop,
-            )
-        }));
-        let (ended, nodes) = match solved {
-            Ok(Ok((ended, nodes))) => (ended, nodes),
-            Ok(Err(e)) => (Ended::Failed(format!("{e:#}")), 0),
-            Err(_) => (Ended::Failed("the solver panicked".to_string()), 0),
-        };
+        let (ended, nodes) = solve_assigned(
+            &self.folder,
+            &self.plan,
+            job,
+            &self.options,
+            &mut self.warm,
+            stop,
+        );
         Report {
             worker: self.worker,
             id,
@@ -177,8 +169,27 @@ impl ThreadSolver {
 }
 
 /// Solves a job a coordinator handed out, with the kept solver, its work kept in its journal;
-/// `stop` cancels it.
+/// `stop` cancels it. How it ended and its nodes: an error, or a panic, is a failed job, not a
+/// coordinator waiting for ever.
 pub(super) fn solve_assigned(
+    folder: &Folder,
+    plan: &Plan,
+    job: &Job,
+    options: &JobOptions,
+    warm: &mut KeptSolver,
+    stop: crate::search::Observer,
+) -> (Ended, u64) {
+    let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        solve_in(folder, plan, job, options, warm, stop)
+    }));
+    match solved {
+        Ok(Ok(solved)) => solved,
+        Ok(Err(e)) => (Ended::Failed(format!("{e:#}")), 0),
+        Err(_) => (Ended::Failed("the solver panicked".to_string()), 0),
+    }
+}
+
+fn solve_in(
     folder: &Folder,
     plan: &Plan,
     job: &Job,

@@ -168,14 +168,7 @@ fn solve_watching(
                 true => ControlFlow::Break(()),
                 false => ControlFlow::Continue(()),
             });
-            let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                solve_assigned(folder, plan, job, options, warm, stop)
-            }));
-            let _ = done.send(match solved {
-                Ok(Ok(solved)) => solved,
-                Ok(Err(e)) => (Ended::Failed(format!("{e:#}")), 0),
-                Err(_) => (Ended::Failed("the solver panicked".to_string()), 0),
-            });
+            let _ = done.send(solve_assigned(folder, plan, job, options, warm, stop));
         });
         loop {
             match solved.recv_timeout(POLL) {
