@@ -27,7 +27,7 @@ use super::messages::{Ended, Order, Report};
 use super::outcome::pass;
 use super::record::{now_ms, Entry, JobEntry, Record};
 use super::round::{estimate_entries, evaluation_mark, line_job, window_job};
-use super::tree::Tree;
+use super::tree::{Tree, Want};
 use crate::files::LockKind;
 use crate::notation::PositionString;
 use crate::rules::{Bits, Position};
@@ -69,6 +69,21 @@ pub fn coordinate(
     crate::with_bits!(plan.start.shape(), |B| {
         Coordinator::<B>::new(&folder, &plan, workers.count(), options)?.run(workers, out)
     })
+}
+
+/// A job the last pass asks for: a window of a position's value, or a line of play.
+enum Asked<'a, B> {
+    Window(&'a Want<B>),
+    Line(Position<B>, i32),
+}
+
+impl<B: Copy> Asked<'_, B> {
+    fn position(&self) -> Position<B> {
+        match self {
+            Asked::Window(want) => want.position,
+            Asked::Line(pos, _) => *pos,
+        }
+    }
 }
 
 /// A job handed to a worker.
@@ -139,18 +154,10 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 }
                 Entry::Job(job) => {
                     next_id = next_id.max(job.id + 1);
-                    totals.nodes = totals.nodes.saturating_add(job.nodes);
-                    match &job.found {
-                        Some(found) => {
-                            learn(&mut tree, &job.position, job.task, found.score, &found.line)
-                                .with_context(|| {
-                                    format!("{}: job {}", Record::path(folder).display(), job.id)
-                                })?;
-                            last_learned = Some(job.id);
-                            totals.jobs += 1;
-                            totals.seconds.push(seconds(&job));
-                        }
-                        None => totals.cancelled += 1,
+                    count(&mut tree, &mut totals, &job)
+                        .with_context(|| Record::path(folder).display().to_string())?;
+                    if job.found.is_some() {
+                        last_learned = Some(job.id);
                     }
                 }
             }
@@ -215,19 +222,20 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             let wait = Duration::from_millis(200);
             let mut entries = Vec::new();
             if let Some(report) = workers.receive(wait)? {
-                changed |= self.take(report, &mut entries)?;
+                self.take(report, &mut entries)?;
                 // Whatever else has ended, taken in the same pass.
                 while let Some(report) = workers.receive(Duration::ZERO)? {
-                    changed |= self.take(report, &mut entries)?;
+                    self.take(report, &mut entries)?;
                 }
+                changed = true;
             }
             self.record.add(&entries)?;
         }
     }
 
     /// Takes a worker's report: what its job proved goes into the tree, and the job into
-    /// `entries`. Whether the tree or the idle workers changed.
-    fn take(&mut self, report: Report, entries: &mut Vec<Entry>) -> anyhow::Result<bool> {
+    /// `entries`; its worker is idle again.
+    fn take(&mut self, report: Report, entries: &mut Vec<Entry>) -> anyhow::Result<()> {
         let slot = self
             .running
             .get_mut(report.worker)
@@ -260,24 +268,12 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             found,
             position: running.job.position.clone(),
         };
-        self.totals.nodes = self.totals.nodes.saturating_add(report.nodes);
-        if let Some(found) = &entry.found {
-            learn(
-                &mut self.tree,
-                &entry.position,
-                entry.task,
-                found.score,
-                &found.line,
-            )
-            .with_context(|| format!("job {} ({})", entry.id, entry.position))?;
+        count(&mut self.tree, &mut self.totals, &entry)?;
+        if entry.found.is_some() {
             self.last_learned = Some(entry.id);
-            self.totals.jobs += 1;
-            self.totals.seconds.push(seconds(&entry));
-        } else {
-            self.totals.cancelled += 1;
         }
         entries.push(Entry::Job(entry));
-        Ok(true)
+        Ok(())
     }
 
     /// Cancels the running jobs whose windows the results have decided.
@@ -301,18 +297,15 @@ impl<'a, B: Bits> Coordinator<'a, B> {
     /// Hands the jobs the last pass wants to idle workers, in order, one job per position (and
     /// its images) at a time.
     fn hand_out(&mut self, workers: &mut dyn Workers) -> anyhow::Result<()> {
+        if !self.running.iter().any(Option::is_none) {
+            return Ok(());
+        }
         let wants = self.tree.wants();
         let lines = self.tree.lines_asked.clone();
-        let mut jobs: Vec<(Position<B>, Job)> = wants
-            .iter()
-            .map(|w| (w.position, window_job(&self.tree, w)))
-            .collect();
-        jobs.extend(
-            lines
-                .iter()
-                .map(|(pos, value)| (*pos, line_job(&self.tree, pos, *value))),
-        );
-        for (position, job) in jobs {
+        let asked = (wants.iter().map(Asked::Window))
+            .chain(lines.iter().map(|&(pos, value)| Asked::Line(pos, value)));
+        for asked in asked {
+            let position = asked.position();
             let canonical = self.tree.canonical(&position);
             if self
                 .running
@@ -324,6 +317,10 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             }
             let Some(worker) = self.running.iter().position(Option::is_none) else {
                 return Ok(());
+            };
+            let job = match asked {
+                Asked::Window(want) => window_job(&self.tree, want),
+                Asked::Line(pos, value) => line_job(&self.tree, &pos, value),
             };
             let id = self.next_id;
             self.next_id += 1;
@@ -414,6 +411,22 @@ impl<'a, B: Bits> Coordinator<'a, B> {
         self.tree.keep_estimates(estimates);
         Ok(())
     }
+}
+
+/// Adds a job that ended to `tree` (what it proved) and to `totals` (its work), as it ends or
+/// as a run started again reads it from the record.
+fn count<B: Bits>(tree: &mut Tree<B>, totals: &mut Totals, job: &JobEntry) -> anyhow::Result<()> {
+    totals.nodes = totals.nodes.saturating_add(job.nodes);
+    match &job.found {
+        Some(found) => {
+            learn(tree, &job.position, job.task, found.score, &found.line)
+                .with_context(|| format!("job {} ({})", job.id, job.position))?;
+            totals.jobs += 1;
+            totals.seconds.push(seconds(job));
+        }
+        None => totals.cancelled += 1,
+    }
+    Ok(())
 }
 
 /// A job's seconds, from handed out to ended.
