@@ -184,6 +184,19 @@ fn parse(text: &str) -> anyhow::Result<(Vec<Entry>, usize)> {
     Ok((entries, whole))
 }
 
+/// The entries of the record at `path`, the length of its whole lines and its length (all
+/// none when there is no record).
+fn load(path: &std::path::Path) -> anyhow::Result<(Vec<Entry>, usize, usize)> {
+    if !path.exists() {
+        return Ok((Vec::new(), 0, 0));
+    }
+    let name = path.display();
+    let text = read_capped_text(path, MAX_RECORD, "a solve record")
+        .with_context(|| format!("cannot read {name}"))?;
+    let (entries, whole) = parse(&text).with_context(|| name.to_string())?;
+    Ok((entries, whole, text.len()))
+}
+
 /// The record, open for adding to.
 pub struct Record {
     file: File,
@@ -197,14 +210,7 @@ impl Record {
 
     /// The entries of the folder's record (none when there is no record).
     pub fn read(folder: &Folder) -> anyhow::Result<Vec<Entry>> {
-        let path = Self::path(folder);
-        if !path.exists() {
-            return Ok(Vec::new());
-        }
-        let text = read_capped_text(&path, MAX_RECORD, "a solve record")
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let (entries, _) = parse(&text).with_context(|| format!("{}", path.display()))?;
-        Ok(entries)
+        Ok(load(&Self::path(folder))?.0)
     }
 
     /// Opens the folder's record to add to it, made when missing, and gives what it holds; a
@@ -212,14 +218,7 @@ impl Record {
     pub fn open(folder: &Folder) -> anyhow::Result<(Record, Vec<Entry>)> {
         let path = Self::path(folder);
         let name = path.display().to_string();
-        let (entries, whole, len) = if path.exists() {
-            let text = read_capped_text(&path, MAX_RECORD, "a solve record")
-                .with_context(|| format!("cannot read {name}"))?;
-            let (entries, whole) = parse(&text).with_context(|| name.clone())?;
-            (entries, whole, text.len())
-        } else {
-            (Vec::new(), 0, 0)
-        };
+        let (entries, whole, len) = load(&path)?;
         let file = OpenOptions::new()
             .create(true)
             .append(true)
