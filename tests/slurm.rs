@@ -609,16 +609,25 @@ fn mpi_cluster() -> Option<(std::sync::MutexGuard<'static, ()>, Cluster)> {
 #[cfg(feature = "mpi")]
 const FIVE_BY_SEVEN: [&str; 6] = ["--rows", "5", "--cols", "7", "--split", "60"];
 
-/// Submits the 5x7 solve with the sbatch options `extra`, not waiting: its work folder, its
-/// log and its job id.
+/// Submits the 5x7 solve and returns once 20 of its jobs have ended, the job still running:
+/// its work folder, its log and its job id.
 #[cfg(feature = "mpi")]
-fn submit_5x7(cluster: &Cluster, name: &str, extra: &[&str]) -> (PathBuf, PathBuf, String) {
+fn start_5x7(cluster: &Cluster, name: &str) -> (PathBuf, PathBuf, String) {
     let work = cluster.folder(name);
     let log = cluster.folder(&format!("{name}.log"));
-    let out = submit_mpi(cluster, 2, &log, extra, &work, &FIVE_BY_SEVEN, false);
+    let out = submit_mpi(cluster, 2, &log, &[], &work, &FIVE_BY_SEVEN, false);
     succeeded(&out);
     let said = text(&out.stdout);
     let id = said.trim().split(';').next().unwrap().to_string();
+    let start = Instant::now();
+    while recorded_jobs(&work) < 20 {
+        assert!(job_alive(cluster, &id), "the job ended before 20 jobs did");
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no job ended in 300 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     (work, log, id)
 }
 
@@ -688,24 +697,13 @@ fn an_mpi_batch_job_cancelled_and_submitted_again_goes_on() {
     let Some((_serial, cluster)) = mpi_cluster() else {
         return;
     };
-    let (work, log, id) = submit_5x7(&cluster, "cancelled", &[]);
+    let (work, log, id) = start_5x7(&cluster, "cancelled");
     let start = Instant::now();
-    while recorded_jobs(&work) < 20 {
-        assert!(
-            job_alive(&cluster, &id),
-            "the job ended before it could be cancelled"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "no job ended in 300 s"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
     let out = cluster.command("scancel").arg(&id).output().unwrap();
     succeeded(&out);
     while job_alive(&cluster, &id) {
         assert!(
-            start.elapsed() < Duration::from_secs(360),
+            start.elapsed() < Duration::from_secs(60),
             "scancel did not end the job"
         );
         std::thread::sleep(Duration::from_millis(200));
@@ -730,18 +728,9 @@ fn an_mpi_batch_job_at_its_time_limit_requeues_itself_and_goes_on() {
     let Some((_serial, cluster)) = mpi_cluster() else {
         return;
     };
-    let (work, log, id) = submit_5x7(&cluster, "requeued", &[]);
     // The time limit's warning, as Slurm sends it (`#SBATCH --signal=B:USR1@120`), sent once
     // some jobs have ended: Slurm checks time limits only every half minute or so.
-    let start = Instant::now();
-    while recorded_jobs(&work) < 20 {
-        assert!(job_alive(&cluster, &id), "the job ended before its warning");
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "no job ended in 300 s"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let (work, log, id) = start_5x7(&cluster, "requeued");
     let warned = cluster
         .command("scancel")
         .args(["--signal=USR1", "--batch", &id])
