@@ -25,10 +25,9 @@ pub fn run_local(
 ) -> anyhow::Result<Result<Totals, JobEnd>> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
+    // Dropped at the end, the threads are told to finish and joined.
     let mut threads = Threads::start(&folder, &plan, workers.max(1), options);
-    let solved = coordinate(dir, &mut threads, options, out);
-    threads.finish();
-    solved
+    coordinate(dir, &mut threads, options, out)
 }
 
 /// The cancel that stops any job: the threads are told to end.

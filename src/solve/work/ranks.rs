@@ -24,8 +24,27 @@ use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How often a worker looks for a cancel while it solves, and the coordinator for a report.
+/// How often a worker looks for a cancel while it solves.
 const POLL: Duration = Duration::from_millis(20);
+
+/// The next message from `source` and the rank it came from, waiting until `until` (for ever
+/// when `None`). Polled, not a blocking receive: Open MPI's spins, and a rank waiting for its
+/// next job or report would burn a core.
+fn next_message(source: &impl Source, until: Option<Instant>) -> Option<(Vec<u8>, i32)> {
+    loop {
+        if let Some(probed) = source.immediate_matched_probe() {
+            let (bytes, status) = probed.matched_receive_vec::<u8>();
+            return Some((bytes, status.source_rank()));
+        }
+        let left = until.map(|u| u.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|l| l.is_zero()) {
+            return None;
+        }
+        std::thread::sleep(left.map_or(Duration::from_millis(1), |l| {
+            l.min(Duration::from_millis(1))
+        }));
+    }
+}
 
 /// Runs this process's part of an MPI solve of the work folder `dir`: the report (or the stop)
 /// on rank 0, `None` on a worker.
@@ -82,25 +101,17 @@ impl Workers for Ranks<'_> {
     }
 
     fn receive(&mut self, wait: Duration) -> anyhow::Result<Option<Report>> {
-        let deadline = Instant::now() + wait;
-        loop {
-            if let Some(probed) = self.world.any_process().immediate_matched_probe() {
-                let (bytes, status) = probed.matched_receive_vec::<u8>();
-                let rank = status.source_rank();
-                let report: Report = text(&bytes)
-                    .and_then(str::parse)
-                    .with_context(|| format!("a message from rank {rank}"))?;
-                if report.worker + 1 != rank as usize {
-                    bail!("rank {rank} reports as worker {}", report.worker);
-                }
-                return Ok(Some(report));
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Ok(None);
-            }
-            std::thread::sleep(left.min(Duration::from_millis(1)));
+        let until = Some(Instant::now() + wait);
+        let Some((bytes, rank)) = next_message(&self.world.any_process(), until) else {
+            return Ok(None);
+        };
+        let report: Report = text(&bytes)
+            .and_then(str::parse)
+            .with_context(|| format!("a message from rank {rank}"))?;
+        if report.worker + 1 != rank as usize {
+            bail!("rank {rank} reports as worker {}", report.worker);
         }
+        Ok(Some(report))
     }
 }
 
@@ -116,12 +127,9 @@ fn serve(world: &SimpleCommunicator, dir: &Path, options: &JobOptions) -> anyhow
     let coordinator = world.process_at_rank(0);
     let mut warm = KeptSolver::many();
     loop {
-        // Polled, not a blocking receive: Open MPI's spins, and an idle worker would burn a
-        // core waiting for its next job.
         let bytes = loop {
-            match coordinator.immediate_matched_probe() {
-                Some(probed) => break probed.matched_receive_vec::<u8>().0,
-                None => std::thread::sleep(Duration::from_millis(1)),
+            if let Some((bytes, _)) = next_message(&coordinator, None) {
+                break bytes;
             }
         };
         let order: Order = text(&bytes).and_then(str::parse)?;
@@ -178,8 +186,7 @@ fn solve_watching(
                     return (Ended::Failed("the solver thread ended".to_string()), 0)
                 }
             }
-            while let Some(probed) = coordinator.immediate_matched_probe() {
-                let (bytes, _) = probed.matched_receive_vec::<u8>();
+            while let Some((bytes, _)) = next_message(&coordinator, Some(Instant::now())) {
                 match text(&bytes).and_then(str::parse::<Order>) {
                     Ok(Order::Cancel { id: c }) if c == id => cancel.store(true, Relaxed),
                     Ok(Order::Finish) => {
