@@ -94,8 +94,9 @@ pub struct Tree<B: Bits> {
     settled: HashMap<Position<B>, i32>,
     /// Lines asked for: the position as played and its value.
     pub lines_asked: Vec<(Position<B>, i32)>,
-    /// Positions within the frontier merged from their moves all the same, by canonical
-    /// position: jobs that held the rest up, split so that more workers share them.
+    /// Positions within the frontier merged from their moves all the same, each with all its
+    /// images (so that a pass finds them without working out canonical positions): jobs that
+    /// held the rest up, split so that more workers share them.
     split: HashSet<Position<B>>,
     /// Whether a pass asks for tests at estimates before the values they depend on are known
     /// (see [`Tree::settle`]): always in a split's first round; for a coordinator, while it
@@ -241,15 +242,15 @@ impl<B: Bits> Tree<B> {
         if self.rules.is_over(pos) {
             return false;
         }
-        self.rules.empty(pos).count() > self.frontier
-            || (!self.split.is_empty() && self.split.contains(&self.canonical(pos)))
+        self.rules.empty(pos).count() > self.frontier || self.split.contains(pos)
     }
 
     /// Merges `pos` (and its images) from its moves from now on, rather than solving it as one
     /// job; forgets what this pass decided.
     pub fn split(&mut self, pos: &Position<B>) {
-        let c = self.canonical(pos);
-        self.split.insert(c);
+        self.split.insert(*pos);
+        let images: Vec<Position<B>> = self.maps.iter().map(|map| pos.mapped(map)).collect();
+        self.split.extend(images);
         self.forget();
     }
 
@@ -541,5 +542,33 @@ impl<B: Bits> Tree<B> {
             line.push(Some(m));
             (pos, score) = (child, -score);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Color, Shape, Variant};
+
+    #[test]
+    fn a_split_position_is_merged_from_its_moves_in_every_image() {
+        let rules = Rules::<u64>::new(Shape::square(4).unwrap(), Variant::default()).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        // The start (12 empty cells) is merged; every position after it is a job.
+        let mut tree = Tree::new(rules.clone(), 11, &Evaluation::Classic);
+        let after = |m: usize| rules.play_unchecked(&start, m);
+        let moves: Vec<usize> = rules.moves(&start).iter().collect();
+        let (one, other) = (after(moves[0]), after(moves[1]));
+        assert!(!tree.expanded(&one) && !tree.expanded(&other));
+        tree.split(&one);
+        // The four first moves are one position turned over: each is split, the start is
+        // merged as before, and a position of another orbit is a job still.
+        for &m in &moves {
+            assert!(tree.expanded(&after(m)), "move {m}");
+        }
+        assert_eq!(tree.canonical(&one), tree.canonical(&other));
+        let second = rules.moves(&one).iter().next().unwrap();
+        assert!(!tree.expanded(&rules.play_unchecked(&one, second)));
+        assert!(tree.expanded(&start));
     }
 }
