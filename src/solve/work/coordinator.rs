@@ -32,6 +32,7 @@ use crate::files::LockKind;
 use crate::notation::PositionString;
 use crate::rules::{Bits, Position};
 use anyhow::{bail, Context};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -110,6 +111,12 @@ struct Coordinator<'a, B: Bits> {
     next_id: u64,
     /// The last job whose result the tree learned.
     last_learned: Option<u64>,
+    /// By canonical position, for each job the passes ask for and no worker has yet: the
+    /// last result learned before it was first asked for (the job it waits on, as `--span`
+    /// weighs it), and the step that last asked for it.
+    asked_since: HashMap<Position<B>, (Option<u64>, u64)>,
+    /// Counts the steps (each time something changed), to forget what no pass asks for now.
+    step: u64,
     totals: Totals,
     mark: String,
     estimates_known: usize,
@@ -172,6 +179,8 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             running: (0..workers).map(|_| None).collect(),
             next_id,
             last_learned,
+            asked_since: HashMap::new(),
+            step: 0,
             totals,
             mark,
             estimates_known,
@@ -197,6 +206,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             }
             if changed {
                 changed = false;
+                self.step += 1;
                 self.tree.speculate = false;
                 if let Some(outcome) = pass(&mut self.tree, &self.root, self.plan.which)? {
                     self.stop_all(workers)?;
@@ -214,6 +224,8 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                     pass(&mut self.tree, &self.root, self.plan.which)?;
                     self.hand_out(workers)?;
                 }
+                let step = self.step;
+                self.asked_since.retain(|_, (_, asked)| *asked == step);
             }
             if self.running.iter().any(Option::is_none) && self.split_longest(workers)? {
                 changed = true;
@@ -297,9 +309,6 @@ impl<'a, B: Bits> Coordinator<'a, B> {
     /// Hands the jobs the last pass wants to idle workers, in order, one job per position (and
     /// its images) at a time.
     fn hand_out(&mut self, workers: &mut dyn Workers) -> anyhow::Result<()> {
-        if !self.running.iter().any(Option::is_none) {
-            return Ok(());
-        }
         let wants = self.tree.wants();
         let lines = self.tree.lines_asked.clone();
         let asked = (wants.iter().map(Asked::Window))
@@ -315,9 +324,16 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             {
                 continue;
             }
+            let (since, step) = self
+                .asked_since
+                .entry(canonical)
+                .or_insert((self.last_learned, self.step));
+            *step = self.step;
+            let since = *since;
             let Some(worker) = self.running.iter().position(Option::is_none) else {
-                return Ok(());
+                continue;
             };
+            self.asked_since.remove(&canonical);
             let job = match asked {
                 Asked::Window(want) => window_job(&self.tree, want),
                 Asked::Line(pos, value) => line_job(&self.tree, &pos, value),
@@ -336,7 +352,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 job,
                 position,
                 canonical,
-                after: self.last_learned,
+                after: since,
                 start_ms: now_ms(),
                 started: Instant::now(),
                 cancelled: false,

@@ -42,8 +42,9 @@ pub struct JobEntry {
     /// Numbered from 0 in the order handed out, through every run on the folder.
     pub id: u64,
     pub worker: usize,
-    /// The job whose result was the last one learned before this one was handed out (none
-    /// for a job handed out before any result): the chains of these are what `--span` weighs.
+    /// The job whose result was the last one learned before this one was first asked for
+    /// (none for a job asked for before any result): the one it had to wait on, whenever a
+    /// worker was free for it. The chains of these are what `--span` weighs.
     pub after: Option<u64>,
     /// When it was handed out and when it ended, in milliseconds since 1970.
     pub start_ms: u64,

@@ -1,8 +1,10 @@
 //! `--span`: what a coordinated run's record says of the solve's parallelism. The work is the
-//! time of every job, the cancelled ones too; the span is the longest chain of jobs each handed
-//! out only after the one before it ended (a job's `after`: the result learned last before
-//! it was handed out); work / span is how many workers the solve can keep busy. By Brent's
-//! bound the wall time on P workers lies between max(work / P, span) and work / P + span.
+//! time of every job, the cancelled ones too; the span is the longest chain of jobs each asked
+//! for only after the one before it ended (a job's `after`: the result learned last before
+//! the tree first asked for it, so a job that waited only for a free worker does not lengthen
+//! the chain, and a run on few workers shows what many would gain); work / span is how many
+//! workers the solve can keep busy. By Brent's bound the wall time on P workers lies between
+//! max(work / P, span) and work / P + span.
 
 use super::folder::Folder;
 use super::record::{Entry, JobEntry, Record};
