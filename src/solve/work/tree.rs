@@ -56,6 +56,44 @@ pub struct Want<B> {
 /// and 717 M; 2 deep, 78 rounds and 2.6 G.)
 const ESTIMATE_DEPTH: u32 = 8;
 
+/// How deep the estimates that order jobs (positions solved whole) look. A job's estimate
+/// orders it among its siblings and guesses the window of a test; it need not see as far as
+/// those of the positions above, and a pass makes many (5x6, 200 jobs asked: 3,300 estimates
+/// beside 871 jobs, each 8 deep costing as much as the median job).
+const JOB_ESTIMATE_DEPTH: u32 = 2;
+
+/// The nodes an estimate may take: it deepens towards its depth only while the next
+/// iteration, foreseen from the last two, keeps within them. Under the full rules a depth of 8
+/// takes far fewer; SIMPLE positions have three times the moves, and 8 deep an estimate would
+/// cost more than the jobs it orders (4x6 SIMPLE misère, 200 jobs asked: 9 s to split a board
+/// solved directly in 1.2 s).
+const ESTIMATE_NODES: u64 = 20_000;
+
+/// An estimator's observer: stops at `interrupt`, and before an iteration that would take the
+/// search past [`ESTIMATE_NODES`].
+fn within_budget(interrupt: Option<crate::interrupt::Interrupt>) -> crate::search::Observer {
+    // The nodes at the end of the last iteration, and what it cost.
+    let (mut depth, mut nodes, mut cost) = (0, 0u64, 0u64);
+    Box::new(move |p: &crate::search::SolveProgress| {
+        if interrupt.as_ref().is_some_and(|i| i.signal().is_some()) || p.nodes > ESTIMATE_NODES {
+            return std::ops::ControlFlow::Break(());
+        }
+        if p.depth != depth {
+            let last = p.nodes.saturating_sub(nodes);
+            // Iterations grow by about the ratio of the last two (at least 2).
+            let growth = match cost {
+                0 => 4,
+                _ => (last / cost).max(2),
+            };
+            (depth, nodes, cost) = (p.depth, p.nodes, last.max(1));
+            if p.nodes.saturating_add(last.saturating_mul(growth)) > ESTIMATE_NODES {
+                return std::ops::ControlFlow::Break(());
+            }
+        }
+        std::ops::ControlFlow::Continue(())
+    })
+}
+
 /// The table of the solve whose lines and order of best moves a merge gives: `othello
 /// solve`'s default, whose size decides whether a SIMPLE solve orders moves by the values of
 /// sets of empty cells.
@@ -102,6 +140,8 @@ pub struct Tree<B: Bits> {
     /// (see [`Tree::settle`]): always in a split's first round; for a coordinator, while it
     /// has workers with nothing to do.
     pub speculate: bool,
+    /// Stops the estimates' searches (see [`Tree::stop_on`]).
+    interrupt: Option<crate::interrupt::Interrupt>,
 }
 
 impl<B: Bits> Tree<B> {
@@ -133,6 +173,7 @@ impl<B: Bits> Tree<B> {
             lines_asked: Vec::new(),
             split: HashSet::new(),
             speculate: false,
+            interrupt: None,
         }
     }
 
@@ -140,11 +181,7 @@ impl<B: Bits> Tree<B> {
     /// of estimates long, ends soon after a signal: each search left stops at its next
     /// iteration, and the caller checks `interrupt` between passes.
     pub fn stop_on(&mut self, interrupt: &crate::interrupt::Interrupt) {
-        self.estimator
-            .observe(Some(crate::solve::position::interruptible(
-                interrupt.clone(),
-                None,
-            )));
+        self.interrupt = Some(interrupt.clone());
     }
 
     /// Takes estimates made before (by a tree of the same rules).
@@ -173,19 +210,15 @@ impl<B: Bits> Tree<B> {
 
     /// The image of `pos` that stands for all of them: the least by its discs, cell by cell.
     pub fn canonical(&self, pos: &Position<B>) -> Position<B> {
-        let key = |p: &Position<B>| {
-            (
-                p.black.iter().collect::<Vec<_>>(),
-                p.white.iter().collect::<Vec<_>>(),
-            )
+        // Compared cell by cell as they go: a pass asks this of every position it meets.
+        let order = |p: &Position<B>, q: &Position<B>| {
+            (p.black.iter().cmp(q.black.iter())).then_with(|| p.white.iter().cmp(q.white.iter()))
         };
         let mut best = *pos;
-        let mut best_key = key(pos);
         for map in &self.maps {
             let image = pos.mapped(map);
-            let k = key(&image);
-            if k < best_key {
-                (best, best_key) = (image, k);
+            if order(&image, &best).is_lt() {
+                best = image;
             }
         }
         best
@@ -276,7 +309,8 @@ impl<B: Bits> Tree<B> {
     }
 
     /// The engine's estimate of `pos`, `depth` moves deep, in discs for its side to move. From
-    /// an empty table, so that every pass over the tree orders moves alike.
+    /// an empty table, so that an estimate depends on its position alone: every pass, and
+    /// every merge whether or not the estimates file was kept, orders moves alike.
     pub fn estimate(&mut self, pos: &Position<B>, depth: u32) -> i32 {
         if let Some(v) = self.over_value(pos) {
             return v;
@@ -290,10 +324,22 @@ impl<B: Bits> Tree<B> {
         }
         self.estimator.clear();
         self.estimator.set_limits(Some(depth), None);
+        self.estimator
+            .observe(Some(within_budget(self.interrupt.clone())));
         let report = self.estimator.search(&c);
         let e = (report.score + DISC / 2).div_euclid(DISC);
         self.estimates.insert((c, depth), e);
         e
+    }
+
+    /// The estimate that orders `pos` among its siblings: shallower for a job than for a
+    /// position merged from its moves.
+    pub fn order_estimate(&mut self, pos: &Position<B>) -> i32 {
+        let depth = match self.expanded(pos) {
+            true => ESTIMATE_DEPTH,
+            false => JOB_ESTIMATE_DEPTH,
+        };
+        self.estimate(pos, depth)
     }
 
     /// The estimate a sequence of tests starts from.
@@ -393,7 +439,7 @@ impl<B: Bits> Tree<B> {
         }
         let mut keyed: Vec<_> = children
             .into_iter()
-            .map(|(m, child)| (self.estimate(&child, ESTIMATE_DEPTH), m, child))
+            .map(|(m, child)| (self.order_estimate(&child), m, child))
             .collect();
         keyed.sort_by_key(|&(e, m, _)| (e, m));
         keyed.into_iter().map(|(_, m, child)| (m, child)).collect()
@@ -436,7 +482,7 @@ impl<B: Bits> Tree<B> {
         let mut best = match first {
             Some(v) => -v,
             None if !speculate => return Ok(None),
-            None => -self.estimate(&children[0].1, ESTIMATE_DEPTH),
+            None => -self.order_estimate(&children[0].1),
         };
         let mut waiting = first.is_none();
         for (_, child) in &children[1..] {
@@ -486,7 +532,7 @@ impl<B: Bits> Tree<B> {
                     position,
                     alpha: alpha.max(-limit),
                     beta: beta.min(limit),
-                    estimate: self.estimate(&position, ESTIMATE_DEPTH),
+                    estimate: self.order_estimate(&position),
                 }
             })
             .collect()
