@@ -854,9 +854,45 @@ fn a_local_run_killed_mid_way_goes_on_from_its_record() {
     for line in kept.filter(|l| l.starts_with("job ")) {
         assert!(after.contains(line), "{line} is lost");
     }
-    // Settled, the folder gives the same report again at once.
+    // Settled, the folder gives the same report again at once, and so does a merge, which
+    // learns the record as a run does (round 1's jobs have no result files).
     let settled = othello(&["solve", "--work", d, "--run-local", "--workers", "1"]);
     assert_eq!(report(&settled), report(&again));
+    let merged = othello(&["solve", "--work", d, "--merge"]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(report(&merged), report(&again));
+}
+
+/// Jobs split as soon as workers are idle (`--split-after 1ms`): the record keeps the splits,
+/// the report is the direct solve's, and a run started again learns them.
+#[test]
+fn jobs_split_among_idle_workers_give_the_direct_solve() {
+    let solve = ["--rows", "5", "--cols", "5"];
+    let dir = split_folder(
+        "split-jobs",
+        &["--rows", "5", "--cols", "5", "--split", "4"],
+    );
+    let d = dir.to_str().unwrap();
+    let args = [
+        "solve",
+        "--work",
+        d,
+        "--run-local",
+        "--workers",
+        "3",
+        "--split-after",
+        "1ms",
+    ];
+    let run = othello(&args);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(report(&run), direct(&[], &solve));
+    let record = std::fs::read_to_string(dir.join("solve.log")).unwrap();
+    let splits = record.lines().filter(|l| l.starts_with("split ")).count();
+    assert!(splits > 0, "no job was split:\n{record}");
+    let again = othello(&args);
+    assert_eq!(report(&again), report(&run));
+    let merged = othello(&["solve", "--work", d, "--merge"]);
+    assert_eq!(report(&merged), report(&run), "{}", text(&merged.stderr));
 }
 
 /// Without the cargo feature `mpi`, `--mpi` says how to get it (tests/mpi.rs runs it).

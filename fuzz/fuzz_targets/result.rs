@@ -47,6 +47,7 @@ fn folder() -> &'static Path {
             search: Config::solver(1, 1, eval),
             limit: None,
             interrupt,
+            split_after: work::SPLIT_AFTER,
         };
         let all = Batch {
             index: 0,

@@ -78,7 +78,7 @@ pub struct Args {
     /// Solve the --work folder here (after --split, if given) and print the report: a
     /// coordinator hands the jobs to --workers threads the moment each is needed. Run again,
     /// it goes on from what the folder records.
-    #[arg(long, requires = "work", conflicts_with_all = ["journal"])]
+    #[arg(long, requires = "work", conflicts_with_all = ["journal"], group = "coordinated")]
     pub run_local: bool,
     /// What the record of a --run-local says of the solve's parallelism: the work, the span
     /// (the longest chain of jobs that waited on each other), and the wall time they predict
@@ -88,8 +88,12 @@ pub struct Args {
     /// Solve the --work folder as one MPI job, started by `mpirun -n K` (K >= 2): rank 0
     /// coordinates as --run-local does, the other ranks solve; run again, it goes on from
     /// what the folder records. Needs a build with `--features mpi`.
-    #[arg(long, requires = "work", conflicts_with_all = ["split", "merge", "run_local", "job", "span", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"])]
+    #[arg(long, requires = "work", conflicts_with_all = ["split", "merge", "run_local", "job", "span", "position", "moves", "all_moves", "misere", "rows", "cols", "first", "top_left"], group = "coordinated")]
     pub mpi: bool,
+    /// With --run-local or --mpi: split a job that has run this long while workers are idle
+    /// into the jobs of its moves, which the idle workers share [default: 2s].
+    #[arg(long, value_name = "DURATION", value_parser = othello::durations::parse, requires = "coordinated")]
+    pub split_after: Option<Duration>,
     /// Jobs run at once by --run-local [default: every core].
     #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
     pub workers: Option<usize>,
@@ -170,6 +174,7 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
         search: args.resources.solver(EngineDefaults::SOLVE_JOB, eval),
         limit: args.limit,
         interrupt: Interrupt::on_signals()?,
+        split_after: args.split_after.unwrap_or(work::SPLIT_AFTER),
     };
     let mut stdout = io::stdout().lock();
     if args.span {

@@ -22,14 +22,13 @@
 
 use super::folder::{Folder, Job, Plan, Task};
 use super::job::{plan_root, JobEnd, JobOptions};
-use super::merge::{kept_estimates, learn, plan_tree, write_report, Totals};
+use super::merge::{kept_estimates, learn, learn_entry, plan_tree, write_report, Totals};
 use super::messages::{Ended, Order, Report};
 use super::outcome::pass;
 use super::record::{now_ms, Entry, JobEntry, Record};
 use super::round::{estimate_entries, evaluation_mark, line_job, window_job};
 use super::tree::{Tree, Want};
 use crate::files::LockKind;
-use crate::notation::PositionString;
 use crate::rules::{Bits, Position};
 use anyhow::{bail, Context};
 use std::collections::HashMap;
@@ -48,10 +47,6 @@ pub trait Workers {
 /// A job too small to be worth splitting: below this many empty cells it ends in well under
 /// a second.
 const MIN_SPLIT_EMPTIES: u32 = 16;
-
-/// How long a job runs before it may be split: a job that ends sooner is cheaper to wait for
-/// than to share.
-const SPLIT_AFTER: Duration = Duration::from_secs(2);
 
 /// How long the workers have to stop their jobs once the solve is settled or stopped.
 const STOP_WAIT: Duration = Duration::from_secs(30);
@@ -154,20 +149,14 @@ impl<'a, B: Bits> Coordinator<'a, B> {
         let mut next_id = 0;
         let mut last_learned = None;
         for entry in entries {
-            match entry {
-                Entry::Split(position) => {
-                    check_shape(&tree, &position)?;
-                    tree.split(&position.position::<B>());
-                }
-                Entry::Job(job) => {
-                    next_id = next_id.max(job.id + 1);
-                    count(&mut tree, &mut totals, &job)
-                        .with_context(|| Record::path(folder).display().to_string())?;
-                    if job.found.is_some() {
-                        last_learned = Some(job.id);
-                    }
+            if let Entry::Job(job) = &entry {
+                next_id = next_id.max(job.id + 1);
+                if job.found.is_some() {
+                    last_learned = Some(job.id);
                 }
             }
+            learn_entry(&mut tree, &mut totals, &entry)
+                .with_context(|| Record::path(folder).display().to_string())?;
         }
         Ok(Coordinator {
             folder,
@@ -280,11 +269,12 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             found,
             position: running.job.position.clone(),
         };
-        count(&mut self.tree, &mut self.totals, &entry)?;
         if entry.found.is_some() {
             self.last_learned = Some(entry.id);
         }
-        entries.push(Entry::Job(entry));
+        let entry = Entry::Job(entry);
+        learn_entry(&mut self.tree, &mut self.totals, &entry)?;
+        entries.push(entry);
         Ok(())
     }
 
@@ -374,7 +364,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 !r.cancelled
                     && matches!(r.job.task, Task::Window { .. })
                     && rules.empty(&r.position).count() >= MIN_SPLIT_EMPTIES
-                    && r.started.elapsed() >= SPLIT_AFTER
+                    && r.started.elapsed() >= self.options.split_after
             })
             .min_by_key(|(_, r)| r.started);
         let Some((worker, r)) = longest else {
@@ -427,32 +417,4 @@ impl<'a, B: Bits> Coordinator<'a, B> {
         self.tree.keep_estimates(estimates);
         Ok(())
     }
-}
-
-/// Adds a job that ended to `tree` (what it proved) and to `totals` (its work), as it ends or
-/// as a run started again reads it from the record.
-fn count<B: Bits>(tree: &mut Tree<B>, totals: &mut Totals, job: &JobEntry) -> anyhow::Result<()> {
-    totals.nodes = totals.nodes.saturating_add(job.nodes);
-    match &job.found {
-        Some(found) => {
-            learn(tree, &job.position, job.task, found.score, &found.line)
-                .with_context(|| format!("job {} ({})", job.id, job.position))?;
-            totals.jobs += 1;
-            totals.seconds.push(seconds(job));
-        }
-        None => totals.cancelled += 1,
-    }
-    Ok(())
-}
-
-/// A job's seconds, from handed out to ended.
-fn seconds(job: &JobEntry) -> f64 {
-    job.end_ms.saturating_sub(job.start_ms) as f64 / 1000.0
-}
-
-fn check_shape<B: Bits>(tree: &Tree<B>, position: &PositionString) -> anyhow::Result<()> {
-    if position.shape() != tree.rules.shape() {
-        bail!("{position}: a position of another board");
-    }
-    Ok(())
 }

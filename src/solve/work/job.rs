@@ -25,7 +25,14 @@ pub struct JobOptions {
     pub search: Config,
     pub limit: Option<Duration>,
     pub interrupt: Interrupt,
+    /// How long a coordinator lets a job run, while workers are idle, before it splits the job
+    /// among them ([`SPLIT_AFTER`] unless told).
+    pub split_after: Duration,
 }
+
+/// How long a job runs before a coordinator with idle workers splits it: a job that ends
+/// sooner is cheaper to wait for than to share.
+pub const SPLIT_AFTER: Duration = Duration::from_secs(2);
 
 /// How a job ended.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,6 +4,7 @@
 use super::folder::{Folder, JobResult, Plan, Round, Task};
 use super::job::{plan_root, play_out, spread};
 use super::outcome::{pass, Settled};
+use super::record::{Entry, Record};
 use super::round::{estimate_entries, evaluation_mark, round_of};
 use super::tree::{Estimates, Tree};
 use crate::files::{FileLock, LockKind};
@@ -104,34 +105,37 @@ pub(super) fn merge_keeping(
             dir.display()
         );
     }
-    let mut results = Vec::new();
-    let mut missing = Vec::new();
+    let mut answers = Answers::default();
     for round in &rounds {
         for (i, job) in round.jobs.iter().enumerate() {
             match folder.result(round.number, i, job)? {
-                Some(r) => results.push(r),
-                None => missing.push((round.number, i)),
+                Some(r) => answers.results.push(r),
+                None => answers.missing.push((round.number, i)),
             }
         }
     }
-    if !missing.is_empty() {
-        return Ok(Merged::Missing(missing));
-    }
     crate::with_bits!(plan.start.shape(), |B| {
-        merge_in::<B>(&folder, &plan, &rounds, &results, eval, out, kept)
+        merge_in::<B>(&folder, &plan, &rounds, answers, eval, out, kept)
     })
+}
+
+/// What the rounds' jobs have answered: their results, and the jobs (round, index) without one.
+#[derive(Default)]
+struct Answers {
+    results: Vec<JobResult>,
+    missing: Vec<(u32, usize)>,
 }
 
 fn merge_in<B: Bits>(
     folder: &Folder,
     plan: &Plan,
     rounds: &[Round],
-    results: &[JobResult],
+    Answers { results, missing }: Answers,
     eval: &Evaluation,
     out: &mut dyn Write,
     kept: &mut MergeCache,
 ) -> anyhow::Result<Merged> {
-    let totals = Totals {
+    let mut totals = Totals {
         rounds: rounds.len() as u32,
         jobs: results.len(),
         cancelled: 0,
@@ -153,7 +157,7 @@ fn merge_in<B: Bits>(
     };
     let known = estimates.len();
     tree.keep_estimates(estimates);
-    for r in results {
+    for r in &results {
         let name = || {
             format!(
                 "{} (round {} job {}, {})",
@@ -165,6 +169,11 @@ fn merge_in<B: Bits>(
         };
         learn(&mut tree, &r.position, r.task, r.score, &r.line).with_context(name)?;
     }
+    // And what a coordinated run on the folder proved and split.
+    let record = Record::path(folder).display().to_string();
+    for entry in Record::read(folder)? {
+        learn_entry(&mut tree, &mut totals, &entry).with_context(|| record.clone())?;
+    }
     let outcome = pass(&mut tree, &root, plan.which);
     let estimates = tree.take_estimates();
     if estimates.len() > known {
@@ -172,6 +181,10 @@ fn merge_in<B: Bits>(
     }
     kept.estimates = Some(Box::new(estimates));
     let Some(outcome) = outcome? else {
+        // The value waits on jobs of the rounds not solved yet: solve them first.
+        if !missing.is_empty() {
+            return Ok(Merged::Missing(missing));
+        }
         let wants = tree.wants();
         let lines = tree.lines_asked.clone();
         if wants.is_empty() && lines.is_empty() {
@@ -209,6 +222,39 @@ pub(super) fn kept_estimates<B: Bits>(folder: &Folder, tree: &Tree<B>, mark: &st
         .filter(|(_, _, pos)| pos.shape() == tree.rules.shape())
         .map(|(depth, estimate, pos)| ((pos.position::<B>(), depth), estimate))
         .collect()
+}
+
+/// Adds an entry of the record to `tree` (a job split, or what a job proved) and to `totals`
+/// (the job's work): as a coordinator learns it when the job ends, and as a run started again
+/// or `--merge` reads it from the record.
+pub(super) fn learn_entry<B: Bits>(
+    tree: &mut Tree<B>,
+    totals: &mut Totals,
+    entry: &Entry,
+) -> anyhow::Result<()> {
+    let job = match entry {
+        Entry::Split(position) => {
+            if position.shape() != tree.rules.shape() {
+                bail!("{position}: a position of another board");
+            }
+            tree.split(&position.position::<B>());
+            return Ok(());
+        }
+        Entry::Job(job) => job,
+    };
+    totals.nodes = totals.nodes.saturating_add(job.nodes);
+    match &job.found {
+        Some(found) => {
+            learn(tree, &job.position, job.task, found.score, &found.line)
+                .with_context(|| format!("job {} ({})", job.id, job.position))?;
+            totals.jobs += 1;
+            totals
+                .seconds
+                .push(job.end_ms.saturating_sub(job.start_ms) as f64 / 1000.0);
+        }
+        None => totals.cancelled += 1,
+    }
+    Ok(())
 }
 
 /// Adds to `tree` what a job proved of `position`: a fail-soft `score` of its window, or a

@@ -30,7 +30,7 @@ mod tree;
 
 pub use coordinator::{coordinate, Workers};
 pub use folder::{Folder, Job, JobResult, Plan, Round, Task};
-pub use job::{run_jobs, Batch, Found, JobEnd, JobOptions, STATUS_JOB_STOPPED};
+pub use job::{run_jobs, Batch, Found, JobEnd, JobOptions, SPLIT_AFTER, STATUS_JOB_STOPPED};
 pub use local::run_local;
 pub use merge::{listed, merge, Merged, Totals, STATUS_MISSING, STATUS_NEXT_ROUND};
 pub use messages::{Ended, Order, Report};
