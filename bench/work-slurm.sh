@@ -8,13 +8,15 @@
 #   TASKS=4 SPLIT=100 bench/work-slurm.sh "6 6" "--rules simple|4 7"
 #
 # A board is "ROWS COLS [SOLVE OPTIONS]" with, before a `|`, the global options. Environment:
-# TASKS (2: rank 0 coordinates, the others solve), SPLIT (200), OTHELLO (a binary built with
+# TASKS (2), COORDINATOR (shared: every task solves, rank 0 shares a core; own: rank 0 takes a
+# task of its own, as the batch script's --coordinator), SPLIT (200), OTHELLO (a binary built with
 # --features mpi; default: `cargo build --release --features mpi`'s). It uses the cluster
 # `sinfo` reaches; without one, as root with slurm-wlm and munge installed (Debian), it starts
 # a one-node cluster of its own in a scratch folder and stops it at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tasks=${TASKS:-2}
+coordinator=${COORDINATOR:-shared}
 split=${SPLIT:-200}
 if [[ -z ${OTHELLO:-} ]]; then
     cargo build --release --features mpi --quiet
@@ -100,7 +102,7 @@ for board in "${boards[@]}"; do
     submitted=$(now)
     # shellcheck disable=SC2086
     sbatch --wait --quiet -N 1 -n "$tasks" -o "$scratch/job.log" cluster/slurm/othello-solve.sbatch \
-        --work "$scratch/work" --othello "$OTHELLO" -- --rows "$rows" --cols "$cols" $extra \
+        --work "$scratch/work" --othello "$OTHELLO" --coordinator "$coordinator" -- --rows "$rows" --cols "$cols" $extra \
         --split "$split" $global
     returned=$(now)
     if ! diff <(grep -v '^Nodes:' "$scratch/direct.out") \

@@ -142,6 +142,8 @@ pub struct Tree<B: Bits> {
     pub speculate: bool,
     /// Stops the estimates' searches (see [`Tree::stop_on`]).
     interrupt: Option<crate::interrupt::Interrupt>,
+    /// The canonical image of each position met so far.
+    canonicals: std::cell::RefCell<HashMap<Position<B>, Position<B>>>,
 }
 
 impl<B: Bits> Tree<B> {
@@ -174,6 +176,7 @@ impl<B: Bits> Tree<B> {
             split: HashSet::new(),
             speculate: false,
             interrupt: None,
+            canonicals: Default::default(),
         }
     }
 
@@ -210,7 +213,10 @@ impl<B: Bits> Tree<B> {
 
     /// The image of `pos` that stands for all of them: the least by its discs, cell by cell.
     pub fn canonical(&self, pos: &Position<B>) -> Position<B> {
-        // Compared cell by cell as they go: a pass asks this of every position it meets.
+        // A pass asks this of every position it meets, and of most of them every time.
+        if let Some(&c) = self.canonicals.borrow().get(pos) {
+            return c;
+        }
         let order = |p: &Position<B>, q: &Position<B>| {
             (p.black.iter().cmp(q.black.iter())).then_with(|| p.white.iter().cmp(q.white.iter()))
         };
@@ -221,6 +227,7 @@ impl<B: Bits> Tree<B> {
                 best = image;
             }
         }
+        self.canonicals.borrow_mut().insert(*pos, best);
         best
     }
 
