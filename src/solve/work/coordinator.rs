@@ -8,7 +8,8 @@
 //! What it decides, each time something changed:
 //! 1. Pass over the tree (as a merge does): the value and the report when the results settle
 //!    them, else the jobs still wanted, in the order the search meets them.
-//! 2. Cancel a running job whose window the results have decided.
+//! 2. Cancel a running job whose window the results have decided, or whose position the tree
+//!    now asks for in a window the job's does not hold.
 //! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. With
 //!    workers still idle, pass again asking also for tests at estimates (as a split's first
 //!    round does): work only where workers would wait anyway.
@@ -306,12 +307,22 @@ impl<'a, B: Bits> Coordinator<'a, B> {
         for asked in asked {
             let position = asked.position();
             let canonical = self.tree.canonical(&position);
-            if self
+            let slot = self
                 .running
                 .iter()
-                .flatten()
-                .any(|r| r.canonical == canonical)
-            {
+                .position(|r| r.as_ref().is_some_and(|r| r.canonical == canonical));
+            if let Some(worker) = slot {
+                // A job of this position in a window that does not hold the one asked now (a
+                // test at an estimate the results have shown wrong) answers a question no
+                // longer asked: stop it, so the test asked now can have a worker.
+                if let (Some(r), Asked::Window(want)) = (self.running[worker].as_mut(), &asked) {
+                    if let Task::Window { alpha, beta } = r.job.task {
+                        if !r.cancelled && (want.alpha < alpha || want.beta > beta) {
+                            r.cancelled = true;
+                            workers.send(worker, Order::Cancel { id: r.id })?;
+                        }
+                    }
+                }
                 continue;
             }
             let (since, step) = self
