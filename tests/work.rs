@@ -93,19 +93,20 @@ fn the_local_runner_gives_the_direct_solve_on_every_variant() {
     for (n, (global, solve)) in cases.iter().enumerate() {
         let dir = root.join(format!("case-{n}"));
         let dir_text = dir.to_str().unwrap();
-        let args = with_work(
-            global,
-            solve,
-            &[
-                "--split",
-                "12",
-                "--work",
-                dir_text,
-                "--run-local",
-                "--workers",
-                "2",
-            ],
-        );
+        let mut rest = vec![
+            "--split",
+            "12",
+            "--work",
+            dir_text,
+            "--run-local",
+            "--workers",
+            "2",
+        ];
+        // Every other case guesses with the idle worker.
+        if n % 2 == 1 {
+            rest.push("--speculate");
+        }
+        let args = with_work(global, solve, &rest);
         let out = othello(&args);
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
         assert_eq!(report(&out), direct(global, solve), "{args:?}");

@@ -48,6 +48,7 @@ fn folder() -> &'static Path {
             limit: None,
             interrupt,
             split_after: work::SPLIT_AFTER,
+            speculate: false,
         };
         let all = Batch {
             index: 0,

@@ -94,6 +94,11 @@ pub struct Args {
     /// into the jobs of its moves, which the idle workers share [default: 2s].
     #[arg(long, value_name = "DURATION", value_parser = othello::durations::parse, requires = "coordinated")]
     pub split_after: Option<Duration>,
+    /// With --run-local or --mpi: while workers are idle, have them test moves against
+    /// estimates before the values those tests depend on are known. Less wall time where
+    /// estimates are good and cores many; more CPU where estimates are off.
+    #[arg(long, requires = "coordinated")]
+    pub speculate: bool,
     /// Jobs run at once by --run-local [default: every core].
     #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
     pub workers: Option<usize>,
@@ -175,6 +180,7 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
         limit: args.limit,
         interrupt: Interrupt::on_signals()?,
         split_after: args.split_after.unwrap_or(work::SPLIT_AFTER),
+        speculate: args.speculate,
     };
     let mut stdout = io::stdout().lock();
     if args.span {

@@ -10,9 +10,10 @@
 //!    them, else the jobs still wanted, in the order the search meets them.
 //! 2. Cancel a running job whose window the results have decided, or whose position the tree
 //!    now asks for in a window the job's does not hold.
-//! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. With
-//!    workers still idle, pass again asking also for tests at estimates (as a split's first
-//!    round does): work only where workers would wait anyway.
+//! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. Told
+//!    to `--speculate`, with workers still idle, pass again asking also for tests at
+//!    estimates (as a split's first round does): work only where workers would wait anyway,
+//!    but thrown away where an estimate is wrong.
 //! 4. With workers still idle, split the job that has run longest (it holds
 //!    the rest up): from then on the tree merges it from its moves, whose jobs the idle workers
 //!    share, and the job itself is cancelled.
@@ -28,7 +29,7 @@ use super::messages::{Ended, Order, Report};
 use super::outcome::pass;
 use super::record::{now_ms, Entry, JobEntry, Record};
 use super::round::{estimate_entries, evaluation_mark, line_job, window_job};
-use super::tree::{Tree, Want};
+use super::tree::{Guesses, Tree, Want};
 use crate::files::LockKind;
 use crate::rules::{Bits, Position};
 use anyhow::{bail, Context};
@@ -197,7 +198,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             if changed {
                 changed = false;
                 self.step += 1;
-                self.tree.speculate = false;
+                self.tree.guesses = Guesses::Never;
                 if let Some(outcome) = pass(&mut self.tree, &self.root, self.plan.which)? {
                     self.stop_all(workers)?;
                     self.keep_estimates()?;
@@ -209,8 +210,8 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 self.hand_out(workers)?;
                 // Workers still idle: the tests at estimates are work that would otherwise
                 // wait. The same pass again, guessing where values are not known yet.
-                if self.running.iter().any(Option::is_none) {
-                    self.tree.speculate = true;
+                if self.options.speculate && self.running.iter().any(Option::is_none) {
+                    self.tree.guesses = Guesses::Always;
                     pass(&mut self.tree, &self.root, self.plan.which)?;
                     self.hand_out(workers)?;
                 }

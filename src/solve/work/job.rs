@@ -28,6 +28,9 @@ pub struct JobOptions {
     /// How long a coordinator lets a job run, while workers are idle, before it splits the job
     /// among them ([`SPLIT_AFTER`] unless told).
     pub split_after: Duration,
+    /// Whether a coordinator with idle workers has them test moves at estimates before the
+    /// values those tests depend on are known.
+    pub speculate: bool,
 }
 
 /// How long a job runs before a coordinator with idle workers splits it: a job that ends

@@ -37,6 +37,21 @@ impl Test {
     }
 }
 
+/// When a pass asks for tests at estimates before the values they depend on are known: the
+/// tests of a move's siblings against the first move's estimate while the first move waits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guesses {
+    /// While no result is known: a split's first round, so that it holds many jobs. Once
+    /// results come in, a test at an estimate that turns out wrong costs more than the round
+    /// it saves.
+    FirstRound,
+    /// Never: a coordinator's default, since a test at a wrong estimate is work thrown away
+    /// (decisions.md, "Estimates of jobs, the span, and tiny jobs").
+    Never,
+    /// Always: a coordinator told to `--speculate` while it has idle workers.
+    Always,
+}
+
 /// Estimates by canonical position and depth: kept from one merge to the next by a caller
 /// that merges many times ([`Tree::take_estimates`]).
 pub type Estimates<B> = HashMap<(Position<B>, u32), i32>;
@@ -136,10 +151,9 @@ pub struct Tree<B: Bits> {
     /// images (so that a pass finds them without working out canonical positions): jobs that
     /// held the rest up, split so that more workers share them.
     split: HashSet<Position<B>>,
-    /// Whether a pass asks for tests at estimates before the values they depend on are known
-    /// (see [`Tree::settle`]): always in a split's first round; for a coordinator, while it
-    /// has workers with nothing to do.
-    pub speculate: bool,
+    /// When a pass asks for tests at estimates before the values they depend on are known
+    /// (see [`Tree::settle`]).
+    pub guesses: Guesses,
     /// Stops the estimates' searches (see [`Tree::stop_on`]).
     interrupt: Option<crate::interrupt::Interrupt>,
     /// The canonical image of each position met so far.
@@ -174,7 +188,7 @@ impl<B: Bits> Tree<B> {
             settled: HashMap::new(),
             lines_asked: Vec::new(),
             split: HashSet::new(),
-            speculate: false,
+            guesses: Guesses::FirstRound,
             interrupt: None,
             canonicals: Default::default(),
         }
@@ -482,10 +496,11 @@ impl<B: Bits> Tree<B> {
         }
         let children = self.ordered_children(pos);
         let first = self.settle(&children[0].1)?;
-        // Only the first round guesses, or a coordinator with idle workers: once results come
-        // in, a test at an estimate that turns out wrong costs more than the round it saves,
-        // but not more than a worker left idle.
-        let speculate = self.known.is_empty() || self.speculate;
+        let speculate = match self.guesses {
+            Guesses::FirstRound => self.known.is_empty(),
+            Guesses::Never => false,
+            Guesses::Always => true,
+        };
         let mut best = match first {
             Some(v) => -v,
             None if !speculate => return Ok(None),
