@@ -277,6 +277,13 @@ impl std::str::FromStr for Found {
         let [score, best, line] = text.split(' ').collect::<Vec<_>>()[..] else {
             bail!("{text:?} is not a score, a move and a line");
         };
+        Found::from_words(score, best, line)
+    }
+}
+
+impl Found {
+    /// From the three words `SCORE BEST LINE` as written, each read where a line holds them.
+    pub(super) fn from_words(score: &str, best: &str, line: &str) -> anyhow::Result<Found> {
         Ok(Found {
             score: score.parse()?,
             best: best.to_string(),

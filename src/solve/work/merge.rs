@@ -248,9 +248,7 @@ pub(super) fn learn_entry<B: Bits>(
             learn(tree, &job.position, job.task, found.score, &found.line)
                 .with_context(|| format!("job {} ({})", job.id, job.position))?;
             totals.jobs += 1;
-            totals
-                .seconds
-                .push(job.end_ms.saturating_sub(job.start_ms) as f64 / 1000.0);
+            totals.seconds.push(job.seconds());
         }
         None => totals.cancelled += 1,
     }

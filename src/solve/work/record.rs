@@ -56,6 +56,13 @@ pub struct JobEntry {
     pub position: PositionString,
 }
 
+impl JobEntry {
+    /// Its seconds, from handed out to ended.
+    pub fn seconds(&self) -> f64 {
+        self.end_ms.saturating_sub(self.start_ms) as f64 / 1000.0
+    }
+}
+
 /// Milliseconds since 1970, as the record keeps times.
 pub fn now_ms() -> u64 {
     SystemTime::now()
@@ -127,7 +134,7 @@ impl Entry {
         };
         let found = match outcome {
             "cancelled" => None,
-            "solved" => Some(format!("{score} {best} {line}").parse::<Found>()?),
+            "solved" => Some(Found::from_words(score, best, line)?),
             other => bail!("{other:?} is neither solved nor cancelled"),
         };
         Ok(Entry::Job(JobEntry {

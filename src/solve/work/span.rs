@@ -38,7 +38,6 @@ impl Span {
                 Entry::Split(_) => None,
             })
             .collect();
-        let seconds = |j: &JobEntry| j.end_ms.saturating_sub(j.start_ms) as f64 / 1000.0;
         let by_id: HashMap<u64, &JobEntry> = jobs.iter().map(|j| (j.id, *j)).collect();
         // Jobs are recorded as they end, and a job's `after` ended before it was handed out,
         // so each chain is known before the jobs that follow it: one pass in order of ending.
@@ -52,7 +51,7 @@ impl Span {
                 .filter(|a| by_id.contains_key(a))
                 .and_then(|a| longest.get(&a).copied())
                 .unwrap_or((0.0, 0));
-            let here = (before.0 + seconds(j), before.1 + 1);
+            let here = (before.0 + j.seconds(), before.1 + 1);
             longest.insert(j.id, here);
             if here.0 > span {
                 (span, chain) = here;
@@ -62,7 +61,7 @@ impl Span {
             jobs: jobs.len(),
             cancelled: jobs.iter().filter(|j| j.found.is_none()).count(),
             nodes: jobs.iter().fold(0u64, |n, j| n.saturating_add(j.nodes)),
-            work: jobs.iter().map(|j| seconds(j)).sum(),
+            work: jobs.iter().map(|j| j.seconds()).sum(),
             span,
             chain,
         }
