@@ -3,6 +3,8 @@
 # time of `othello solve --threads T` beside that of `sbatch --wait -N 1 -n T
 # cluster/slurm/othello-solve.sbatch` (the split, the coordinator and its workers), and the
 # scheduler's share: from submission to the end of the job, less the time the job itself ran.
+# job_ratio is the job's wall time over the direct solve's, slurm_ratio the time from
+# submission to the report over it.
 #
 #   bench/work-slurm.sh                          # 5x6 full, 4x6 SIMPLE misère: split 200, 2 tasks
 #   TASKS=4 SPLIT=100 bench/work-slurm.sh "6 6" "--rules simple|4 7"
@@ -87,7 +89,7 @@ fi
 
 now() { date +%s.%N; }
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
-printf '%-28s %5s %9s %9s %9s %6s %10s\n' board tasks direct_s job_s slurm_s ratio scheduler_s
+printf '%-28s %5s %9s %9s %9s %9s %11s %11s\n' board tasks direct_s job_s slurm_s job_ratio slurm_ratio scheduler_s
 for board in "${boards[@]}"; do
     global=""
     if [[ $board == *"|"* ]]; then
@@ -113,8 +115,9 @@ for board in "${boards[@]}"; do
     ended=$(stat -c %.9Y "$scratch/work/report.txt")
     total=$(minus "$ended" "$submitted")
     direct=$(cat "$scratch/direct.time")
-    printf '%-28s %5s %9s %9s %9s %6.2f %10s   (sbatch --wait returned after %s s)\n' \
+    ratio() { awk -v a="$1" -v b="$direct" 'BEGIN { printf "%.2f", a / b }'; }
+    printf '%-28s %5s %9s %9s %9s %9s %11s %11s   (sbatch --wait returned after %s s)\n' \
         "${global:+$global }${rows}x$cols${extra:+ $extra}" "$tasks" "$direct" "$job" "$total" \
-        "$(awk -v a="$total" -v b="$direct" 'BEGIN { print a / b }')" "$(minus "$total" "$job")" \
+        "$(ratio "$job")" "$(ratio "$total")" "$(minus "$total" "$job")" \
         "$(minus "$returned" "$submitted")"
 done

@@ -17,7 +17,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The smallest search, in nodes, whose bound is written down: about a tenth of a second, so
 /// that a journal grows by a few lines a second at most and a stop loses little.
@@ -39,14 +39,72 @@ pub struct Earlier {
 /// that two runs of one solve (a job run twice by a requeue, a command started twice) take
 /// turns rather than interleave their lines.
 pub struct JournalFile<B> {
-    path: PathBuf,
-    file: File,
-    _lock: FileLock,
-    /// The first write that failed, if one did: told once the solve ends.
-    failed: Arc<Mutex<Option<std::io::Error>>>,
+    writer: Arc<Mutex<Writer>>,
+    _lock: Option<FileLock>,
     pub journal: Arc<Journal<B>>,
     pub earlier: Earlier,
 }
+
+/// Where a journal's lines go.
+struct Writer {
+    path: PathBuf,
+    /// `None` until the first line is written, when the journal was opened without its file.
+    file: Option<File>,
+    /// The board line, to write before the first line of a file not made yet.
+    board: Option<String>,
+    /// The lines held back, and until when, by a journal opened with
+    /// [`JournalFile::open_when_needed`].
+    held: Option<(Instant, String)>,
+    /// The first write that failed, if one did: told once the solve ends.
+    failed: Option<std::io::Error>,
+}
+
+impl Writer {
+    /// Adds `line` (with its newline), held back while the journal holds lines back.
+    fn add(&mut self, line: &str) {
+        if let Some((until, held)) = &mut self.held {
+            held.push_str(line);
+            if Instant::now() < *until {
+                return;
+            }
+            let held = std::mem::take(held);
+            self.held = None;
+            self.write(&held);
+        } else {
+            self.write(line);
+        }
+    }
+
+    /// Writes `text` (whole lines) in one write, making the file first if need be.
+    fn write(&mut self, text: &str) {
+        if self.failed.is_some() {
+            return;
+        }
+        let written = self
+            .file_now()
+            .and_then(|file| file.write_all(text.as_bytes()));
+        if let Err(e) = written {
+            self.failed = Some(e);
+        }
+    }
+
+    fn file_now(&mut self) -> std::io::Result<&mut File> {
+        if self.file.is_none() {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&self.path)?;
+            if let Some(board) = self.board.take() {
+                file.write_all(board.as_bytes())?;
+            }
+            self.file = Some(file);
+        }
+        Ok(self.file.as_mut().expect("made above"))
+    }
+}
+
+/// How long a journal opened with [`JournalFile::open_when_needed`] holds its lines back.
+const HOLD_BACK: Duration = Duration::from_secs(1);
 
 impl<B: Bits> JournalFile<B> {
     /// Opens (or starts) the journal at `path` for solves under `rules`: its bounds go into a
@@ -67,6 +125,30 @@ impl<B: Bits> JournalFile<B> {
             );
         })
         .with_context(|| format!("cannot lock {name}"))?;
+        let mut file = Self::open_unlocked(path, rules)?;
+        file._lock = Some(lock);
+        file.writer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .file_now()
+            .with_context(|| format!("cannot write {name}"))?;
+        Ok(file)
+    }
+
+    /// As [`JournalFile::open`], for a caller that keeps every other run away (a coordinator
+    /// holding its folder): no lock, and the lines held back for the solve's first second
+    /// ([`HOLD_BACK`]), then written; a solve that ends sooner leaves no file (its result is
+    /// kept elsewhere), one stopped sooner its lines. This spares two files for each of the
+    /// many solves of a few milliseconds.
+    pub fn open_when_needed(path: &Path, rules: &Rules<B>) -> anyhow::Result<JournalFile<B>> {
+        let file = Self::open_unlocked(path, rules)?;
+        file.writer.lock().unwrap_or_else(|e| e.into_inner()).held =
+            Some((Instant::now() + HOLD_BACK, String::new()));
+        Ok(file)
+    }
+
+    fn open_unlocked(path: &Path, rules: &Rules<B>) -> anyhow::Result<JournalFile<B>> {
+        let name = path.display();
         let contents = match read(path, rules) {
             Ok(contents) => contents,
             Err(Unread::Refused(e)) => return Err(e),
@@ -100,19 +182,24 @@ impl<B: Bits> JournalFile<B> {
             seal(path, whole).with_context(|| format!("cannot seal {name}"))?;
             files::write_atomic(path, b"").with_context(cannot_write)?;
         }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(cannot_write)?;
-        if first {
-            file.write_all(format!("{board}\n").as_bytes())
-                .with_context(cannot_write)?;
-        }
-        let failed = Arc::new(Mutex::new(None));
-        let mut sink = file.try_clone().with_context(cannot_write)?;
+        let file = match path.exists() {
+            true => Some(
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .with_context(cannot_write)?,
+            ),
+            false => None,
+        };
+        let writer = Arc::new(Mutex::new(Writer {
+            path: path.to_path_buf(),
+            file,
+            board: first.then(|| format!("{board}\n")),
+            held: None,
+            failed: None,
+        }));
         let geometry = rules.geometry.clone();
-        let sink_failed = Arc::clone(&failed);
+        let sink = Arc::clone(&writer);
         let journal = journal.with_sink(Box::new(move |pos, b: Bounds| {
             let line = JournalLine::Bounds {
                 position: PositionString::from_position(&geometry, pos),
@@ -120,39 +207,39 @@ impl<B: Bits> JournalFile<B> {
                 high: b.high,
             };
             // One write a line, so a killed run leaves at most its last line cut short.
-            if let Err(e) = sink.write_all(format!("{line}\n").as_bytes()) {
-                let mut failed = sink_failed.lock().unwrap_or_else(|e| e.into_inner());
-                failed.get_or_insert(e);
-            }
+            let mut writer = sink.lock().unwrap_or_else(|e| e.into_inner());
+            writer.add(&format!("{line}\n"));
         }));
         Ok(JournalFile {
-            path: path.to_path_buf(),
-            file,
-            _lock: lock,
-            failed,
+            writer,
+            _lock: None,
             journal: Arc::new(journal),
             earlier,
         })
     }
 
-    /// Writes down what this solve did. A journal that could not be written is told on stderr
-    /// in one line, and the solve's result stands: only what a next run could skip is lost.
+    /// Writes down what this solve did: nothing, for a solve that held its lines back and
+    /// ended sooner. A journal that could not be written is told on stderr in one line, and
+    /// the solve's result stands: only what a next run could skip is lost.
     pub fn finish(&mut self, nodes: u64, elapsed: Duration, solved: bool) {
-        let name = self.path.display();
-        let failed = self.failed.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, held)) = writer.held.take() {
+            if solved {
+                return;
+            }
+            writer.write(&held);
+        }
         let line = JournalLine::Run {
             nodes,
             seconds: elapsed.as_secs_f64(),
             solved,
         };
-        let result = match failed {
-            Some(e) => Err(e),
-            None => self.file.write_all(format!("{line}\n").as_bytes()),
-        };
-        if let Err(e) = result {
+        writer.add(&format!("{line}\n"));
+        if let Some(e) = writer.failed.take() {
             let _ = writeln!(
                 std::io::stderr(),
-                "othello: cannot write {name} ({e}): bounds of this run may be missing"
+                "othello: cannot write {} ({e}): bounds of this run may be missing",
+                writer.path.display()
             );
         }
     }
@@ -424,9 +511,14 @@ fn open_if_there(path: &Path) -> std::io::Result<Option<File>> {
     }
 }
 
+/// Whether a journal is kept at `path` (its plain file or its sealed lines).
+pub fn exists(path: &Path) -> bool {
+    path.exists() || sealed_path(path).exists()
+}
+
 /// The journal at `path` of solves under `rules`, only to read; `None` when there is none.
 pub fn load<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Option<Journal<B>>> {
-    if !path.exists() && !sealed_path(path).exists() {
+    if !exists(path) {
         return Ok(None);
     }
     Ok(Some(read(path, rules).map_err(Unread::into_inner)?.journal))
@@ -509,5 +601,51 @@ fn bounds_text(b: Bounds, cells: usize) -> Option<String> {
         (true, false) => Some(format!("at least {}", Signed(b.low))),
         (false, true) => Some(format!("at most {}", Signed(b.high))),
         (false, false) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Color, Variant};
+    use crate::search::{Config, Engine};
+
+    /// A journal opened when needed (a coordinator's job) leaves no file for a solve that ends
+    /// within its first second, and writes what it held back for one stopped sooner, so that
+    /// a run started again goes on from it.
+    #[test]
+    fn a_journal_opened_when_needed_is_written_only_for_a_stopped_solve() {
+        let dir = std::env::temp_dir().join(format!("othello-held-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::<u64>::new(Shape::new(4, 4).unwrap(), Variant::default()).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let solve = |path: &Path, solved: bool| {
+            let mut file = JournalFile::open_when_needed(path, &rules).unwrap();
+            let mut engine = Engine::new(rules.clone(), Config::default());
+            engine.keep_journal(Some(Arc::clone(&file.journal)));
+            let value = engine.solve_window_within(&start, -17, 17, None).unwrap();
+            file.finish(engine.nodes(), Duration::ZERO, solved);
+            value.score
+        };
+
+        let solved = dir.join("solved.journal");
+        solve(&solved, true);
+        assert!(
+            !solved.exists(),
+            "a solve that ended at once leaves no journal"
+        );
+
+        let stopped = dir.join("stopped.journal");
+        let value = solve(&stopped, false);
+        let text = std::fs::read_to_string(&stopped).unwrap();
+        assert!(text.starts_with("board 4x4 "), "{text}");
+        assert!(text.lines().last().unwrap().ends_with(" stopped"), "{text}");
+        let journal = load(&stopped, &rules).unwrap().unwrap();
+        let root = Bounds {
+            low: value,
+            high: value,
+        };
+        assert_eq!(journal.proved(&rules, &start, 0), root);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

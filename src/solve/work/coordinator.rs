@@ -233,6 +233,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 changed = true;
             }
             self.record.add(&entries)?;
+            self.record.sync_due()?;
         }
     }
 
@@ -413,6 +414,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             }
         }
         self.record.add(&entries)?;
+        self.record.sync()?;
         for worker in 0..self.running.len() {
             workers.send(worker, Order::Finish)?;
         }

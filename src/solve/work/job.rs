@@ -11,7 +11,7 @@ use crate::solve::position::{interruptible, play_listed, position_after};
 use crate::wording::Counted;
 use anyhow::{bail, Context};
 use std::any::Any;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The exit status of a job stopped by its `--limit`: its work is kept, run it again.
@@ -234,6 +234,11 @@ pub(super) fn open_journal<B: Bits>(
     job: &Job,
     rules: &Rules<B>,
 ) -> anyhow::Result<JournalFile<B>> {
+    JournalFile::open(&journal_path(folder, job, rules)?, rules)
+}
+
+/// Where the journal of `job` goes, its folder made.
+fn journal_path<B: Bits>(folder: &Folder, job: &Job, rules: &Rules<B>) -> anyhow::Result<PathBuf> {
     if job.position.shape() != rules.shape() {
         bail!(
             "a {} position on a {} board: {}",
@@ -242,12 +247,24 @@ pub(super) fn open_journal<B: Bits>(
             job.position
         );
     }
-    let journal_path = folder.journal_path(&job.journal);
-    if let Some(parent) = journal_path.parent() {
+    let path = folder.journal_path(&job.journal);
+    if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    JournalFile::open(&journal_path, rules)
+    Ok(path)
+}
+
+/// The journal of a job a coordinator handed out: made only once the job proves a bound worth
+/// keeping, and without a lock of its own, since the coordinator's lock on the folder keeps
+/// every other run away.
+pub(super) fn handed_out_journal<B: Bits>(
+    folder: &Folder,
+    job: &Job,
+    rules: &Rules<B>,
+) -> anyhow::Result<JournalFile<B>> {
+    let path = journal_path(folder, job, rules)?;
+    JournalFile::open_when_needed(&path, rules)
 }
 
 /// What solving a job proved: the fail-soft score of its window (or the value of its line),

@@ -3,7 +3,7 @@
 
 use super::coordinator::{coordinate, Workers};
 use super::folder::{Folder, Job, Plan};
-use super::job::{open_journal, plan_root, solve_job, JobEnd, JobOptions, KeptSolver};
+use super::job::{handed_out_journal, plan_root, solve_job, JobEnd, JobOptions, KeptSolver};
 use super::merge::Totals;
 use super::messages::{Ended, Order, Report};
 use std::io::Write;
@@ -198,7 +198,7 @@ fn solve_in(
 ) -> anyhow::Result<(Ended, u64)> {
     crate::with_bits!(plan.start.shape(), |B| {
         let (rules, root) = plan_root::<B>(plan)?;
-        let journal = open_journal(folder, job, &rules)?;
+        let journal = handed_out_journal(folder, job, &rules)?;
         let solved = solve_job(&rules, &root, job, journal, options, warm, Some(stop))?;
         let ended = match solved.found {
             Some(found) => Ended::Solved(found),

@@ -2,9 +2,11 @@
 //! that ended, solved or cancelled, and for each job split, added as it happens. It is what a
 //! run started again learns before it goes on, and the trace `--span` reads.
 //!
-//! Each line ends in the check of the text before it, and lines are only ever added, each in
-//! one write followed by a sync: a crash mid-line leaves a last line whose check fails, which
-//! the next run cuts off; any other line that fails its check is damage, and refused.
+//! Each line ends in the check of the text before it, and lines are only ever added, in one
+//! write at a time: a crash mid-line leaves a last line whose check fails, which the next run
+//! cuts off; any other line that fails its check is damage, and refused. A killed run loses no
+//! line written; the lines go to the disc at most [`SYNC_EVERY`] apart, so a machine that
+//! fails loses at most that long's lines besides the jobs running.
 
 use super::folder::{Folder, Task};
 use super::job::Found;
@@ -14,9 +16,13 @@ use anyhow::{bail, Context};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 const FORMAT: &str = "format: othello-solve-log 1";
+
+/// How long written lines may wait for a sync: a sync per result (a thousand a second on
+/// small jobs) would hold the coordinator up, and more so on a shared file system.
+const SYNC_EVERY: Duration = Duration::from_secs(1);
 
 /// The largest record read: some six million jobs.
 const MAX_RECORD: u64 = 1 << 30;
@@ -209,6 +215,8 @@ fn load(path: &std::path::Path) -> anyhow::Result<(Vec<Entry>, usize, usize)> {
 pub struct Record {
     file: File,
     path: PathBuf,
+    /// When the lines written were last synced; `None` while all are.
+    unsynced_since: Option<Instant>,
 }
 
 impl Record {
@@ -236,7 +244,11 @@ impl Record {
             file.set_len(whole as u64)
                 .with_context(|| format!("cannot cut the torn end of {name}"))?;
         }
-        let mut record = Record { file, path };
+        let mut record = Record {
+            file,
+            path,
+            unsynced_since: None,
+        };
         if whole == 0 {
             let head = format!("{HEADER}{FORMAT}\n");
             record.write(head.as_bytes())?;
@@ -244,7 +256,8 @@ impl Record {
         Ok((record, entries))
     }
 
-    /// Adds `entries`, in one write, and waits for them to reach the disc.
+    /// Adds `entries`, in one write; they reach the disc within [`SYNC_EVERY`] as long as
+    /// the owner calls [`Record::sync_due`] now and then, and when the record is dropped.
     pub fn add(&mut self, entries: &[Entry]) -> anyhow::Result<()> {
         if entries.is_empty() {
             return Ok(());
@@ -256,8 +269,34 @@ impl Record {
     fn write(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
         self.file
             .write_all(bytes)
-            .and_then(|()| self.file.sync_data())
-            .with_context(|| format!("cannot write {}", self.path.display()))
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        self.unsynced_since.get_or_insert_with(Instant::now);
+        self.sync_due()
+    }
+
+    /// Syncs the lines written once the oldest not synced has waited [`SYNC_EVERY`].
+    pub fn sync_due(&mut self) -> anyhow::Result<()> {
+        match self.unsynced_since {
+            Some(since) if since.elapsed() >= SYNC_EVERY => self.sync(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Syncs every line written.
+    pub fn sync(&mut self) -> anyhow::Result<()> {
+        if self.unsynced_since.take().is_some() {
+            self.file
+                .sync_data()
+                .with_context(|| format!("cannot write {}", self.path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Record {
+    fn drop(&mut self) {
+        // Best effort: a failure here has no one to tell; the lines are written all the same.
+        let _ = self.sync();
     }
 }
 

@@ -11,6 +11,8 @@
 use crate::rules::{Bits, Position, Rules};
 use crate::search::{Config, Engine, Evaluation, DISC};
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// What a search must show of a position, for its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,7 +56,62 @@ pub enum Guesses {
 
 /// Estimates by canonical position and depth: kept from one merge to the next by a caller
 /// that merges many times ([`Tree::take_estimates`]).
-pub type Estimates<B> = HashMap<(Position<B>, u32), i32>;
+pub type Estimates<B> = Map<(Position<B>, u32), i32>;
+
+/// The tree's maps, by position: a pass looks each position it meets up several times, and
+/// the standard maps' SipHash (a guard against keys made to collide, needless here) was a
+/// third of a coordinator's time on jobs of a millisecond.
+pub type Map<K, V> = HashMap<K, V, BuildHasherDefault<Mixer>>;
+type Set<K> = HashSet<K, BuildHasherDefault<Mixer>>;
+
+/// A hasher of words: each folded in with a multiply, the sum mixed once at the end.
+#[derive(Default)]
+pub struct Mixer(u64);
+
+impl Mixer {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for Mixer {
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^ (x >> 29)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(n.into());
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(n.into());
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.add(n as u64);
+        self.add((n >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+}
 
 /// A job the tests ask for: a position's value within a window.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +133,13 @@ const ESTIMATE_DEPTH: u32 = 8;
 /// those of the positions above, and a pass makes many (5x6, 200 jobs asked: 3,300 estimates
 /// beside 871 jobs, each 8 deep costing as much as the median job).
 const JOB_ESTIMATE_DEPTH: u32 = 2;
+
+/// Jobs of at least this many empty cells take a second or more, and the estimates 8 deep
+/// that order the positions above them cost little beside them; shallower ones there cost
+/// more than they save (5x7 split 40, jobs of 26 empty cells: 3.5 times the direct solve's
+/// nodes against 1.2). Smaller jobs (5x6 split 200, 19 empty cells, jobs of a millisecond)
+/// have the positions just above them estimated less deep.
+const LARGE_JOB_EMPTIES: u32 = 24;
 
 /// The nodes an estimate may take: it deepens towards its depth only while the next
 /// iteration, foreseen from the last two, keeps within them. Under the full rules a depth of 8
@@ -118,6 +182,9 @@ pub const LINE_HASH_MB: usize = 256;
 /// a better first guess saves rounds.
 pub const GUESS_DEPTH: u32 = 10;
 
+/// The positions after the moves of a position (`None` for a pass), in the order a pass tries them.
+type Children<B> = Arc<[(Option<usize>, Position<B>)]>;
+
 /// A window a job must search a position in.
 struct Asked<B> {
     canonical: Position<B>,
@@ -133,31 +200,35 @@ pub struct Tree<B: Bits> {
     frontier: u32,
     most: i32,
     /// What the results prove, by canonical position: `(low, high)`.
-    known: HashMap<Position<B>, (i32, i32)>,
+    known: Map<Position<B>, (i32, i32)>,
     /// Lines of perfect play found by jobs, by position as played, with the value they keep.
-    lines: HashMap<Position<B>, (i32, Vec<Option<usize>>)>,
+    lines: Map<Position<B>, (i32, Vec<Option<usize>>)>,
     estimator: Engine<B>,
     /// An engine as a direct solve of the root sets one up, for the order of lines.
     liner: Engine<B>,
     estimates: Estimates<B>,
-    decided: HashMap<(Position<B>, Test), (i32, i32)>,
+    decided: Map<(Position<B>, Test), (i32, i32)>,
     /// The windows waiting for a job, in the order met.
     asked: Vec<Asked<B>>,
     /// Values settled in this pass, by canonical position.
-    settled: HashMap<Position<B>, i32>,
+    settled: Map<Position<B>, i32>,
     /// Lines asked for: the position as played and its value.
     pub lines_asked: Vec<(Position<B>, i32)>,
     /// Positions within the frontier merged from their moves all the same, each with all its
     /// images (so that a pass finds them without working out canonical positions): jobs that
     /// held the rest up, split so that more workers share them.
-    split: HashSet<Position<B>>,
+    split: Set<Position<B>>,
     /// When a pass asks for tests at estimates before the values they depend on are known
     /// (see [`Tree::settle`]).
     pub guesses: Guesses,
     /// Stops the estimates' searches (see [`Tree::stop_on`]).
     interrupt: Option<crate::interrupt::Interrupt>,
     /// The canonical image of each position met so far.
-    canonicals: std::cell::RefCell<HashMap<Position<B>, Position<B>>>,
+    canonicals: std::cell::RefCell<Map<Position<B>, Position<B>>>,
+    /// The positions after the moves of each position met (as reached), ordered: estimates
+    /// depend on the position alone, so the order holds until a split makes jobs of
+    /// positions merged before.
+    orders: Map<Position<B>, Children<B>>,
 }
 
 impl<B: Bits> Tree<B> {
@@ -179,18 +250,19 @@ impl<B: Bits> Tree<B> {
             maps,
             frontier,
             most,
-            known: HashMap::new(),
-            lines: HashMap::new(),
+            known: Map::default(),
+            lines: Map::default(),
             estimator,
-            estimates: HashMap::new(),
-            decided: HashMap::new(),
+            estimates: Map::default(),
+            decided: Map::default(),
             asked: Vec::new(),
-            settled: HashMap::new(),
+            settled: Map::default(),
             lines_asked: Vec::new(),
-            split: HashSet::new(),
+            split: Set::default(),
             guesses: Guesses::FirstRound,
             interrupt: None,
             canonicals: Default::default(),
+            orders: Map::default(),
         }
     }
 
@@ -214,6 +286,7 @@ impl<B: Bits> Tree<B> {
     /// Positions with at most `frontier` empty cells become jobs; forgets what was decided.
     pub fn set_frontier(&mut self, frontier: u32) {
         self.frontier = frontier;
+        self.orders.clear();
         self.forget();
     }
 
@@ -305,6 +378,7 @@ impl<B: Bits> Tree<B> {
         self.split.insert(*pos);
         let images: Vec<Position<B>> = self.maps.iter().map(|map| pos.mapped(map)).collect();
         self.split.extend(images);
+        self.orders.clear();
         self.forget();
     }
 
@@ -357,7 +431,13 @@ impl<B: Bits> Tree<B> {
     /// position merged from its moves.
     pub fn order_estimate(&mut self, pos: &Position<B>) -> i32 {
         let depth = match self.expanded(pos) {
-            true => ESTIMATE_DEPTH,
+            true if self.frontier >= LARGE_JOB_EMPTIES => ESTIMATE_DEPTH,
+            // As deep as the jobs below and theirs: just above jobs of milliseconds, an
+            // estimate 8 deep costs as much as the jobs it orders.
+            true => {
+                let height = self.rules.empty(pos).count().saturating_sub(self.frontier);
+                (JOB_ESTIMATE_DEPTH + height.max(1)).min(ESTIMATE_DEPTH)
+            }
             false => JOB_ESTIMATE_DEPTH,
         };
         self.estimate(pos, depth)
@@ -421,7 +501,7 @@ impl<B: Bits> Tree<B> {
             // the best by estimate (the lowest for the opponent) first.
             Test::AtLeast(t) => {
                 let mut high = -self.most;
-                for (_, child) in &children {
+                for (_, child) in children.iter() {
                     let (low_c, high_c) = self.decide(child, Test::AtMost(-t))?;
                     if high_c <= -t {
                         return Some((-high_c, known.1));
@@ -436,7 +516,7 @@ impl<B: Bits> Tree<B> {
                 let mark = self.asked.len();
                 let mut high = -self.most;
                 let mut waiting = false;
-                for (_, child) in &children {
+                for (_, child) in children.iter() {
                     match self.decide(child, Test::AtLeast(-t)) {
                         Some((low_c, _)) if low_c >= -t => high = high.max(-low_c),
                         Some((_, high_c)) => {
@@ -453,17 +533,24 @@ impl<B: Bits> Tree<B> {
 
     /// The positions after the moves of `pos`, the best for its side by estimate first (the
     /// lowest for the opponent).
-    fn ordered_children(&mut self, pos: &Position<B>) -> Vec<(Option<usize>, Position<B>)> {
-        let children = self.children(pos);
-        if children.len() < 2 {
-            return children;
+    fn ordered_children(&mut self, pos: &Position<B>) -> Children<B> {
+        if let Some(children) = self.orders.get(pos) {
+            return Arc::clone(children);
         }
-        let mut keyed: Vec<_> = children
-            .into_iter()
-            .map(|(m, child)| (self.order_estimate(&child), m, child))
-            .collect();
-        keyed.sort_by_key(|&(e, m, _)| (e, m));
-        keyed.into_iter().map(|(_, m, child)| (m, child)).collect()
+        let children = self.children(pos);
+        let children: Children<B> = match children.len() {
+            0 | 1 => children.into(),
+            _ => {
+                let mut keyed: Vec<_> = children
+                    .into_iter()
+                    .map(|(m, child)| (self.order_estimate(&child), m, child))
+                    .collect();
+                keyed.sort_by_key(|&(e, m, _)| (e, m));
+                keyed.into_iter().map(|(_, m, child)| (m, child)).collect()
+            }
+        };
+        self.orders.insert(*pos, Arc::clone(&children));
+        children
     }
 
     /// The exact value of `pos`, or `None` while jobs are needed: as principal variation
@@ -530,7 +617,7 @@ impl<B: Bits> Tree<B> {
     /// tests need.
     pub fn wants(&mut self) -> Vec<Want<B>> {
         let mut order = Vec::new();
-        let mut windows: HashMap<Position<B>, (Position<B>, i32, i32)> = HashMap::new();
+        let mut windows: Map<Position<B>, (Position<B>, i32, i32)> = Map::default();
         for &Asked {
             canonical: c,
             position: pos,
