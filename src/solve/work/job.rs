@@ -255,9 +255,9 @@ fn journal_path<B: Bits>(folder: &Folder, job: &Job, rules: &Rules<B>) -> anyhow
     Ok(path)
 }
 
-/// The journal of a job a coordinator handed out: made only once the job proves a bound worth
-/// keeping, and without a lock of its own, since the coordinator's lock on the folder keeps
-/// every other run away.
+/// The journal of a job a coordinator handed out: written only once the job has run a second
+/// or is stopped sooner (see [`JournalFile::open_when_needed`]), and without a lock of its
+/// own, since the coordinator's lock on the folder keeps every other run away.
 pub(super) fn handed_out_journal<B: Bits>(
     folder: &Folder,
     job: &Job,
