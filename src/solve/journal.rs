@@ -511,14 +511,9 @@ fn open_if_there(path: &Path) -> std::io::Result<Option<File>> {
     }
 }
 
-/// Whether a journal is kept at `path` (its plain file or its sealed lines).
-pub fn exists(path: &Path) -> bool {
-    path.exists() || sealed_path(path).exists()
-}
-
 /// The journal at `path` of solves under `rules`, only to read; `None` when there is none.
 pub fn load<B: Bits>(path: &Path, rules: &Rules<B>) -> anyhow::Result<Option<Journal<B>>> {
-    if !exists(path) {
+    if !path.exists() && !sealed_path(path).exists() {
         return Ok(None);
     }
     Ok(Some(read(path, rules).map_err(Unread::into_inner)?.journal))
