@@ -9,7 +9,7 @@ mod review;
 mod show;
 
 pub use review::{
-    analyze, write_json, write_text, AnalyzeOptions, Mark, Review, Reviewed, BLUNDER, DEPTH,
-    EXACT_EMPTIES, MISTAKE,
+    analyze, write_json, write_text, AnalyzeOptions, Mark, Review, Reviewed, Source, BLUNDER,
+    DEPTH, EXACT_EMPTIES, MISTAKE,
 };
 pub use show::{show, IllegalListedMove, Shown};

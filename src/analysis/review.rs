@@ -2,11 +2,14 @@
 //! best, both values, and the discs the move lost: exact near the end, searched before.
 
 use crate::notation::MoveList;
+use crate::opening::book::{Book, BookMove, Level};
 use crate::rules::{Bits, Color, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine, MoveValue, DISC};
+use crate::search::{Config, Engine, Horizon, MoveValue, DISC};
 use crate::start::BadPosition;
 use crate::start::Start;
 use crate::wording::Counted;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Where the exact solves start by default, in empty cells, and the search's depth before:
 /// together about a minute for an 8x8 game on two cores (docs/analysis.md).
@@ -20,6 +23,8 @@ pub struct AnalyzeOptions {
     pub exact_empties: u32,
     /// The search of the positions before that: a depth, a time each, or both.
     pub search: Config,
+    /// Where the book holds a position and the move played, its values stand.
+    pub book: Option<Arc<Book>>,
 }
 
 /// What a move cost, by the discs it lost against the best.
@@ -58,6 +63,27 @@ impl Mark {
     }
 }
 
+/// Where a row's values come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Solved: both values are exact.
+    Exact,
+    /// The opening book's values, learned to this level.
+    Book(Level),
+    /// Searched: each move's position this many moves ahead, the move included.
+    Searched { depth: u32 },
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Exact => f.write_str("exact"),
+            Source::Book(_) => f.write_str("book"),
+            Source::Searched { depth } => write!(f, "depth {depth}"),
+        }
+    }
+}
+
 /// One move of the game under review. Forced passes are not reviewed: there was no choice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reviewed {
@@ -68,13 +94,39 @@ pub struct Reviewed {
     /// The engine's best move; the move played when it is as good.
     pub best: Move,
     /// The value of the move played and of the best, for `player`: whole discs where solved.
+    /// The best is never worth less than the move played.
     pub value: MoveValue,
     pub best_value: MoveValue,
     /// What the move played lost against the best, in hundredths of a disc (never below 0).
     pub loss: i32,
     /// Whether both values are exact.
     pub exact: bool,
+    pub source: Source,
     pub mark: Mark,
+    /// Where the move played lost anything: the line expected after the best move, the best
+    /// first, passes included.
+    pub line: Vec<Move>,
+}
+
+impl Reviewed {
+    /// The value of the move played for Black: the game's score after it.
+    pub fn for_black(&self) -> MoveValue {
+        if self.player == Color::Black {
+            self.value
+        } else {
+            -self.value
+        }
+    }
+}
+
+/// A row's values before it is a [`Reviewed`].
+struct Row {
+    best: Move,
+    value: MoveValue,
+    best_value: MoveValue,
+    source: Source,
+    /// The best move's line in cells (passes left out).
+    line: Vec<usize>,
 }
 
 /// The review of a whole game (or of the part played so far).
@@ -104,12 +156,10 @@ impl Review {
     }
 }
 
-/// A value of a position for its side to move, and the best move there.
+/// A solved position's value for its side to move, and its best move.
 struct Valued {
     value: MoveValue,
     best: Option<usize>,
-    /// Whether it was solved (or the game was over) rather than searched.
-    solved: bool,
 }
 
 /// Reviews the game from `start` through `moves` (an unfinished game too); `each` is told
@@ -136,9 +186,16 @@ fn analyze_in<B: Bits>(
     // The positions where a player chose a move, the move, and who moved: the game passes
     // by itself, so every listed move is a choice.
     let mut chosen: Vec<(usize, Position<B>, Move)> = Vec::new();
+    // The book's moves at each of them, where it has the position.
+    let mut book_moves: Vec<Vec<BookMove>> = Vec::new();
     let mut ply = 0;
     for (i, &listed) in moves.iter().enumerate() {
         let before = *game.position();
+        let in_book = options
+            .book
+            .as_ref()
+            .map(|book| book.moves(&game))
+            .unwrap_or_default();
         let played = game
             .play_listed(listed)
             .map_err(|e| BadPosition(format!("move {} ({listed}): {e}", i + 1)))?;
@@ -154,58 +211,57 @@ fn analyze_in<B: Bits>(
         }
         ply += 1;
         chosen.push((ply, at, played.played));
+        book_moves.push(if at == before { in_book } else { Vec::new() });
         if played.passed.is_some() {
             ply += 1;
         }
     }
     let mut engine = Engine::new(rules.clone(), options.search.clone());
-    // Each position is valued once. Where it was solved, the move played is worth what the
-    // next position is; where it was searched, a move other than the engine's is searched
-    // one move less deep, so that both values look as far ahead.
+    // Where a position was solved, the move played is worth exactly what the next position
+    // is, so each is solved once. Where it was searched, the engine's best move and the move
+    // played are valued alike: each position after them searched one move less deep than the
+    // search that chose the best (see `search::ValuedMove`).
     let mut positions: Vec<Position<B>> = chosen.iter().map(|c| c.1).collect();
     positions.push(*game.position());
     let total = positions.len();
-    let mut values = Vec::with_capacity(total);
-    for (i, pos) in positions.iter().enumerate() {
-        values.push(value_of(&mut engine, &rules, pos, options.exact_empties));
-        each(i + 1, total);
-    }
-    let square = |m: usize| Move::Play(rules.geometry.square(m));
+    let mut solved: Vec<Option<Valued>> = Vec::with_capacity(total);
     let mut reviewed = Vec::with_capacity(chosen.len());
-    for (k, &(ply, pos, played)) in chosen.iter().enumerate() {
-        let player = pos.to_move;
-        let here = &values[k];
-        let best_value = here.value;
-        let engine_best = here.best.map_or(Move::Pass, square);
-        // The position after the move, valued for its side to move: the opponent's, unless
-        // they had to pass.
-        let after = &positions[k + 1];
-        let for_player = |v: MoveValue| if after.to_move == player { v } else { -v };
-        let value = if here.solved {
-            for_player(values[k + 1].value)
-        } else if played == engine_best {
-            best_value
-        } else {
-            let (depth, move_time) = (options.search.depth, options.search.move_time);
-            engine.set_limits(depth.map(|d| d.saturating_sub(1).max(1)), move_time);
-            let reply = value_of(&mut engine, &rules, after, 0);
-            engine.set_limits(depth, move_time);
-            for_player(reply.value)
-        };
-        // A move as good as the engine's is a best move too (symmetric or equal moves).
-        let as_good = played == engine_best || value.hundredths() >= best_value.hundredths();
-        let loss = (best_value.hundredths() - value.hundredths()).max(0);
-        reviewed.push(Reviewed {
-            ply,
-            player,
-            played,
-            best: if as_good { played } else { engine_best },
-            value,
-            best_value,
-            loss,
-            exact: value.discs().is_some() && best_value.discs().is_some(),
-            mark: Mark::of(loss),
-        });
+    let square = |m: usize| Move::Play(rules.geometry.square(m));
+    let cell = |m: Move| match m {
+        Move::Play(sq) => rules.geometry.index(sq),
+        Move::Pass => None,
+    };
+    for (i, pos) in positions.iter().enumerate() {
+        let over = rules.is_over(pos);
+        let exact = over || rules.empty(pos).count() <= options.exact_empties;
+        solved.push(exact.then(|| solved_value(&mut engine, &rules, pos)));
+        if i > 0 {
+            let k = i - 1;
+            let (ply, before, played) = chosen[k];
+            let row = if let Some(here) = &solved[k] {
+                let after_value = solved[i].as_ref().map(|v| v.value);
+                let value = for_mover(&before, pos, after_value.unwrap_or(here.value));
+                let mut line = Vec::new();
+                if value.hundredths() < here.value.hundredths() {
+                    if let Some(best) = here.best {
+                        line = better_line(&mut engine, &rules, &before, best, here.value);
+                    }
+                }
+                Row {
+                    best: here.best.map_or(played, square),
+                    value,
+                    best_value: here.value,
+                    source: Source::Exact,
+                    line,
+                }
+            } else if let Some(row) = book_row(&book_moves[k], played) {
+                row
+            } else {
+                searched_row(&mut engine, &rules, &before, cell(played), options)
+            };
+            reviewed.push(reviewed_row(ply, &before, played, row, &rules));
+        }
+        each(i + 1, total);
     }
     let end = game.position();
     let result = rules.is_over(end).then(|| rules.margin(end, Color::Black));
@@ -216,39 +272,184 @@ fn analyze_in<B: Bits>(
     })
 }
 
-/// The value of `pos` for its side to move: solved with `exact_empties` empty cells or fewer,
-/// searched otherwise; a finished game is its margin.
-fn value_of<B: Bits>(
-    engine: &mut Engine<B>,
-    rules: &Rules<B>,
-    pos: &Position<B>,
-    exact_empties: u32,
-) -> Valued {
+/// The exact value of `pos` for its side to move, and its best move; a finished game is its
+/// margin.
+fn solved_value<B: Bits>(engine: &mut Engine<B>, rules: &Rules<B>, pos: &Position<B>) -> Valued {
     if rules.is_over(pos) {
         return Valued {
             value: MoveValue::Discs(rules.margin(pos, pos.to_move)),
             best: None,
-            solved: true,
         };
     }
-    if rules.empty(pos).count() <= exact_empties {
-        let solved = engine.solve_exact(pos, false);
-        return Valued {
-            value: MoveValue::Discs(solved.score),
-            best: solved.best,
-            solved: true,
-        };
-    }
-    let report = engine.search(pos);
+    let solved = engine.solve_exact(pos, false);
     Valued {
-        value: if report.exact {
-            MoveValue::Discs(report.score / DISC)
-        } else {
-            MoveValue::Hundredths(report.score)
-        },
-        best: report.best,
-        solved: false,
+        value: MoveValue::Discs(solved.score),
+        best: solved.best,
     }
+}
+
+/// `value`, a value of `after` for its side to move, for the side to move at `before`.
+fn for_mover<B: Bits>(before: &Position<B>, after: &Position<B>, value: MoveValue) -> MoveValue {
+    if after.to_move == before.to_move {
+        value
+    } else {
+        -value
+    }
+}
+
+/// How long the line after a solved position's best move may take to find: its moves are
+/// proved one by one, which the solve's table makes quick.
+const LINE_TIME: Duration = Duration::from_secs(2);
+
+/// The line of perfect play from `pos` through its best move `best`, `pos` being worth
+/// `value` (exact); empty where it takes longer than [`LINE_TIME`].
+fn better_line<B: Bits>(
+    engine: &mut Engine<B>,
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    best: usize,
+    value: MoveValue,
+) -> Vec<usize> {
+    let Some(score) = value.discs() else {
+        return Vec::new();
+    };
+    let child = rules.play_unchecked(pos, best);
+    let (mut at, mut after) = (child, -score);
+    if rules.moves(&at).is_empty() && !rules.is_over(&at) {
+        at = rules.pass(&at);
+        after = score;
+    }
+    let Some(rest) = engine.perfect_line_within(&at, after, Some(LINE_TIME)) else {
+        return Vec::new();
+    };
+    std::iter::once(best)
+        .chain(rest.into_iter().flatten())
+        .collect()
+}
+
+/// The book's row for the move `played`, where the book holds it: its best move and both
+/// values, whole discs as the book keeps them.
+fn book_row(moves: &[BookMove], played: Move) -> Option<Row> {
+    let best = moves.first()?;
+    let mine = moves.iter().find(|m| m.played == played)?;
+    let value = |m: &BookMove| match m.level {
+        Level::Exact => MoveValue::Discs(m.value),
+        Level::Depth(_) => MoveValue::Hundredths(m.value * DISC),
+    };
+    let (best, best_value) = if mine.value >= best.value {
+        (mine, value(mine))
+    } else {
+        (best, value(best))
+    };
+    Some(Row {
+        best: best.played,
+        value: value(mine),
+        best_value,
+        source: Source::Book(mine.level.min(best.level)),
+        line: Vec::new(),
+    })
+}
+
+/// The row of a searched position: the engine's search picks its best move, then that move
+/// and the one played are valued alike (see [`Engine::value_moves`]) as deep as the search
+/// looked, and the better of the two is the best.
+fn searched_row<B: Bits>(
+    engine: &mut Engine<B>,
+    rules: &Rules<B>,
+    pos: &Position<B>,
+    played: Option<usize>,
+    options: &AnalyzeOptions,
+) -> Row {
+    let report = engine.search(pos);
+    let depth = if report.exact {
+        rules.empty(pos).count()
+    } else {
+        report.depth.max(1)
+    };
+    let mut cells: Vec<usize> = report.best.into_iter().collect();
+    cells.extend(played.filter(|p| report.best != Some(*p)));
+    let horizon = Horizon {
+        depth,
+        exact_empties: options.exact_empties,
+    };
+    // The search's own limits chose the depth; the values are found to it, however long.
+    let limits = (options.search.depth, options.search.move_time);
+    engine.set_limits(None, None);
+    let valued = engine.value_moves(pos, &cells, horizon);
+    engine.set_limits(limits.0, limits.1);
+    let valued = valued.unwrap_or_default();
+    let square = |m: usize| Move::Play(rules.geometry.square(m));
+    let played_value = valued.iter().find(|v| Some(v.cell) == played);
+    let best = valued
+        .iter()
+        .max_by_key(|v| (v.value.hundredths(), Some(v.cell) == played));
+    match (played_value, best) {
+        (Some(mine), Some(best)) => Row {
+            best: square(best.cell),
+            value: mine.value,
+            best_value: best.value,
+            source: if mine.value.discs().is_some() && best.value.discs().is_some() {
+                Source::Exact
+            } else {
+                Source::Searched {
+                    depth: mine.depth.min(best.depth),
+                }
+            },
+            line: best.line.clone(),
+        },
+        // A pass, or a search stopped from outside: nothing to compare.
+        _ => Row {
+            best: played.map_or(Move::Pass, square),
+            value: MoveValue::Hundredths(report.score),
+            best_value: MoveValue::Hundredths(report.score),
+            source: Source::Searched { depth },
+            line: Vec::new(),
+        },
+    }
+}
+
+/// The finished row of the move `played` at `pos`.
+fn reviewed_row<B: Bits>(
+    ply: usize,
+    pos: &Position<B>,
+    played: Move,
+    row: Row,
+    rules: &Rules<B>,
+) -> Reviewed {
+    let loss = (row.best_value.hundredths() - row.value.hundredths()).max(0);
+    // A move as good as the best is a best move too (equal or symmetric moves).
+    let best = if loss == 0 { played } else { row.best };
+    let line = if loss == 0 {
+        Vec::new()
+    } else {
+        rules.line(pos, &row.line)
+    };
+    Reviewed {
+        ply,
+        player: pos.to_move,
+        played,
+        best,
+        value: row.value,
+        // Never worth less than the move played (which a book's levels could make it).
+        best_value: if loss == 0 { row.value } else { row.best_value },
+        loss,
+        exact: row.value.discs().is_some() && row.best_value.discs().is_some(),
+        source: row.source,
+        mark: Mark::of(loss),
+        line,
+    }
+}
+
+/// Moves of a better line shown in the table; `--json` gives all.
+const LINE_SHOWN: usize = 12;
+
+/// `line` as moves apart, at most `most` of them, then `...` where there are more.
+fn line_text(line: &[Move], most: usize) -> String {
+    let mut text: Vec<String> = line.iter().take(most).map(Move::to_string).collect();
+    if line.len() > most {
+        text.push("...".to_string());
+    }
+    text.join(" ")
 }
 
 /// `hundredths` as discs: whole when `exact`, else to two places.
@@ -260,18 +461,19 @@ fn discs_text(hundredths: i32, exact: bool) -> String {
     }
 }
 
-/// The review as a table, a move a line, then each player's totals and the result.
+/// The review as a table, a move a line (under a mistake, the line after the best move),
+/// then each player's totals and the result.
 pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "{:>4}  {:<6} {:<7} {:<5} {:>7} {:>7} {:>6}",
-        "ply", "player", "move", "best", "value", "best", "loss"
+        "{:>4}  {:<6} {:<7} {:<5} {:>7} {:>7} {:>6} {:>7}",
+        "ply", "player", "move", "best", "value", "best", "loss", "black"
     )?;
     for m in &review.moves {
         let played = format!("{} {}", m.played, m.mark.sign());
         writeln!(
             out,
-            "{:>4}  {:<6} {:<7} {:<5} {:>7} {:>7} {:>6}  {}",
+            "{:>4}  {:<6} {:<7} {:<5} {:>7} {:>7} {:>6} {:>7}  {}",
             m.ply,
             m.player.name(),
             played.trim_end(),
@@ -279,8 +481,12 @@ pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
             m.value.to_string(),
             m.best_value.to_string(),
             discs_text(m.loss, m.exact),
-            if m.exact { "exact" } else { "searched" }
+            m.for_black().to_string(),
+            m.source,
         )?;
+        if m.mark != Mark::Good && !m.line.is_empty() {
+            writeln!(out, "{:>29}{}", "line: ", line_text(&m.line, LINE_SHOWN))?;
+        }
     }
     if let Some(opening) = review.opening {
         writeln!(out, "Opening: {}.", opening.name)?;
@@ -308,7 +514,9 @@ pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
 }
 
 /// The review as JSON, one object a move and a line each: `ply`, `player`, `move`, `best`,
-/// `value`, `best_value`, `loss` (discs: whole when exact) and `exact`.
+/// `value`, `best_value`, `loss` (discs: whole when exact), `exact`, `source` (`exact`,
+/// `book` or `search`), `depth` (a search's, else null), `black` (the move's value for Black)
+/// and `line` (the moves after the best, where the move played lost anything).
 pub fn write_json(review: &Review, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let number = |hundredths: i32, exact: bool| -> serde_json::Value {
         if exact {
@@ -317,17 +525,27 @@ pub fn write_json(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
             (hundredths as f64 / DISC as f64).into()
         }
     };
+    let value = |v: MoveValue| number(v.hundredths(), v.discs().is_some());
     for m in &review.moves {
-        let is_exact = |v: MoveValue| v.discs().is_some();
+        let (source, depth) = match m.source {
+            Source::Exact => ("exact", None),
+            Source::Book(_) => ("book", None),
+            Source::Searched { depth } => ("search", Some(depth)),
+        };
+        let line: Vec<String> = m.line.iter().map(Move::to_string).collect();
         let line = serde_json::json!({
             "ply": m.ply,
             "player": m.player.name().to_lowercase(),
             "move": m.played.to_string(),
             "best": m.best.to_string(),
-            "value": number(m.value.hundredths(), is_exact(m.value)),
-            "best_value": number(m.best_value.hundredths(), is_exact(m.best_value)),
+            "value": value(m.value),
+            "best_value": value(m.best_value),
             "loss": number(m.loss, m.exact),
             "exact": m.exact,
+            "source": source,
+            "depth": depth,
+            "black": value(m.for_black()),
+            "line": line,
         });
         writeln!(out, "{line}")?;
     }

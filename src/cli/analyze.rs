@@ -1,6 +1,6 @@
 //! `othello analyze`: a game gone over move by move.
 
-use super::options::{EngineArgs, EngineDefaults, GameRules, StartArgs};
+use super::options::{BookChoice, EngineArgs, EngineDefaults, GameRules, StartArgs};
 use crate::cli::error::{bad_position_as, read_list, AppError};
 use othello::analysis;
 use othello::notation::{GameRecord, MoveList};
@@ -35,7 +35,18 @@ pub struct Args {
 }
 
 /// `othello analyze`: the review on stdout (a table, or JSON lines), progress on stderr.
-pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
+pub fn run(
+    args: Args,
+    rules: GameRules,
+    eval: &Evaluation,
+    book: &BookChoice,
+) -> Result<(), AppError> {
+    // The book is read first: a missing or damaged one is an error before any work.
+    let book = if book.no_book {
+        None
+    } else {
+        othello::opening::book::for_play(book.book.as_deref()).map_err(AppError::Input)?
+    };
     let record = match (&args.file, &args.moves) {
         (_, Some(moves)) => GameRecord {
             position: None,
@@ -71,6 +82,7 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
     let options = analysis::AnalyzeOptions {
         exact_empties: args.exact_empties,
         search: args.engine.config(EngineDefaults::ANALYZE, eval),
+        book,
     };
     let mut progress: Option<Progress> = None;
     let mut each = |done: usize, total: usize| {

@@ -50,7 +50,7 @@ pub fn run(cli: Cli, started: std::time::Instant) -> Result<CommandEnd, AppError
         None => return line::run(rules, cli.computer, &cli.engine, eval, book()?),
         Some(Command::Perft(args)) => perft::run(args, rules),
         Some(Command::Solve(args)) => solve::run(args, rules, eval),
-        Some(Command::Analyze(args)) => analyze::run(args, rules, eval),
+        Some(Command::Analyze(args)) => analyze::run(args, rules, eval, &cli.book),
         Some(Command::Show(args)) => show::run(args, rules),
         Some(Command::Play(args)) => play::run(args, rules, eval, book()?),
         Some(Command::Selfplay(args)) => selfplay::run(args, rules, eval, book()?),

@@ -5,8 +5,9 @@
 
 use super::command::{BoardCommand, TypedMoves};
 use super::options::Options;
-use super::text::{self, Drawing};
+use super::text::{self, Drawing, Label};
 use crate::notation::{MoveList, PositionString};
+use crate::opening::book::Book;
 use crate::players::EngineGame;
 use crate::protocols::line::Sides;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Square};
@@ -80,7 +81,7 @@ impl<B: Bits> AnyBoard for InHand<B> {
         (start, game.record().collect())
     }
     fn analysis(&self, config: &Config) -> Vec<String> {
-        analysis(self.game(), config)
+        analysis(self.game(), config, self.table.book())
     }
     fn set_depth(&mut self, depth: u32) {
         self.table.set_limits(Some(depth), None)
@@ -274,7 +275,7 @@ impl<B: Bits> InHand<B> {
             if !self.is_computer(color) {
                 break;
             }
-            let Some(report) = self.think(color) else {
+            let Some(Thought { report, book }) = self.think(color) else {
                 break;
             };
             let Some(best) = report.best else { break };
@@ -283,7 +284,7 @@ impl<B: Bits> InHand<B> {
                 break;
             }
             if self.thinking {
-                let value = self.value(color, &report);
+                let value = text::value_text(color, report.score, Label::of(&report, book));
                 // The first moves of the expected line: enough to read, short enough for a row.
                 let shown = report.pv.len().min(8);
                 let more = if report.pv.len() > shown { " ..." } else { "" };
@@ -294,11 +295,11 @@ impl<B: Bits> InHand<B> {
         }
     }
 
-    /// The engine's search for `color`, shown as it goes when `thinking` is on. `None` when
-    /// Ctrl-C stopped it.
-    fn think(&mut self, color: Color) -> Option<Report> {
+    /// The engine's move for `color`: the book's, else a search shown as it goes when
+    /// `thinking` is on. `None` when Ctrl-C stopped it.
+    fn think(&mut self, color: Color) -> Option<Thought> {
         if let Some(report) = self.table.book_move(color) {
-            return Some(report);
+            return Some(Thought { report, book: true });
         }
         // Ctrl-C stops the search rather than the program, so the game can be printed.
         let spinner = self.thinking.then(|| {
@@ -335,21 +336,26 @@ impl<B: Bits> InHand<B> {
             bar.finish_and_clear();
         }
         self.interrupted = self.ctrl_c.load(Relaxed);
-        (!self.interrupted).then_some(report)
+        (!self.interrupted).then_some(Thought {
+            report,
+            book: false,
+        })
     }
 
-    /// A search's value in words, for `color`: exact when it reached the end.
-    fn value(&self, color: Color, report: &Report) -> String {
-        text::value_text(color, report.score, report.exact, report.depth)
-    }
-
-    /// `hint N`: the `count` best moves for the side to move, best first, each searched one
-    /// move less deep within a share of the time (exact where the solver reaches).
+    /// `hint N`: the `count` best moves for the side to move, best first: the book's where it
+    /// has the position, else every move valued alike within the time (each position after a
+    /// move searched to one depth, or solved). `hint 1` is `hint`.
     fn hints(&mut self, count: usize, out: &mut Vec<String>) {
         let Some(color) = self.to_move() else {
             out.push("The game is over: no hint.".to_string());
             return;
         };
+        if count == 1 {
+            let mut one = Vec::new();
+            self.hint(&mut one);
+            out.extend(one.into_iter().map(|l| l.replacen("Hint: ", "Hint 1: ", 1)));
+            return;
+        }
         // Ctrl-C stops the hint at once, and nothing more.
         let lines = self.table.analyse_moves_until(color, count, &self.ctrl_c);
         let stopped = self.ctrl_c.swap(false, Relaxed);
@@ -358,7 +364,14 @@ impl<B: Bits> InHand<B> {
             return;
         };
         for (i, a) in lines.iter().enumerate() {
-            let value = text::value_text(color, a.score, a.exact, a.depth);
+            let label = if a.exact {
+                Label::Exact
+            } else if a.book {
+                Label::Book
+            } else {
+                Label::Depth(a.depth)
+            };
+            let value = text::value_and_line(color, a.score, label, &a.pv[a.pv.len().min(1)..]);
             out.push(format!("Hint {}: {}, {value}.", i + 1, a.best));
         }
     }
@@ -426,13 +439,20 @@ impl<B: Bits> InHand<B> {
         self.show(out);
     }
 
-    /// The engine's move for the side to move, with its value.
+    /// The engine's move for the side to move, with its value and the line it expects: the
+    /// book's best where it has the position, else a search as the computer plays.
     fn hint(&mut self, out: &mut Vec<String>) {
         let Some(color) = self.to_move() else {
             out.push("The game is over: no hint.".to_string());
             return;
         };
-        let Some(report) = self.think(color) else {
+        if let Some(a) = self.table.book_lines(color).into_iter().next() {
+            let label = if a.exact { Label::Exact } else { Label::Book };
+            let value = text::value_and_line(color, a.score, label, &a.pv[a.pv.len().min(1)..]);
+            out.push(format!("Hint: {}, {value}.", a.best));
+            return;
+        }
+        let Some(Thought { report, book }) = self.think(color) else {
             // Ctrl-C stops the hint, not the game.
             self.interrupted = false;
             self.ctrl_c.store(false, Relaxed);
@@ -443,8 +463,12 @@ impl<B: Bits> InHand<B> {
             out.push("No move to suggest.".to_string());
             return;
         };
-        let square = self.game().rules().geometry.square(best);
-        out.push(format!("Hint: {square}, {}.", self.value(color, &report)));
+        let geometry = &self.game().rules().geometry;
+        let square = geometry.square(best);
+        let after: Vec<Move> = self.game().rules().line(self.game().position(), &report.pv);
+        let label = Label::of(&report, book);
+        let value = text::value_and_line(color, report.score, label, &after[after.len().min(1)..]);
+        out.push(format!("Hint: {square}, {value}."));
     }
 
     /// The board, the score and whose turn it is (or the result).
@@ -460,9 +484,16 @@ impl<B: Bits> InHand<B> {
     }
 }
 
+/// The engine's move and whether it came from the book.
+struct Thought {
+    report: Report,
+    book: bool,
+}
+
 /// The review of `game` so far, searched as deep as the computer plays (at most
-/// [`analysis::DEPTH`]) and solved from [`analysis::EXACT_EMPTIES`] empty cells on.
-fn analysis<B: Bits>(game: &Game<B>, config: &Config) -> Vec<String> {
+/// [`analysis::DEPTH`]) and solved from [`analysis::EXACT_EMPTIES`] empty cells on, with the
+/// values of `book` where it holds the move played.
+fn analysis<B: Bits>(game: &Game<B>, config: &Config, book: Option<Arc<Book>>) -> Vec<String> {
     use crate::analysis;
     let start = PositionString::from_position(&game.rules().geometry, game.start());
     let start = Start::Position(start, game.variant());
@@ -473,6 +504,7 @@ fn analysis<B: Bits>(game: &Game<B>, config: &Config) -> Vec<String> {
             .with_hash_mb(config.hash_mb)
             .with_threads(config.threads)
             .with_eval(config.eval.clone()),
+        book,
     };
     let mut text = Vec::new();
     let written = analysis::analyze(&start, &moves, &options, &mut |_, _| {})

@@ -572,3 +572,64 @@ fn load_skips_a_byte_order_mark_and_refuses_a_broken_ggf_record() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// In the book, `hint`, `hint 1` and `hint N` give the book's moves and values, labelled as
+/// the book's, with the book's line after each; out of it, `hint N` labels each value with
+/// its depth and the first of them agrees with `hint 1`.
+#[test]
+fn hints_label_the_book_and_the_depth() {
+    let book = crate::opening::book::built_in().expect("the built-in book");
+    let mut s = Session::new(Options {
+        start: Start::Setup(Setup::standard(Shape::STANDARD, Variant::default())),
+        moves: "f5d6c3d3c4".parse().unwrap(),
+        book: Some(crate::players::BookUse::new(book, 0, 0)),
+        computer: None,
+        config: Config::to_depth(4).with_hash_mb(1).with_threads(1),
+        colour: false,
+        thinking: false,
+    })
+    .unwrap();
+    let one = s.handle("hint");
+    assert_eq!(one.len(), 1, "{one:?}");
+    assert_eq!(
+        s.handle("hint 1"),
+        [one[0].replacen("Hint: ", "Hint 1: ", 1)]
+    );
+    assert!(one[0].contains(" (book; then "), "{one:?}");
+    // The book holds two moves here: its best, linked, and the leaf.
+    let three = s.handle("hint 3");
+    assert_eq!(three.len(), 2, "{three:?}");
+    assert_eq!(three[0], one[0].replacen("Hint: ", "Hint 1: ", 1));
+    for line in &three {
+        assert!(line.contains(" discs for White (book"), "{three:?}");
+    }
+    s.handle("new");
+    s.handle("f5d6c3d3c4f4f6f3e6e7c6e3");
+    let listed = s.handle("hint 2");
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    for line in &listed {
+        assert!(
+            line.contains(" discs for White (depth 4; then "),
+            "{listed:?}"
+        );
+    }
+}
+
+/// A value that rounds to nothing reads `+0.0`, never `-0.0`.
+#[test]
+fn a_value_near_zero_has_no_minus_sign() {
+    use super::text::{value_text, Label};
+    use crate::rules::Color;
+    assert_eq!(
+        value_text(Color::Black, -4, Label::Depth(6)),
+        "+0.0 discs for Black (depth 6)"
+    );
+    assert_eq!(
+        value_text(Color::White, -5, Label::Book),
+        "-0.1 discs for White (book)"
+    );
+    assert_eq!(
+        value_text(Color::White, 1250, Label::Depth(3)),
+        "+12.5 discs for White (depth 3)"
+    );
+}

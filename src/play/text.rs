@@ -5,8 +5,8 @@
 use crate::notation::MoveList;
 use crate::protocols::line::Sides;
 use crate::rules::Winner;
-use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Square};
-use crate::search::{Config, DISC};
+use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Move, Square};
+use crate::search::{Config, Report, DISC};
 use crate::start::Start;
 use crate::wording::Counted;
 use anstyle::{AnsiColor, Style};
@@ -73,23 +73,77 @@ pub(super) fn level_text(config: &Config) -> String {
     }
 }
 
-/// A value for `color` in words: the outcome when exact, else discs and the depth.
-pub(super) fn value_text(color: Color, score: i32, exact: bool, depth: u32) -> String {
-    if exact {
-        let discs = score / DISC;
-        let outcome = match discs.cmp(&0) {
-            std::cmp::Ordering::Greater => format!("{} wins by {discs}", color.name()),
-            std::cmp::Ordering::Less => format!("{} loses by {}", color.name(), -discs),
-            std::cmp::Ordering::Equal => "a draw".to_string(),
-        };
-        format!("{outcome} with perfect play")
-    } else {
-        format!(
-            "{:+.1} discs for {} (depth {depth})",
-            score as f64 / DISC as f64,
-            color.name(),
-        )
+/// Where a value comes from, as a hint or the computer's summary says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Label {
+    /// Solved, or searched to the end.
+    Exact,
+    /// The opening book's.
+    Book,
+    /// A search this many moves deep.
+    Depth(u32),
+}
+
+impl Label {
+    /// The label of a search's `report`, or of the book's move when `book`.
+    pub(super) fn of(report: &Report, book: bool) -> Label {
+        if report.exact {
+            Label::Exact
+        } else if book {
+            Label::Book
+        } else {
+            Label::Depth(report.depth)
+        }
     }
+}
+
+/// A value in words, for `color`: the outcome where exact, else discs to one place (never
+/// `-0.0`) and where the value comes from.
+pub(super) fn value_text(color: Color, score: i32, label: Label) -> String {
+    value_and_line(color, score, label, &[])
+}
+
+/// [`value_text`] with the first moves expected `after` the move valued, where there are any.
+pub(super) fn value_and_line(color: Color, score: i32, label: Label, after: &[Move]) -> String {
+    const SHOWN: usize = 8;
+    let line = if after.is_empty() {
+        String::new()
+    } else {
+        let moves: Vec<String> = after.iter().take(SHOWN).map(Move::to_string).collect();
+        let more = if after.len() > SHOWN { " ..." } else { "" };
+        format!("then {}{more}", moves.join(" "))
+    };
+    let source = match label {
+        Label::Exact => {
+            let discs = score / DISC;
+            let outcome = match discs.cmp(&0) {
+                std::cmp::Ordering::Greater => format!("{} wins by {discs}", color.name()),
+                std::cmp::Ordering::Less => format!("{} loses by {}", color.name(), -discs),
+                std::cmp::Ordering::Equal => "a draw".to_string(),
+            };
+            if line.is_empty() {
+                return format!("{outcome} with perfect play");
+            }
+            return format!("{outcome} with perfect play ({line})");
+        }
+        Label::Book => "book".to_string(),
+        Label::Depth(depth) => format!("depth {depth}"),
+    };
+    let source = if line.is_empty() {
+        source
+    } else {
+        format!("{source}; {line}")
+    };
+    // Tenths, rounded once, so that a value just below zero reads as +0.0.
+    let tenths = (score as f64 / (DISC as f64 / 10.0)).round() as i64;
+    let sign = if tenths < 0 { '-' } else { '+' };
+    let tenths = tenths.abs();
+    format!(
+        "{sign}{}.{} discs for {} ({source})",
+        tenths / 10,
+        tenths % 10,
+        color.name()
+    )
 }
 
 /// The moves so far, passes the game made included, as one standard move list.

@@ -34,6 +34,16 @@ impl BookUse {
         }
     }
 
+    /// The book itself.
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    /// The book itself, shared.
+    pub fn shared(&self) -> Arc<Book> {
+        Arc::clone(&self.book)
+    }
+
     /// The book's move at the game's position, `None` where the book has none. With margin 0
     /// the best (the first of equal ones, so that play repeats); otherwise drawn evenly among
     /// the moves within the margin of the best.

@@ -9,7 +9,9 @@ use crate::rules::{
     AnyWidth, Bits, Color, Game, GenericOverBits, IllegalMove, Move, Passes, Played,
 };
 use crate::rules::{Position, Rules, Setup, Shape, Variant};
-use crate::search::{Config, Engine, Observer, Report, SolveProgress};
+use crate::search::{
+    Config, Engine, Horizon, MoveValue, Observer, Report, RootMoves, SolveProgress, ValuedMove,
+};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -26,6 +28,8 @@ pub struct Analysis {
     /// Moves searched ahead (the last iteration completed).
     pub depth: u32,
     pub exact: bool,
+    /// Whether the value is the opening book's.
+    pub book: bool,
     pub nodes: u64,
     pub elapsed: Duration,
     /// The expected line from `best` on, passes included.
@@ -92,6 +96,11 @@ impl<B: Bits> EngineGame<B> {
     /// This table, playing from `book` where it has the position.
     pub fn with_book(self, book: Option<BookUse>) -> Self {
         EngineGame { book, ..self }
+    }
+
+    /// The book the table plays from.
+    pub fn book(&self) -> Option<Arc<crate::opening::book::Book>> {
+        self.book.as_ref().map(BookUse::shared)
     }
 
     /// The book's move for `color`, as a search would report it (the book's value, no
@@ -198,21 +207,7 @@ impl<B: Bits> EngineGame<B> {
 
     /// `line` as moves from `pos`, with a pass wherever the side to move had none.
     fn with_passes(&self, pos: &Position<B>, line: &[usize]) -> Vec<Move> {
-        let rules = self.rules();
-        let mut pos = *pos;
-        let mut moves = Vec::new();
-        for &m in line {
-            if rules.moves(&pos).is_empty() {
-                moves.push(Move::Pass);
-                pos = rules.pass(&pos);
-            }
-            if !rules.is_legal(&pos, m) {
-                break;
-            }
-            moves.push(Move::Play(self.square(m)));
-            pos = rules.play_unchecked(&pos, m);
-        }
-        moves
+        self.rules().line(pos, line)
     }
 
     /// The engine's best move for the side to move in `pos`, passing for it if it must.
@@ -228,6 +223,7 @@ impl<B: Bits> EngineGame<B> {
                 score: diff * crate::search::DISC,
                 depth: 0,
                 exact: true,
+                book: false,
                 nodes: 0,
                 elapsed: Duration::ZERO,
                 pv: Vec::new(),
@@ -242,11 +238,11 @@ impl<B: Bits> EngineGame<B> {
             return reply;
         }
         let report = self.engine.search(pos);
-        self.analysis(pos, report)
+        self.analysis(pos, report, false)
     }
 
     /// A search's report at `pos` as moves.
-    fn analysis(&self, pos: &Position<B>, report: Report) -> Analysis {
+    fn analysis(&self, pos: &Position<B>, report: Report, book: bool) -> Analysis {
         let pv = self.with_passes(pos, &report.pv);
         Analysis {
             best: report
@@ -255,6 +251,7 @@ impl<B: Bits> EngineGame<B> {
             score: report.score,
             depth: report.depth,
             exact: report.exact,
+            book,
             nodes: report.nodes,
             elapsed: report.elapsed,
             pv,
@@ -274,7 +271,7 @@ impl<B: Bits> EngineGame<B> {
     pub fn analyse(&mut self, color: Color) -> Analysis {
         let pos = self.for_color(color);
         if let Some(report) = self.book_move(color) {
-            return self.analysis(&pos, report);
+            return self.analysis(&pos, report, true);
         }
         self.search(&pos)
     }
@@ -316,52 +313,136 @@ impl<B: Bits> EngineGame<B> {
     ) -> Option<Vec<Analysis>> {
         let pos = self.for_color(color);
         let moves = self.rules().moves(&pos);
-        if count <= 1 || moves.count() <= 1 {
+        if moves.is_empty() {
             return Some(vec![self.search(&pos)]);
         }
-        let (depth, move_time) = self.limits();
-        let share = move_time.map(|t| (t / moves.count()).max(Duration::from_millis(1)));
-        self.engine
-            .set_limits(depth.map(|d| d.saturating_sub(1).max(1)), share);
-        let mut lines = Vec::new();
-        for m in moves.iter() {
+        let mut lines = self.book_lines(color);
+        if lines.is_empty() {
+            let cells: Vec<usize> = moves.iter().collect();
+            let valued = self.value_every_move(&pos, &cells)?;
             if stop.load(Relaxed) {
-                break;
+                return None;
             }
-            let child = self.rules().play_unchecked(&pos, m);
-            let reply = self.search(&child);
-            let mut pv = vec![Move::Play(self.square(m))];
-            pv.extend(reply.pv);
-            lines.push(Analysis {
-                best: Move::Play(self.square(m)),
-                score: -reply.score,
-                depth: reply.depth + 1,
-                exact: reply.exact,
-                nodes: reply.nodes + 1,
-                elapsed: reply.elapsed,
-                pv,
-            });
-        }
-        self.engine.set_limits(depth, move_time);
-        if stop.load(Relaxed) {
-            return None;
-        }
-        // Best first; equal scores keep board order, so the list is the same every time.
-        lines.sort_by_key(|a| std::cmp::Reverse(a.score));
-        // Where several moves share the best score, the one the engine would play (`analyse`)
-        // comes first, so that the first line and the move played agree.
-        if lines[1].score == lines[0].score {
-            let chosen = self.search(&pos).best;
-            if let Some(i) = lines.iter().position(|a| a.best == chosen) {
-                if lines[i].score == lines[0].score {
-                    lines[..=i].rotate_right(1);
-                }
-            }
+            lines = valued
+                .iter()
+                .map(|v| Analysis {
+                    best: Move::Play(self.square(v.cell)),
+                    score: v.value.hundredths(),
+                    depth: v.depth,
+                    exact: v.value.discs().is_some(),
+                    book: false,
+                    nodes: 0,
+                    elapsed: Duration::ZERO,
+                    pv: self.with_passes(&pos, &v.line),
+                })
+                .collect();
+            // Best first; equal values keep board order, so the list is the same every time.
+            lines.sort_by_key(|a| std::cmp::Reverse(a.score));
         }
         lines.truncate(count);
         Some(lines)
     }
+
+    /// The book's moves for `color`, best first, each with the book's line after it; none
+    /// where the book does not hold the position or `color` is not to move.
+    pub fn book_lines(&self, color: Color) -> Vec<Analysis> {
+        let Some(book) = self.book.as_ref() else {
+            return Vec::new();
+        };
+        if color != self.game.position().to_move {
+            return Vec::new();
+        }
+        let book = book.book();
+        let empties = self.rules().empty(self.game.position()).count();
+        book.moves(&self.game)
+            .into_iter()
+            .map(|m| {
+                // The line: the book's best move at each position after it, while it has one.
+                let mut game = self.game.clone();
+                let mut pv = Vec::new();
+                let mut next = Some(m.played);
+                while let Some(played) = next {
+                    if pv.len() >= BOOK_LINE || game.play_listed(played).is_err() {
+                        break;
+                    }
+                    pv.push(played);
+                    next = book.moves(&game).first().map(|b| b.played);
+                }
+                Analysis {
+                    best: m.played,
+                    score: m.value * crate::search::DISC,
+                    depth: match m.level {
+                        Level::Exact => empties,
+                        Level::Depth(d) => d as u32,
+                    },
+                    exact: m.level == Level::Exact,
+                    book: true,
+                    nodes: 0,
+                    elapsed: Duration::ZERO,
+                    pv,
+                }
+            })
+            .collect()
+    }
+
+    /// Every move of `cells` valued alike within the engine's limits: solved where there are
+    /// [`HINT_EXACT_EMPTIES`] empty cells or fewer and the solve fits in half the time (in
+    /// [`EXACT_TRY`] without one), else each position after a move searched to one depth.
+    /// `None` where the observer stopped it.
+    fn value_every_move(&mut self, pos: &Position<B>, cells: &[usize]) -> Option<Vec<ValuedMove>> {
+        let (depth, move_time) = self.limits();
+        let clock = std::time::Instant::now();
+        if self.rules().empty(pos).count() <= HINT_EXACT_EMPTIES {
+            let budget = move_time.map_or(EXACT_TRY, |t| t / 2);
+            self.engine.set_limits(None, None);
+            let solved = self
+                .engine
+                .solve_root_within(pos, RootMoves::All, Some(budget));
+            self.engine.set_limits(depth, move_time);
+            if let Some(solved) = solved {
+                let empties = self.rules().empty(pos).count();
+                let valued = cells.iter().filter_map(|&cell| {
+                    let &(_, score) = solved.moves.iter().find(|m| m.0 == cell)?;
+                    Some(ValuedMove {
+                        cell,
+                        value: MoveValue::Discs(score),
+                        depth: empties,
+                        line: vec![cell],
+                    })
+                });
+                return Some(valued.collect());
+            }
+            if self.engine.stopped() {
+                return None;
+            }
+        }
+        match move_time {
+            Some(t) => {
+                let left = t.saturating_sub(clock.elapsed());
+                self.engine.value_moves_within(pos, cells, left, depth)
+            }
+            None => {
+                let horizon = Horizon {
+                    depth: depth.unwrap_or(HINT_DEPTH),
+                    exact_empties: 0,
+                };
+                self.engine.value_moves(pos, cells, horizon)
+            }
+        }
+    }
 }
+
+/// Moves of the book's line given with a book move.
+const BOOK_LINE: usize = 12;
+
+/// Hints are solved from this many empty cells on, where the solve fits in the time.
+pub const HINT_EXACT_EMPTIES: u32 = 22;
+
+/// How long a hint tries to solve where no move time is set.
+const EXACT_TRY: Duration = Duration::from_secs(10);
+
+/// How deep hints look where neither a depth nor a time is set.
+const HINT_DEPTH: u32 = 10;
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 use super::bits::Bits;
 use super::color::{Color, Winner};
 use super::geometry::Geometry;
-use super::position::Position;
+use super::position::{Move, Position};
 use super::shape::{Shape, ShapeError};
 use super::variant::{RuleSet, Variant};
 
@@ -120,6 +120,28 @@ impl<B: Bits> Rules<B> {
             to_move: pos.to_move.opposite(),
             ..*pos
         }
+    }
+
+    /// `cells`, a line played from `pos` as searches keep it (passes left out), as moves with
+    /// the passes the game makes between them; it stops at a cell no side may play.
+    pub fn line(&self, pos: &Position<B>, cells: &[usize]) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(cells.len());
+        let mut at = *pos;
+        for &cell in cells {
+            if self.moves(&at).is_empty() && !self.is_over(&at) {
+                moves.push(Move::Pass);
+                at = self.pass(&at);
+            }
+            if !self.is_legal(&at, cell) {
+                if moves.last() == Some(&Move::Pass) {
+                    moves.pop();
+                }
+                break;
+            }
+            moves.push(Move::Play(self.geometry.square(cell)));
+            at = self.play_unchecked(&at, cell);
+        }
+        moves
     }
 
     /// Whether neither side can move (under place-anywhere: whether the board is full).

@@ -51,6 +51,23 @@ impl<B: Bits> Position<B> {
         }
     }
 
+    /// The image of the position under `maps` (the board's symmetries) that stands for all of
+    /// them: the least by its discs, cell by cell, Black's first. With it, which map made it
+    /// (`None`: the position itself).
+    pub fn canonical(&self, maps: &[Vec<usize>]) -> (Self, Option<usize>) {
+        let order = |p: &Self, q: &Self| {
+            (p.black.iter().cmp(q.black.iter())).then_with(|| p.white.iter().cmp(q.white.iter()))
+        };
+        let mut best = (*self, None);
+        for (k, map) in maps.iter().enumerate() {
+            let image = self.mapped(map);
+            if order(&image, &best.0).is_lt() {
+                best = (image, Some(k));
+            }
+        }
+        best
+    }
+
     pub fn discs(&self, color: Color) -> B {
         match color {
             Color::Black => self.black,

@@ -156,6 +156,12 @@ impl<B: Bits> Engine<B> {
         self.ctx.nodes
     }
 
+    /// Whether the last search or solve was stopped (by its time or its observer) before it
+    /// finished.
+    pub fn stopped(&self) -> bool {
+        self.ctx.stopped
+    }
+
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         match Arc::get_mut(&mut self.table) {

@@ -341,8 +341,8 @@ fn refusal(e: IllegalMove, color: Color, played: Move) -> String {
     }
 }
 
-/// `search <pv> <eval> 0 <depth>`: the line, its evaluation, and the depth searched (`100%` when
-/// the evaluation is exact).
+/// `search <pv> <eval> 0 <depth>` (`book ...` for a book move): the line, its evaluation, and
+/// the depth searched (`100%` when the evaluation is exact).
 fn search_line(a: &Analysis) -> String {
     let pv: String = if a.pv.is_empty() {
         move_text(a.best)
@@ -354,7 +354,9 @@ fn search_line(a: &Analysis) -> String {
     } else {
         a.depth.to_string()
     };
-    format!("search {pv} {} 0 {depth}", eval_text(a.score))
+    // A book move is sent as `book`, as NBoard shows the book's moves apart.
+    let kind = if a.book { "book" } else { "search" };
+    format!("{kind} {pv} {} 0 {depth}", eval_text(a.score))
 }
 
 /// Runs a session until `quit` or the end of input; notes about ignored lines go to `notes`.

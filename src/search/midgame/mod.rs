@@ -2,6 +2,8 @@
 
 mod ordering;
 mod search;
+mod valued;
 
 pub(super) use ordering::OrderingKind;
 pub use search::Report;
+pub use valued::{Horizon, ValuedMove};

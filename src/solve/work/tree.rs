@@ -304,16 +304,7 @@ impl<B: Bits> Tree<B> {
         if let Some(&c) = self.canonicals.borrow().get(pos) {
             return c;
         }
-        let order = |p: &Position<B>, q: &Position<B>| {
-            (p.black.iter().cmp(q.black.iter())).then_with(|| p.white.iter().cmp(q.white.iter()))
-        };
-        let mut best = *pos;
-        for map in &self.maps {
-            let image = pos.mapped(map);
-            if order(&image, &best).is_lt() {
-                best = image;
-            }
-        }
+        let best = pos.canonical(&self.maps).0;
         self.canonicals.borrow_mut().insert(*pos, best);
         best
     }
