@@ -36,6 +36,9 @@ impl std::fmt::Display for Opening {
 struct Named {
     openings: Vec<Opening>,
     by_key: HashMap<Vec<u8>, usize>,
+    /// Every position on the way to a named one, keyed alike: the opening reached soonest from
+    /// it (the first listed of equal ones) and how many moves on.
+    on_the_way: HashMap<Vec<u8>, (usize, usize)>,
 }
 
 fn named() -> &'static Named {
@@ -47,6 +50,7 @@ fn named() -> &'static Named {
         let mut named = Named {
             openings: Vec::new(),
             by_key: HashMap::new(),
+            on_the_way: HashMap::new(),
         };
         for line in LIST
             .lines()
@@ -59,8 +63,18 @@ fn named() -> &'static Named {
                 rules.start(crate::rules::Color::Black, crate::rules::Color::White),
                 Passes::Automatic,
             );
+            let mut keys = Vec::new();
             for &m in moves.iter() {
                 game.play_listed(m).expect("names.txt: legal moves");
+                keys.push(frame.canonical(game.position()).0);
+            }
+            let index = named.openings.len();
+            for (i, key) in keys.iter().enumerate() {
+                let left = keys.len() - 1 - i;
+                let soonest = named.on_the_way.entry(key.clone()).or_insert((index, left));
+                if left < soonest.1 {
+                    *soonest = (index, left);
+                }
             }
             let key = frame.canonical(game.position()).0;
             named.by_key.insert(key, named.openings.len());
@@ -118,6 +132,20 @@ pub fn here<B: Bits>(game: &Game<B>) -> Option<&'static Opening> {
     named_at(&Frame::new(game.rules().clone()), game.position())
 }
 
+/// The named opening the game is on the way to, reached soonest from its position (under the
+/// board's symmetries), and how many moves on: 0 where the game has just reached it.
+pub fn toward<B: Bits>(game: &Game<B>) -> Option<(&'static Opening, usize)> {
+    if !applies(game.shape(), game.variant()) {
+        return None;
+    }
+    let named = named();
+    let key = Frame::new(game.rules().clone())
+        .canonical(game.position())
+        .0;
+    let &(i, left) = named.on_the_way.get(&key)?;
+    Some((&named.openings[i], left))
+}
+
 /// The named opening whose line ends at `pos` (under the board's symmetries), if any.
 fn named_at<B: Bits>(frame: &Frame<B>, pos: &Position<B>) -> Option<&'static Opening> {
     let named = named();
@@ -158,6 +186,20 @@ mod tests {
         for name in ["tiger", "Rose", "buffalo", "Heath", "cow", "Tobidashi"] {
             assert!(by_name(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn a_game_on_the_way_to_a_named_opening_says_which_and_how_far() {
+        assert_eq!(toward(&game_of("")), None);
+        let (o, left) = toward(&game_of("f5d6c3d3c4")).unwrap();
+        assert_eq!((o.name, left), ("Tiger", 0));
+        // One move short of the Tiger, and no other named line ends sooner.
+        let (o, left) = toward(&game_of("f5d6c3d3")).unwrap();
+        assert_eq!((o.name, left), ("Tiger", 1));
+        assert_eq!(
+            toward(&game_of("f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1")),
+            None
+        );
     }
 
     #[test]

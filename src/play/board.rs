@@ -372,7 +372,8 @@ impl<B: Bits> InHand<B> {
                 Label::Depth(a.depth)
             };
             let value = text::value_and_line(color, a.score, label, &a.pv[a.pv.len().min(1)..]);
-            out.push(format!("Hint {}: {}, {value}.", i + 1, a.best));
+            let named = self.opening_after(a.best);
+            out.push(format!("Hint {}: {}{named}, {value}.", i + 1, a.best));
         }
     }
 
@@ -449,7 +450,8 @@ impl<B: Bits> InHand<B> {
         if let Some(a) = self.table.book_lines(color).into_iter().next() {
             let label = if a.exact { Label::Exact } else { Label::Book };
             let value = text::value_and_line(color, a.score, label, &a.pv[a.pv.len().min(1)..]);
-            out.push(format!("Hint: {}, {value}.", a.best));
+            let named = self.opening_after(a.best);
+            out.push(format!("Hint: {}{named}, {value}.", a.best));
             return;
         }
         let Some(Thought { report, book }) = self.think(color) else {
@@ -468,7 +470,22 @@ impl<B: Bits> InHand<B> {
         let after: Vec<Move> = self.game().rules().line(self.game().position(), &report.pv);
         let label = Label::of(&report, book);
         let value = text::value_and_line(color, report.score, label, &after[after.len().min(1)..]);
-        out.push(format!("Hint: {square}, {value}."));
+        let named = self.opening_after(Move::Play(square));
+        out.push(format!("Hint: {square}{named}, {value}."));
+    }
+
+    /// ` (Tiger)` where `played` reaches a named opening, ` (toward Tiger)` where it is on the
+    /// way to one (the one reached soonest); nothing elsewhere.
+    fn opening_after(&self, played: Move) -> String {
+        let mut game = self.game().clone();
+        if game.play_listed(played).is_err() {
+            return String::new();
+        }
+        match crate::opening::names::toward(&game) {
+            Some((opening, 0)) => format!(" ({})", opening.name),
+            Some((opening, _)) => format!(" (toward {})", opening.name),
+            None => String::new(),
+        }
     }
 
     /// The board, the score and whose turn it is (or the result).

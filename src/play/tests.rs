@@ -574,8 +574,8 @@ fn load_skips_a_byte_order_mark_and_refuses_a_broken_ggf_record() {
 }
 
 /// In the book, `hint`, `hint 1` and `hint N` give the book's moves and values, labelled as
-/// the book's, with the book's line after each; out of it, `hint N` labels each value with
-/// its depth and the first of them agrees with `hint 1`.
+/// the book's, with the book's line after each, and the named opening a move reaches or is on
+/// the way to; out of it, `hint N` labels each value with its depth.
 #[test]
 fn hints_label_the_book_and_the_depth() {
     let book = crate::opening::book::built_in().expect("the built-in book");
@@ -603,6 +603,14 @@ fn hints_label_the_book_and_the_depth() {
     for line in &three {
         assert!(line.contains(" discs for White (book"), "{three:?}");
     }
+    // A move that reaches a named opening, or is on the way to one, says which.
+    s.handle("new");
+    s.handle("f5d6c3d3");
+    assert!(s.handle("hint")[0].starts_with("Hint: c4 (Tiger), "));
+    s.handle("new");
+    s.handle("f5d6c3");
+    let toward = s.handle("hint 2");
+    assert!(toward.iter().any(|l| l.contains(" (toward ")), "{toward:?}");
     s.handle("new");
     s.handle("f5d6c3d3c4f4f6f3e6e7c6e3");
     let listed = s.handle("hint 2");
