@@ -142,3 +142,50 @@ fn images_of_a_move_have_one_value() {
         assert_eq!(row["loss"], 0.0, "{row}");
     }
 }
+
+/// `--plot FILE` draws the score for Black after every move reviewed as an SVG image, written
+/// whole (through a temporary file), each mistake and blunder marked; the table ends with the
+/// same score as a chart of text.
+#[test]
+fn a_plot_draws_the_score_of_every_move() {
+    let dir = std::env::temp_dir().join(format!("othello-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.svg");
+    let output = Command::cargo_bin("othello")
+        .unwrap()
+        .args(["analyze", "--rows", "4", "--cols", "4", "--threads", "1"])
+        .args(["--moves", "b1a1c4d4d3b4a4c1d1d2a3a2"])
+        .arg("--plot")
+        .arg(&path)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("Score for Black (a column a move):"),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    // The score's line has a point a move reviewed (12), and the sample game has a blunder
+    // and two mistakes.
+    let longest = svg
+        .split("<polyline")
+        .skip(1)
+        .map(|p| {
+            p.split("points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+        })
+        .map(|points| points.split_whitespace().count())
+        .max();
+    assert_eq!(longest, Some(12), "{svg}");
+    assert_eq!(svg.matches("<circle").count(), 3, "{svg}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "only the image: {leftovers:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,9 +5,11 @@
 //! - [`show`](show()): `othello show`: every step of a move list in words, with the position
 //!   after it.
 
+mod plot;
 mod review;
 mod show;
 
+pub use plot::{svg, write_chart};
 pub use review::{
     analyze, write_json, write_text, AnalyzeOptions, Mark, Review, Reviewed, Source, BLUNDER,
     DEPTH, EXACT_EMPTIES, MISTAKE,

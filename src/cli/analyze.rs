@@ -32,6 +32,9 @@ pub struct Args {
     /// One JSON object a move, a line each, and nothing else on standard output.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the score for Black, move by move, as an SVG image in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 }
 
 /// `othello analyze`: the review on stdout (a table, or JSON lines), progress on stderr.
@@ -95,6 +98,16 @@ pub fn run(
     }
     // An illegal move is status 1, as `show` gives it.
     let review = review.map_err(|e| bad_position_as(e, AppError::Failed))?;
+    if let Some(path) = &args.plot {
+        let title = match review.opening {
+            Some(opening) => format!("Score for Black ({})", opening.name),
+            None => "Score for Black".to_string(),
+        };
+        let image = analysis::svg(&review, &title)
+            .map_err(|e| AppError::Failed(format!("cannot draw the plot: {e}")))?;
+        othello::files::write_atomic(path, image.as_bytes())
+            .map_err(|e| AppError::Failed(format!("cannot write {}: {e}", path.display())))?;
+    }
     let mut out = io::stdout().lock();
     if args.json {
         analysis::write_json(&review, &mut out)?;
