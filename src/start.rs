@@ -28,6 +28,14 @@ impl Start {
         }
     }
 
+    /// The same start played under `variant`.
+    pub fn with_variant(&self, variant: Variant) -> Start {
+        match self {
+            Start::Setup(s) => Start::Setup(Setup { variant, ..*s }),
+            Start::Position(p, _) => Start::Position(p.clone(), variant),
+        }
+    }
+
     /// The rules and the starting position in bit sets of type `B`.
     pub fn rules_and_position<B: Bits>(&self) -> Result<(Rules<B>, Position<B>), ShapeError> {
         Ok(match self {

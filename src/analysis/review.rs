@@ -517,8 +517,13 @@ pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
 /// The review as JSON, one object a move and a line each: `ply`, `player`, `move`, `best`,
 /// `value`, `best_value`, `loss` (discs: whole when exact), `exact`, `source` (`exact`,
 /// `book` or `search`), `depth` (a search's, else null), `black` (the move's value for Black)
-/// and `line` (the moves after the best, where the move played lost anything).
-pub fn write_json(review: &Review, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+/// and `line` (the moves after the best, where the move played lost anything); `game`, the
+/// game's number in its file, where one is given (`--all`).
+pub fn write_json(
+    review: &Review,
+    game: Option<usize>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let number = |hundredths: i32, exact: bool| -> serde_json::Value {
         if exact {
             (hundredths / DISC).into()
@@ -534,7 +539,7 @@ pub fn write_json(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
             Source::Searched { depth } => ("search", Some(depth)),
         };
         let line: Vec<String> = m.line.iter().map(Move::to_string).collect();
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "ply": m.ply,
             "player": m.player.name().to_lowercase(),
             "move": m.played.to_string(),
@@ -548,6 +553,9 @@ pub fn write_json(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
             "black": value(m.for_black()),
             "line": line,
         });
+        if let (Some(n), Some(fields)) = (game, line.as_object_mut()) {
+            fields.insert("game".to_string(), n.into());
+        }
         writeln!(out, "{line}")?;
     }
     Ok(())

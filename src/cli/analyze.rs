@@ -7,7 +7,8 @@ use othello::notation::{GameRecord, MoveList};
 use othello::progress::Progress;
 use othello::search::Evaluation;
 use othello::start::Start;
-use std::io;
+use othello::wording::Counted;
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 /// The options of `othello analyze`; its help is its [`super::Command`]'s doc comment.
@@ -32,7 +33,14 @@ pub struct Args {
     /// One JSON object a move, a line each, and nothing else on standard output.
     #[arg(long)]
     pub json: bool,
-    /// Also draw the score for Black, move by move, as an SVG image in FILE.
+    /// Of a file of several games (a GGF file, GGS match lines), review game N (from 1).
+    #[arg(long, value_name = "N", conflicts_with = "all", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
+    /// Of a file of several games, review every one, each under a line naming it.
+    #[arg(long)]
+    pub all: bool,
+    /// Also draw the score for Black, move by move, as an SVG image in FILE (with --all, of
+    /// the last game).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
 }
@@ -50,11 +58,15 @@ pub fn run(
     } else {
         othello::opening::book::for_play(book.book.as_deref()).map_err(AppError::Input)?
     };
-    let record = match (&args.file, &args.moves) {
-        (_, Some(moves)) => GameRecord {
-            position: None,
-            moves: moves.clone(),
-        },
+    let (name, records) = match (&args.file, &args.moves) {
+        (_, Some(moves)) => {
+            let record = GameRecord {
+                position: None,
+                moves: moves.clone(),
+                properties: Vec::new(),
+            };
+            ("--moves".to_string(), vec![record])
+        }
         (Some(path), None) => {
             let (name, bytes) = if path.as_os_str() == "-" {
                 let cap = othello::lines::MAX_LIST_FILE;
@@ -69,8 +81,9 @@ pub fn run(
             };
             let text = String::from_utf8(bytes)
                 .map_err(|_| AppError::Input(format!("{name}: not UTF-8 text")))?;
-            text.parse::<GameRecord>()
-                .map_err(|e| AppError::Input(format!("{name}: {e}")))?
+            let records = GameRecord::parse_all(&text)
+                .map_err(|e| AppError::Input(format!("{name}: {e}")))?;
+            (name, records)
         }
         (None, None) => {
             return Err(AppError::Usage(
@@ -78,26 +91,85 @@ pub fn run(
             ))
         }
     };
-    let mut start = args.start.start(rules);
-    if let Some(position) = record.position {
-        start = Start::Position(position, start.variant());
-    }
+    let count = records.len();
+    let chosen: Vec<(usize, GameRecord)> = if args.all {
+        records
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| (i + 1, r))
+            .collect()
+    } else {
+        let n = args.game.unwrap_or(1) as usize;
+        if n > count {
+            return Err(AppError::Usage(format!(
+                "{name} holds {}: --game {n} is not one",
+                Counted(count, "game")
+            )));
+        }
+        if args.game.is_none() && count > 1 {
+            eprintln!(
+                "othello: {name} holds {count} games; reviewing the first (--game N for another, \
+                 --all for every one)"
+            );
+        }
+        let record = records
+            .into_iter()
+            .nth(n - 1)
+            .expect("n is at most the count");
+        vec![(n, record)]
+    };
     let options = analysis::AnalyzeOptions {
         exact_empties: args.exact_empties,
         search: args.engine.config(EngineDefaults::ANALYZE, eval),
         book,
     };
-    let mut progress: Option<Progress> = None;
-    let mut each = |done: usize, total: usize| {
-        let bar = progress.get_or_insert_with(|| Progress::counter(total as u64, "positions"));
-        bar.set(done as u64, "valuing the positions".into());
-    };
-    let review = analysis::analyze(&start, &record.moves, &options, &mut each);
-    if let Some(bar) = &progress {
-        bar.finish();
+    let base = args.start.start(rules);
+    let mut out = io::stdout().lock();
+    let mut last = None;
+    for (k, (number, record)) in chosen.iter().enumerate() {
+        // GGS's anti-Othello (`TY[8a]`) is played under misère.
+        let mut variant = base.variant();
+        variant.misere |= record.anti();
+        let start = match &record.position {
+            Some(position) => Start::Position(position.clone(), variant),
+            None if variant != base.variant() => base.with_variant(variant),
+            None => base.clone(),
+        };
+        let mut progress: Option<Progress> = None;
+        let mut each = |done: usize, total: usize| {
+            let bar = progress.get_or_insert_with(|| Progress::counter(total as u64, "positions"));
+            bar.set(done as u64, "valuing the positions".into());
+        };
+        let review = analysis::analyze(&start, &record.moves, &options, &mut each);
+        if let Some(bar) = &progress {
+            bar.finish();
+        }
+        // An illegal move is status 1, as `show` gives it.
+        let review = review.map_err(|e| {
+            let e = if args.all {
+                e.context(format!("game {number}"))
+            } else {
+                e
+            };
+            bad_position_as(e, AppError::Failed)
+        })?;
+        let game = args.all.then_some(*number);
+        if args.json {
+            analysis::write_json(&review, game, &mut out)?;
+        } else {
+            if args.all {
+                if k > 0 {
+                    writeln!(out)?;
+                }
+                writeln!(out, "{}", heading(*number, count, record))?;
+            }
+            analysis::write_text(&review, &mut out)?;
+        }
+        last = Some(review);
     }
-    // An illegal move is status 1, as `show` gives it.
-    let review = review.map_err(|e| bad_position_as(e, AppError::Failed))?;
+    let Some(review) = last else {
+        return Ok(());
+    };
     if let Some(path) = &args.plot {
         let title = match review.opening {
             Some(opening) => format!("Score for Black ({})", opening.name),
@@ -108,11 +180,17 @@ pub fn run(
         othello::files::write_atomic(path, image.as_bytes())
             .map_err(|e| AppError::Failed(format!("cannot write {}: {e}", path.display())))?;
     }
-    let mut out = io::stdout().lock();
-    if args.json {
-        analysis::write_json(&review, &mut out)?;
-    } else {
-        analysis::write_text(&review, &mut out)?;
-    }
     Ok(())
+}
+
+/// `Game 2 of 5: alpha (Black) against beta (White), +6.000`: what the record says of it.
+fn heading(number: usize, count: usize, record: &GameRecord) -> String {
+    let mut text = format!("Game {number} of {count}");
+    if let (Some(black), Some(white)) = (record.property("PB"), record.property("PW")) {
+        text += &format!(": {black} (Black) against {white} (White)");
+    }
+    if let Some(result) = record.property("RE") {
+        text += &format!(", result {result}");
+    }
+    text
 }

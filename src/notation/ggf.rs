@@ -1,6 +1,9 @@
 //! GGF game records, as NBoard's `set game` sends them and files keep them:
-//! `(;GM[Othello]...BO[8 <cells> *]B[f5]W[d6/-1.00/0.5];)`. Only what fixes the position is
-//! read: the board (`BO`) and the moves (`B`, `W`); other properties are skipped.
+//! `(;GM[Othello]...BO[8 <cells> *]B[f5]W[d6/-1.00/0.5];)`. The board (`BO`) and the moves
+//! (`B`, `W`) fix the game; every other property (players, result, date, type, ...) is kept as
+//! it was written, so that a record read and written again loses none of them. A file may
+//! hold many games, one after another, and GGS's match lines put a count before the games of
+//! a match (`1 (;...;)`, `2 (;...;)(;...;)`).
 
 use crate::rules::{Color, Move, MAX_SIDE, MIN_SIDE};
 
@@ -13,6 +16,8 @@ pub struct GgfGame {
     pub cells: Vec<Option<Color>>,
     pub to_move: Color,
     pub moves: Vec<(Color, Move)>,
+    /// Every other property, in the record's order, but `GM` (always `Othello`): name, value.
+    pub properties: Vec<(String, String)>,
 }
 
 /// Why a game record was refused.
@@ -58,8 +63,30 @@ impl GgfGame {
             cells,
             to_move: Color::Black,
             moves,
+            properties: Vec::new(),
         }
     }
+
+    /// The value of the property `name`, if the record has it.
+    pub fn property(&self, name: &str) -> Option<&str> {
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether GGS's game type (`TY`) says anti-Othello (`8a`): the fewer discs win.
+    pub fn anti(&self) -> bool {
+        self.property("TY").is_some_and(is_anti)
+    }
+}
+
+/// Whether a GGS game type is anti-Othello: its letters, after the board size, include `a`
+/// (`8a`, `s8a`, `10ar12`).
+pub fn is_anti(kind: &str) -> bool {
+    kind.trim_start_matches(|c: char| c.is_ascii_alphabetic() && c != 'a')
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .contains('a')
 }
 
 impl std::str::FromStr for GgfGame {
@@ -70,14 +97,19 @@ impl std::str::FromStr for GgfGame {
 }
 
 impl std::fmt::Display for GgfGame {
-    /// `(;GM[Othello]BO[8 <row> ... *]B[f5]W[d6];)`: a row per block, `*` black, `O` white.
+    /// `(;GM[Othello]<properties>BO[8 <row> ... *]B[f5]W[d6];)`: a row per block, `*` black,
+    /// `O` white.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mark = |disc: Option<Color>| match disc {
             Some(Color::Black) => '*',
             Some(Color::White) => 'O',
             None => '-',
         };
-        write!(f, "(;GM[Othello]BO[{}", self.size)?;
+        f.write_str("(;GM[Othello]")?;
+        for (name, value) in &self.properties {
+            write!(f, "{name}[{value}]")?;
+        }
+        write!(f, "BO[{}", self.size)?;
         for row in self.cells.chunks(self.size.max(1)) {
             let row: String = row.iter().map(|&d| mark(d)).collect();
             write!(f, " {row}")?;
@@ -100,6 +132,58 @@ impl std::fmt::Display for GgfGame {
 /// never skipped. Each move must be the side to move's, passes written, so that no move is
 /// dropped or played by the other side.
 pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
+    parse_one(text).map(|(game, _)| game)
+}
+
+/// Why a file of game records was refused: the game's number (from 1) and why. The first
+/// game's error reads as a lone record's (its characters count from the file's start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GgfFileError {
+    pub number: usize,
+    pub error: GgfError,
+}
+
+impl std::fmt::Display for GgfFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.number > 1 {
+            write!(f, "game {}: ", self.number)?;
+        }
+        write!(f, "{}", self.error)
+    }
+}
+
+impl std::error::Error for GgfFileError {}
+
+/// Reads every game record of a text: records one after another, white space between them,
+/// each group of a GGS match line after its count (`2 (;...;)(;...;)`). A text that holds no
+/// record is refused as one without brackets.
+pub fn parse_ggf_games(text: &str) -> Result<Vec<GgfGame>, GgfFileError> {
+    let mut games = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let number = games.len() + 1;
+        // A match line's count of games: digits, then white space, before the first.
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits > 0 && rest[digits..].starts_with(char::is_whitespace) {
+            rest = rest[digits..].trim_start();
+        }
+        let (game, used) = parse_one(rest).map_err(|error| GgfFileError { number, error })?;
+        games.push(game);
+        rest = rest[used..].trim_start();
+    }
+    if games.is_empty() {
+        return Err(GgfFileError {
+            number: 1,
+            error: GgfError::Brackets,
+        });
+    }
+    Ok(games)
+}
+
+/// One record from the start of `text`, and how many bytes of `text` it took.
+fn parse_one(text: &str) -> Result<(GgfGame, usize), GgfError> {
     // Where `rest` stands in `text`, as a character from 1.
     let at = |rest: &str| text[..text.len() - rest.len()].chars().count() + 1;
     let mut rest = text
@@ -108,9 +192,11 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
         .ok_or(GgfError::Brackets)?;
     let mut board = None;
     let mut moves = Vec::new();
+    let mut properties = Vec::new();
     loop {
         rest = rest.trim_start();
-        if rest.starts_with(";)") {
+        if let Some(after) = rest.strip_prefix(";)") {
+            rest = after;
             break;
         }
         if rest.is_empty() {
@@ -140,7 +226,8 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
             "BO" => board = Some(parse_board(value)?),
             "B" => moves.push((Color::Black, parse_move(value)?, at(rest))),
             "W" => moves.push((Color::White, parse_move(value)?, at(rest))),
-            _ => {}
+            "GM" => {}
+            _ => properties.push((key.to_string(), value.to_string())),
         }
         rest = &rest[close + 1..];
     }
@@ -157,12 +244,14 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
         }
         expected = color.opposite();
     }
-    Ok(GgfGame {
+    let game = GgfGame {
         size,
         cells,
         to_move,
         moves: moves.into_iter().map(|(c, m, _)| (c, m)).collect(),
-    })
+        properties,
+    };
+    Ok((game, text.len() - rest.len()))
 }
 
 /// A colour as GGF boards write it: `*` black, `O` white.
@@ -250,6 +339,68 @@ mod tests {
                 (Color::Black, Move::Pass),
             ]
         );
+    }
+
+    /// A record in GGS's archive form keeps its players, ratings, date, clocks, type and
+    /// result when read and written again; its moves keep their squares (evaluations and
+    /// times, which GGS writes after them, are not kept).
+    #[test]
+    fn a_ggs_record_keeps_its_properties() {
+        let text = format!(
+            "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[alpha]PW[beta]RB[2197.01]\
+             RW[2199.72]TI[05:00//02:00]TY[8]RE[+6.000]BO[8 {START} *]B[d3//3.95]\
+             W[c5/-18.40/0.10]B[pass//1.67];)"
+        );
+        let game = parse_ggf(&text).unwrap();
+        assert_eq!(game.property("PB"), Some("alpha"));
+        assert_eq!(game.property("RE"), Some("+6.000"));
+        assert_eq!(game.property("GM"), None);
+        assert!(!game.anti());
+        let again = game.to_string();
+        assert!(
+            again.starts_with(
+                "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[alpha]PW[beta]\
+                 RB[2197.01]RW[2199.72]TI[05:00//02:00]TY[8]RE[+6.000]BO[8 "
+            ),
+            "{again}"
+        );
+        assert!(again.ends_with("B[d3]W[c5]B[pa];)"), "{again}");
+        assert_eq!(again.parse::<GgfGame>(), Ok(game));
+    }
+
+    #[test]
+    fn anti_othello_is_read_from_the_game_type() {
+        for (kind, anti) in [
+            ("8", false),
+            ("8a", true),
+            ("s8r18", false),
+            ("s8a", true),
+            ("10ar12", true),
+            ("k8", false),
+        ] {
+            assert_eq!(is_anti(kind), anti, "{kind}");
+        }
+    }
+
+    /// Files hold games one after another, and GGS's match lines a count before each match's
+    /// games; a broken one is named by its number.
+    #[test]
+    fn a_file_holds_many_games_and_match_lines() {
+        let one = format!("(;GM[Othello]PB[a]BO[8 {START} *]B[f5];)");
+        let two = format!("(;GM[Othello]PB[b]TY[8a]BO[8 {START} *]B[d3]W[c3];)");
+        let text = format!("{one}\n{two}\n1 {one}\n2 {one}{two}\n");
+        let games = parse_ggf_games(&text).unwrap();
+        assert_eq!(games.len(), 5);
+        assert_eq!(games[1].property("PB"), Some("b"));
+        assert!(games[4].anti() && !games[3].anti());
+        assert_eq!(games[4].moves.len(), 2);
+        let broken = format!("{one}\n(;GM[Othello]B[f5];)\n");
+        let err = parse_ggf_games(&broken).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "game 2: no board (BO[...]) in the game record"
+        );
+        assert_eq!(parse_ggf_games("  \n").unwrap_err().number, 1);
     }
 
     #[test]

@@ -10,7 +10,10 @@ mod position;
 mod record;
 mod square;
 
-pub use ggf::{parse_ggf, parse_move as parse_ggf_move, GgfError, GgfGame};
+pub use ggf::{
+    is_anti, parse_ggf, parse_ggf_games, parse_move as parse_ggf_move, GgfError, GgfFileError,
+    GgfGame,
+};
 pub use journal::{JournalLine, VariantWords, MAX_RUN_SECONDS};
 pub use moves::{MoveList, MoveListError};
 pub use obf::{Obf, ObfError};

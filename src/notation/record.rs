@@ -1,7 +1,7 @@
 //! A game as a file keeps it, in any of the forms the program reads: a GGF record, what
 //! `othello play` saves (a position string line, then the moves), or a bare move list.
 
-use super::ggf::{GgfError, GgfGame};
+use super::ggf::{parse_ggf_games, GgfError, GgfFileError, GgfGame};
 use super::moves::{MoveList, MoveListError};
 use super::position::{PositionError, PositionString};
 use crate::rules::{Color, Move};
@@ -14,6 +14,9 @@ use std::str::FromStr;
 pub struct GameRecord {
     pub position: Option<PositionString>,
     pub moves: MoveList,
+    /// A GGF record's other properties (players, result, date, type, ...), name and value;
+    /// none in the other forms.
+    pub properties: Vec<(String, String)>,
 }
 
 /// Why a text is not a game record.
@@ -21,6 +24,8 @@ pub struct GameRecord {
 pub enum RecordError {
     #[error("GGF: {0}")]
     Ggf(#[from] GgfError),
+    #[error("GGF: {0}")]
+    GgfFile(#[from] GgfFileError),
     #[error("the position: {0}")]
     Position(#[from] PositionError),
     /// A move that is not one, on line `line` of the text (from 1), its number counted over
@@ -38,12 +43,7 @@ impl FromStr for GameRecord {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim_start().starts_with("(;") {
             let game: GgfGame = text.parse()?;
-            let position = PositionString::new(game.to_move, game.size, game.size, game.cells)?;
-            let moves: Vec<Move> = game.moves.into_iter().map(|(_, m)| m).collect();
-            return Ok(GameRecord {
-                position: Some(position),
-                moves: MoveList(moves),
-            });
+            return GameRecord::of_ggf(game);
         }
         let mut position = None;
         let mut moves = Vec::new();
@@ -67,7 +67,52 @@ impl FromStr for GameRecord {
         Ok(GameRecord {
             position,
             moves: MoveList(moves),
+            properties: Vec::new(),
         })
+    }
+}
+
+impl GameRecord {
+    /// Every game of a text: all the records of a GGF file (GGS match lines too, see
+    /// [`parse_ggf_games`]), else the one game of the other forms.
+    pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        // A GGF file, its first record perhaps after a GGS match line's count.
+        let ggf = text
+            .trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start()
+            .starts_with("(;");
+        if ggf {
+            return parse_ggf_games(text)?
+                .into_iter()
+                .map(GameRecord::of_ggf)
+                .collect();
+        }
+        Ok(vec![text.parse()?])
+    }
+
+    fn of_ggf(game: GgfGame) -> Result<GameRecord, RecordError> {
+        let position = PositionString::new(game.to_move, game.size, game.size, game.cells)?;
+        let moves: Vec<Move> = game.moves.into_iter().map(|(_, m)| m).collect();
+        Ok(GameRecord {
+            position: Some(position),
+            moves: MoveList(moves),
+            properties: game.properties,
+        })
+    }
+
+    /// The value of the GGF property `name`, if the record has it.
+    pub fn property(&self, name: &str) -> Option<&str> {
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the record's GGS game type says anti-Othello (misère: `TY[8a]`).
+    pub fn anti(&self) -> bool {
+        self.property("TY").is_some_and(super::ggf::is_anti)
     }
 }
 
@@ -93,9 +138,15 @@ impl RecordFormat {
         }
     }
 
-    /// The text of a game that starts at `start` with `moves`, each with its mover. A move list
-    /// says nothing of the start, so the caller decides whether the usual start is meant.
-    pub fn write(self, start: &PositionString, moves: &[(Color, Move)]) -> Result<String, String> {
+    /// The text of a game that starts at `start` with `moves`, each with its mover, and, in a
+    /// GGF record, `properties` (players, result, ...). A move list says nothing of the start,
+    /// so the caller decides whether the usual start is meant.
+    pub fn write(
+        self,
+        start: &PositionString,
+        moves: &[(Color, Move)],
+        properties: &[(String, String)],
+    ) -> Result<String, String> {
         let list = MoveList(moves.iter().map(|&(_, m)| m).collect());
         Ok(match self {
             RecordFormat::Saved => format!("{start}\n{list}\n"),
@@ -112,6 +163,7 @@ impl RecordFormat {
                     cells: start.cells().to_vec(),
                     to_move: start.to_move(),
                     moves: moves.to_vec(),
+                    properties: properties.to_vec(),
                 };
                 format!("{game}\n")
             }
@@ -207,7 +259,7 @@ mod tests {
             (Color::Black, Move::Pass),
         ];
         for format in [RecordFormat::Saved, RecordFormat::Ggf, RecordFormat::Moves] {
-            let text = format.write(&start, &moves).unwrap();
+            let text = format.write(&start, &moves, &[]).unwrap();
             let back: GameRecord = text.parse().unwrap();
             assert_eq!(back.moves.to_string(), "b1a1pa", "{format}: {text}");
             let position = (format != RecordFormat::Moves).then(|| start.clone());
@@ -215,7 +267,7 @@ mod tests {
             assert_eq!(format.to_string().parse::<RecordFormat>(), Ok(format));
         }
         let wide: PositionString = "(b ----- -wb-- -bw-- -----)".parse().unwrap();
-        let e = RecordFormat::Ggf.write(&wide, &moves).unwrap_err();
+        let e = RecordFormat::Ggf.write(&wide, &moves, &[]).unwrap_err();
         assert!(e.contains("square boards only"), "{e}");
         assert_eq!(RecordFormat::for_path("x/game.GGF"), RecordFormat::Ggf);
         assert_eq!(RecordFormat::for_path("game.txt"), RecordFormat::Saved);

@@ -50,6 +50,8 @@ pub(super) trait AnyBoard {
     fn moves_line(&self) -> String;
     /// Where the game started and its moves, each with its mover: what `save` writes.
     fn record(&self) -> (PositionString, Vec<(Color, Move)>);
+    /// Black's margin once the game is over by the rules (not by a resignation).
+    fn result(&self) -> Option<i32>;
     /// The review of the game so far (`othello analyze`), as lines.
     fn analysis(&self, config: &Config) -> Vec<String>;
     fn set_depth(&mut self, depth: u32);
@@ -74,6 +76,12 @@ impl<B: Bits> AnyBoard for InHand<B> {
     }
     fn moves_line(&self) -> String {
         text::moves_line(self.game())
+    }
+    fn result(&self) -> Option<i32> {
+        let game = self.game();
+        let rules = game.rules();
+        let end = game.position();
+        rules.is_over(end).then(|| rules.margin(end, Color::Black))
     }
     fn record(&self) -> (PositionString, Vec<(Color, Move)>) {
         let game = self.game();

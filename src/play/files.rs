@@ -2,7 +2,7 @@
 //! saved game; `load` reads a saved game, a GGF record or a move list, and only from a regular
 //! file of bounded size.
 
-use crate::notation::{MoveList, PositionString};
+use crate::notation::GameRecord;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -48,11 +48,10 @@ fn read_regular(path: &Path) -> io::Result<String> {
 }
 
 /// A saved game: what `save` writes (a position string line, then the moves), a GGF record
-/// or a bare move list.
-pub(super) fn read_game(path: &str) -> Result<(Option<PositionString>, MoveList), String> {
+/// (the first of a file of several) or a bare move list; with how many games the file holds.
+pub(super) fn read_game(path: &str) -> Result<(GameRecord, usize), String> {
     let text = read_regular(path.as_ref()).map_err(|e| e.to_string())?;
-    let record = text
-        .parse::<crate::notation::GameRecord>()
-        .map_err(|e| e.to_string())?;
-    Ok((record.position, record.moves))
+    let mut records = GameRecord::parse_all(&text).map_err(|e| e.to_string())?;
+    let count = records.len();
+    Ok((records.swap_remove(0), count))
 }

@@ -8,6 +8,7 @@ use super::files::{read_game, save_game};
 use super::options::Options;
 use super::text::{self, GREETING, HELP};
 use crate::notation::{MoveList, RecordFormat};
+use crate::rules::Color;
 use crate::start::Start;
 use crate::wording::Counted;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -26,6 +27,9 @@ pub struct Session {
     /// of being lost.
     pub(super) ctrl_c: Arc<AtomicBool>,
     hook: Option<signal_hook::SigId>,
+    /// The GGF properties of the record the game was loaded from (players, date, ...), written
+    /// back when it is saved as GGF; none for a new game.
+    loaded: Vec<(String, String)>,
 }
 
 impl Drop for Session {
@@ -55,6 +59,7 @@ impl Session {
             stopped: false,
             ctrl_c,
             hook: hook.ok(),
+            loaded: Vec::new(),
         })
     }
 
@@ -125,6 +130,7 @@ impl Session {
                 let start = self.options.start.clone();
                 match self.restart(&start, &MoveList::default()) {
                     Ok(()) => {
+                        self.loaded.clear();
                         out.push("New game.".to_string());
                         self.board.open(out);
                     }
@@ -154,13 +160,22 @@ impl Session {
     /// hand stays if the file cannot be read as a game.
     fn load(&mut self, path: &str, out: &mut Vec<String>) {
         match read_game(path) {
-            Ok((start, moves)) => {
-                let start = start.map_or(self.options.start.clone(), |p| {
-                    Start::Position(p, self.options.start.variant())
-                });
-                match self.restart(&start, &moves) {
+            Ok((record, count)) => {
+                let mut variant = self.options.start.variant();
+                // GGS's anti-Othello is played under misère.
+                variant.misere |= record.anti();
+                let start = match record.position {
+                    Some(p) => Start::Position(p, variant),
+                    None => self.options.start.clone(),
+                };
+                match self.restart(&start, &record.moves) {
                     Ok(()) => {
-                        out.push(format!("Loaded {path}."));
+                        self.loaded = record.properties;
+                        if count > 1 {
+                            out.push(format!("Loaded {path} (the first of {count} games)."));
+                        } else {
+                            out.push(format!("Loaded {path}."));
+                        }
                         self.board.open(out);
                     }
                     Err(e) => out.push(format!("Cannot load {path}: {e}.")),
@@ -183,8 +198,48 @@ impl Session {
                 .into());
         }
         let (start, moves) = self.board.record();
-        let text = format.write(&start, &moves).map_err(|e| format!("{e}."))?;
+        let text = format
+            .write(&start, &moves, &self.ggf_properties())
+            .map_err(|e| format!("{e}."))?;
         save_game(path, &text)
+    }
+
+    /// What a GGF record of the game in hand says beside its moves: the loaded record's
+    /// properties, then, where it had none, the program (`PC`), the date (`DT`), the players
+    /// (`PB`, `PW`: `othello` for the computer's side) and GGS's game type (`TY`: the board's
+    /// size, `a` after it under misère); the result (`RE`, Black's margin) once the game is
+    /// over, `?` before.
+    fn ggf_properties(&self) -> Vec<(String, String)> {
+        let mut properties = self.loaded.clone();
+        let mut add = |name: &str, value: String, replace: bool| match properties
+            .iter_mut()
+            .find(|(n, _)| n == name)
+        {
+            Some(kept) if replace => kept.1 = value,
+            Some(_) => {}
+            None => properties.push((name.to_string(), value)),
+        };
+        add("PC", "othello".to_string(), false);
+        let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now());
+        add("DT", now.to_string(), false);
+        let player = |color: Color| {
+            if self.board.computer().is_some_and(|s| s.includes(color)) {
+                "othello".to_string()
+            } else {
+                std::env::var("USER").unwrap_or_else(|_| "person".to_string())
+            }
+        };
+        add("PB", player(Color::Black), false);
+        add("PW", player(Color::White), false);
+        let variant = self.options.start.variant();
+        let size = self.options.start.shape().rows();
+        let kind = format!("{size}{}", if variant.misere { "a" } else { "" });
+        add("TY", kind, false);
+        match self.board.result() {
+            Some(margin) => add("RE", format!("{margin:+}.000"), true),
+            None => add("RE", "?".to_string(), false),
+        }
+        properties
     }
 
     /// Starts again from `start` and `moves`, keeping the program's sides and settings.

@@ -393,7 +393,10 @@ fn a_game_saves_as_ggf_and_as_a_move_list_and_loads_back() {
         );
         let text = std::fs::read_to_string(path).unwrap();
         match form {
-            "" | " ggf" => assert!(text.starts_with("(;GM[Othello]BO[4 "), "{text}"),
+            "" | " ggf" => assert!(
+                text.starts_with("(;GM[Othello]PC[othello]") && text.contains("]BO[4 "),
+                "{text}"
+            ),
             " moves" => assert_eq!(text, "b1a1c4\n"),
             _ => assert!(text.starts_with("(b "), "{text}"),
         }
@@ -640,4 +643,55 @@ fn a_value_near_zero_has_no_minus_sign() {
         value_text(Color::White, 1250, Label::Depth(3)),
         "+12.5 discs for White (depth 3)"
     );
+}
+
+/// A GGF record loaded and saved again keeps its players, date, type and other properties; a
+/// game of the program's own is saved with the program, the date, the players, GGS's game type
+/// and, once it is over, the result for Black. A file of several games loads its first and
+/// says so.
+#[test]
+fn a_ggf_record_keeps_its_properties_and_a_new_one_gets_the_usual_ones() {
+    let dir = std::env::temp_dir().join(format!("othello-play-ggs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = "8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *";
+    let loaded = dir.join("in.ggf");
+    std::fs::write(
+        &loaded,
+        format!(
+            "1 (;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[alpha]PW[beta]TY[8]RE[?]\
+             BO[{board}]B[f5//1.20]W[d6/-1.50/0.80];)\n(;GM[Othello]BO[{board}]B[d3];)\n"
+        ),
+    )
+    .unwrap();
+    let mut s = session(8, 8, None);
+    let loaded = loaded.to_str().unwrap();
+    assert_eq!(
+        s.handle(&format!("load {loaded}"))[0],
+        format!("Loaded {loaded} (the first of 2 games).")
+    );
+    s.handle("c3");
+    let saved = dir.join("out.ggf");
+    let saved = saved.to_str().unwrap();
+    s.handle(&format!("save {saved}"));
+    let text = std::fs::read_to_string(saved).unwrap();
+    assert!(
+        text.starts_with(
+            "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[alpha]PW[beta]TY[8]RE[?]BO[8 "
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("B[f5]W[d6]B[c3];)\n"), "{text}");
+
+    let mut own = session(4, 4, None);
+    own.handle("b1a1c4d4d3b4a4c1d1d2a3a2");
+    let path = dir.join("own.ggf");
+    let path = path.to_str().unwrap();
+    own.handle(&format!("save {path}"));
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.starts_with("(;GM[Othello]PC[othello]DT[20"), "{text}");
+    assert!(text.contains("]TY[4]RE[-8.000]BO[4 "), "{text}");
+    assert!(!text.contains("PB[othello]"), "{text}");
+    let reread: crate::notation::GgfGame = text.trim_end().parse().unwrap();
+    assert_eq!(reread.property("RE"), Some("-8.000"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
