@@ -208,7 +208,7 @@ mod tests {
         for (key, entry) in book.entries() {
             let got = back.entry(key).expect("every position comes back");
             // A position that is its own image under a symmetry may come back with its leaf
-            // on the image of the cell: the same move, to the same position.
+            // and links on the images of their cells: the same moves, to the same positions.
             let reached = |leaf: Option<Leaf>| {
                 leaf.map(|l| {
                     let pos = frame.position(key).unwrap();
@@ -217,13 +217,29 @@ mod tests {
                 })
             };
             assert_eq!(reached(got.leaf), reached(entry.leaf));
-            let without_leaf = |e: &BookPosition| {
+            // Links likewise: each by the position it reaches and its value.
+            let links = |e: &BookPosition| {
+                let pos = frame.position(key).unwrap();
+                let mut reached: Vec<_> = e
+                    .links
+                    .iter()
+                    .map(|l| {
+                        let child = frame.child(&pos, l.cell as usize).0;
+                        (frame.canonical(&child).0, l.value)
+                    })
+                    .collect();
+                reached.sort();
+                reached
+            };
+            assert_eq!(links(got), links(entry));
+            let bare = |e: &BookPosition| {
                 sorted(BookPosition {
                     leaf: None,
+                    links: Vec::new(),
                     ..e.clone()
                 })
             };
-            assert_eq!(without_leaf(got), without_leaf(entry));
+            assert_eq!(bare(got), bare(entry));
         }
         // Edax finds each position in its own orientation, with the same value.
         let start = edax::position_from_board::<u64>(

@@ -138,6 +138,8 @@ impl<B: Bits> Searcher<B> {
         excluded: B,
     ) -> Result<Option<Leaf>, Halted> {
         let rules = &frame.rules;
+        // A move whose position is an image of an excluded one's is that move again.
+        let excluded = excluded | frame.images_of(pos, excluded);
         let among = rules.moves(pos) & !excluded;
         let Some(first) = among.lowest() else {
             return Ok(None);
@@ -428,8 +430,8 @@ fn merge<B: Bits>(book: &mut Book, frame: &Frame<B>, lines: impl Iterator<Item =
     }
 }
 
-/// Searches again, on every core, the leaf of every position whose leaf has become a link:
-/// the best move among those still out of the book. A run stopped before that leaves them
+/// Searches again, on every core, the leaf of every position whose leaf has become a link
+/// (or is the image of one): the best move among those still out of the book. A run stopped before that leaves them
 /// for the next (which begins here).
 fn research<B: Bits>(
     book: &mut Book,
@@ -437,9 +439,25 @@ fn research<B: Bits>(
     searchers: &mut [Searcher<B>],
     interrupt: &Interrupt,
 ) {
+    let doubled = |key: &[u8], e: &BookPosition| {
+        let Some(leaf) = e.leaf else {
+            return false;
+        };
+        if e.links_cell(leaf.cell) {
+            return true;
+        }
+        let Some(pos) = frame.position(key) else {
+            return false;
+        };
+        let linked = e
+            .links
+            .iter()
+            .fold(B::ZERO, |s, l| s | B::bit(l.cell as usize));
+        frame.images_of(&pos, linked).contains(leaf.cell as usize)
+    };
     let mut keys: Vec<Vec<u8>> = book
         .entries()
-        .filter(|(_, e)| e.leaf.is_some_and(|l| e.links_cell(l.cell)))
+        .filter(|(k, e)| doubled(k, e))
         .map(|(k, _)| k.to_vec())
         .collect();
     keys.sort_unstable();

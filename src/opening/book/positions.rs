@@ -301,6 +301,22 @@ impl<B: Bits> Frame<B> {
         (settled, settled.to_move == pos.to_move)
     }
 
+    /// The moves of `pos`, other than `cells`, whose positions after them are images under
+    /// the board's symmetries of the position after one of `cells`: the same move seen another
+    /// way (f5 and e6 from the standard start), which must not stand beside it as another.
+    pub fn images_of(&self, pos: &Position<B>, cells: B) -> B {
+        if cells.is_empty() {
+            return B::ZERO;
+        }
+        let after = |m: usize| self.canonical(&self.child(pos, m).0).0;
+        let keys: Vec<Vec<u8>> = cells.iter().map(after).collect();
+        let others = self.rules.moves(pos) & !cells;
+        others
+            .iter()
+            .filter(|&m| keys.contains(&after(m)))
+            .fold(B::ZERO, |set, m| set | B::bit(m))
+    }
+
     /// The margin of a finished game for its side to move.
     pub fn margin(&self, pos: &Position<B>) -> i16 {
         self.rules.margin(pos, pos.to_move) as i16
@@ -509,7 +525,12 @@ impl Book {
                 }
             })
             .collect();
-        if let Some(leaf) = entry.leaf.filter(|l| !entry.links_cell(l.cell)) {
+        let linked = entry
+            .links
+            .iter()
+            .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
+        let doubled = linked | frame.images_of(&keyed, linked);
+        if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
             moves.push(BookMove {
                 played: square(leaf.cell),
                 value: leaf.value as i32,
@@ -558,8 +579,14 @@ impl Book {
                 let mut best: Option<i16> = None;
                 let mut level = Level::Exact;
                 let mut games = Games::default();
-                // A leaf that has become a link waits for its search again: not counted twice.
-                if let Some(leaf) = entry.leaf.filter(|l| !entry.links_cell(l.cell)) {
+                // A leaf that has become a link, or is the image of one, waits for its search
+                // again: not counted twice.
+                let linked = entry
+                    .links
+                    .iter()
+                    .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
+                let doubled = linked | frame.images_of(&pos, linked);
+                if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
                     best = Some(leaf.value);
                     level = leaf.level;
                     games = Games::line(leaf.value, leaf.level == Level::Exact);

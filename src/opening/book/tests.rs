@@ -163,7 +163,10 @@ fn choose(book: &Book, game: &Game<u64>, margin: u32, seed: u64) -> Option<Move>
 fn fix_redoes_the_negamax_and_choose_keeps_within_the_margin() {
     let (mut book, _) = learned(6, &options(2, 3, 2, 8));
     assert_eq!(book.fix(), 0, "a learned book is already fixed");
-    let game = game_after(6, &[]);
+    // The four first moves are one move under the board's symmetries: the book's choices
+    // begin at the reply.
+    let first = book.moves(&game_after(6, &[]))[0].played.to_string();
+    let game = game_after(6, &[&first]);
     let moves = book.moves(&game);
     assert!(moves.len() >= 2, "{moves:?}");
     assert!(moves.windows(2).all(|w| w[0].value >= w[1].value));
@@ -549,4 +552,54 @@ fn learning_opens_the_book_of_its_start_or_begins_one() {
     let e = open_or_create(&file.0, &start(6)).unwrap_err();
     assert!(matches!(e, OpenError::File(BookFileError::Foreign)), "{e}");
     assert_eq!(std::fs::read(&file.0).unwrap(), b"not a book");
+}
+
+/// Moves whose positions are images of one another under the board's symmetries are one
+/// move: a book learned through one of the four first moves of 6x6 lists that move alone at
+/// the start (its images are no best move out of the book beside it), before `fix` and after.
+#[test]
+fn images_of_a_linked_move_are_not_listed_beside_it() {
+    let r = rules(6);
+    let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
+    let mut game = game_after(6, &[]);
+    let mut line = Vec::new();
+    for _ in 0..2 {
+        let m = Move::Play(r.geometry.square(game.legal_moves().lowest().unwrap()));
+        game.try_play(m).unwrap();
+        line.push(m);
+    }
+    let mut o = options(2, 4, 2, 10);
+    o.games = Some(3);
+    learn(
+        &mut book,
+        &line,
+        &o,
+        &Interrupt::default(),
+        &Progress::hidden(),
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    let frame = Frame::new(r.clone());
+    let start = game_after(6, &[]);
+    let after = |m: &BookMove| {
+        let Move::Play(square) = m.played else {
+            panic!("no pass at the start")
+        };
+        let cell = r.geometry.index(square).unwrap();
+        frame.canonical(&frame.child(start.position(), cell).0).0
+    };
+    for fixed in [false, true] {
+        if fixed {
+            book.fix();
+        }
+        let moves = book.moves(&start);
+        assert_eq!(moves.len(), 1, "fixed: {fixed}: {moves:?}");
+        for (i, a) in moves.iter().enumerate() {
+            for b in &moves[..i] {
+                assert_ne!(after(a), after(b), "{moves:?}");
+            }
+        }
+        let (key, _) = frame.canonical(start.position());
+        assert_eq!(book.entry(&key).unwrap().value as i32, moves[0].value);
+    }
 }
