@@ -20,7 +20,8 @@ fn scores(review: &Review) -> Vec<(usize, f64)> {
 }
 
 /// The chart of text: a column a move (or a few), up for Black's lead and down for White's,
-/// scaled to the largest lead, with the scale on the left.
+/// scaled to the largest lead (a row for a lead of half a disc or more), with the scale on
+/// the left.
 pub fn write_chart(review: &Review, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let scores = scores(review);
     if scores.is_empty() {
@@ -33,7 +34,15 @@ pub fn write_chart(review: &Review, out: &mut dyn std::io::Write) -> std::io::Re
         .map(|c| c[c.len() - 1].1)
         .collect();
     let most = columns.iter().fold(1.0_f64, |m, v| m.max(v.abs()));
-    let rows = |v: f64| (v / most * HALF_HEIGHT as f64).round() as i32;
+    // A lead of half a disc or more shows as a row at least, so that the even opening shows.
+    let rows = |v: f64| {
+        let rows = if v.abs() < 0.5 {
+            0.0
+        } else {
+            (v.abs() / most * HALF_HEIGHT as f64).ceil()
+        };
+        rows as i32 * if v < 0.0 { -1 } else { 1 }
+    };
     let unit = if per_column == 1 {
         "a column a move".to_string()
     } else {
