@@ -70,7 +70,7 @@ fn a_person_plays_takes_back_and_asks_for_a_hint() {
 
     p.send_line("hint").unwrap();
     p.expect(Regex(
-        "Hint: [a-h][1-8], [+-][0-9.]+ discs for Black \\(depth 3; then [a-h1-8 .]+\\)\\.",
+        "Hint: [a-h][1-8]( \\([^)]*\\))?, [+-][0-9.]+ discs for Black \\(depth 3; then [a-h1-8 .]+\\)\\.",
     ))
     .expect("a hint");
 

@@ -462,7 +462,8 @@ fn discs_text(hundredths: i32, exact: bool) -> String {
 }
 
 /// The review as a table, a move a line (under a mistake, the line after the best move),
-/// then each player's totals, the result and a chart of the score.
+/// then each player's totals and the result ([`write_chart`](super::write_chart) draws the
+/// score under it).
 pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     writeln!(
         out,
@@ -510,8 +511,7 @@ pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
         Some(d) if d > 0 => writeln!(out, "Result: Black wins by {d}."),
         Some(d) => writeln!(out, "Result: White wins by {}.", -d),
         None => writeln!(out, "Result: the game is not over."),
-    }?;
-    super::plot::write_chart(review, out)
+    }
 }
 
 /// The review as JSON, one object a move and a line each: `ply`, `player`, `move`, `best`,

@@ -164,6 +164,7 @@ pub fn run(
                 writeln!(out, "{}", heading(*number, count, record))?;
             }
             analysis::write_text(&review, &mut out)?;
+            analysis::write_chart(&review, &mut out)?;
         }
         last = Some(review);
     }

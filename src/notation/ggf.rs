@@ -69,16 +69,21 @@ impl GgfGame {
 
     /// The value of the property `name`, if the record has it.
     pub fn property(&self, name: &str) -> Option<&str> {
-        self.properties
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        property(&self.properties, name)
     }
 
     /// Whether GGS's game type (`TY`) says anti-Othello (`8a`): the fewer discs win.
     pub fn anti(&self) -> bool {
         self.property("TY").is_some_and(is_anti)
     }
+}
+
+/// The value of the property `name` among `properties`, if it is there.
+pub fn property<'a>(properties: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    properties
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
 }
 
 /// Whether a GGS game type is anti-Othello: its letters, after the board size, include `a`

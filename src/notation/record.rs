@@ -104,10 +104,7 @@ impl GameRecord {
 
     /// The value of the GGF property `name`, if the record has it.
     pub fn property(&self, name: &str) -> Option<&str> {
-        self.properties
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        super::ggf::property(&self.properties, name)
     }
 
     /// Whether the record's GGS game type says anti-Othello (misère: `TY[8a]`).

@@ -534,7 +534,11 @@ fn analysis<B: Bits>(game: &Game<B>, config: &Config, book: Option<Arc<Book>>) -
     let mut text = Vec::new();
     let written = analysis::analyze(&start, &moves, &options, &mut |_, _| {})
         .map_err(|e| e.to_string())
-        .and_then(|review| analysis::write_text(&review, &mut text).map_err(|e| e.to_string()));
+        .and_then(|review| {
+            analysis::write_text(&review, &mut text)
+                .and_then(|()| analysis::write_chart(&review, &mut text))
+                .map_err(|e| e.to_string())
+        });
     match written {
         Ok(()) => String::from_utf8_lossy(&text)
             .lines()

@@ -449,11 +449,9 @@ fn research<B: Bits>(
         let Some(pos) = frame.position(key) else {
             return false;
         };
-        let linked = e
-            .links
-            .iter()
-            .fold(B::ZERO, |s, l| s | B::bit(l.cell as usize));
-        frame.images_of(&pos, linked).contains(leaf.cell as usize)
+        frame
+            .images_of(&pos, e.linked::<B>())
+            .contains(leaf.cell as usize)
     };
     let mut keys: Vec<Vec<u8>> = book
         .entries()
@@ -464,8 +462,7 @@ fn research<B: Bits>(
     let snapshot: &Book = book;
     let leaves = on_every_core(searchers, &keys, interrupt, |s, key| {
         let pos = frame.position(key)?;
-        let linked = snapshot.entry(key)?.links.iter();
-        let excluded = linked.fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
+        let excluded = snapshot.entry(key)?.linked::<B>();
         s.leaf(frame, &pos, excluded).ok()
     });
     for (key, leaf) in keys.iter().zip(leaves) {

@@ -131,6 +131,13 @@ impl BookPosition {
     pub(super) fn links_cell(&self, cell: u16) -> bool {
         self.links.iter().any(|l| l.cell == cell)
     }
+
+    /// The cells of its links, as a set.
+    pub(super) fn linked<B: Bits>(&self) -> B {
+        self.links
+            .iter()
+            .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize))
+    }
 }
 
 /// The game a book is for: its board, its rules and its start (as a key, see [`Frame::key`]).
@@ -525,10 +532,7 @@ impl Book {
                 }
             })
             .collect();
-        let linked = entry
-            .links
-            .iter()
-            .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
+        let linked = entry.linked::<B>();
         let doubled = linked | frame.images_of(&keyed, linked);
         if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
             moves.push(BookMove {
@@ -581,10 +585,7 @@ impl Book {
                 let mut games = Games::default();
                 // A leaf that has become a link, or is the image of one, waits for its search
                 // again: not counted twice.
-                let linked = entry
-                    .links
-                    .iter()
-                    .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
+                let linked = entry.linked::<B>();
                 let doubled = linked | frame.images_of(&pos, linked);
                 if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
                     best = Some(leaf.value);

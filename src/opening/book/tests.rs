@@ -41,6 +41,18 @@ fn learned(side: usize, o: &LearnOptions) -> (Book, LearnReport) {
     (book, report)
 }
 
+/// The first `n` moves of a 6x6 game, each the lowest legal cell.
+fn first_moves(r: &Rules<u64>, n: usize) -> Vec<Move> {
+    let mut game = game_after(6, &[]);
+    let mut line = Vec::new();
+    for _ in 0..n {
+        let m = Move::Play(r.geometry.square(game.legal_moves().lowest().unwrap()));
+        game.try_play(m).unwrap();
+        line.push(m);
+    }
+    line
+}
+
 fn solver(r: &Rules<u64>) -> Engine<u64> {
     Engine::new(
         r.clone(),
@@ -321,13 +333,7 @@ fn learning_after_moves_adds_their_line() {
     let r = rules(6);
     let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
     // Two moves from the start: the first legal move, then the first legal reply.
-    let mut game = game_after(6, &[]);
-    let mut line = Vec::new();
-    for _ in 0..2 {
-        let m = Move::Play(r.geometry.square(game.legal_moves().lowest().unwrap()));
-        game.try_play(m).unwrap();
-        line.push(m);
-    }
+    let line = first_moves(&r, 2);
     let mut o = options(1, 0, 2, 10);
     o.games = Some(1);
     let quiet = Progress::hidden();
@@ -561,13 +567,7 @@ fn learning_opens_the_book_of_its_start_or_begins_one() {
 fn images_of_a_linked_move_are_not_listed_beside_it() {
     let r = rules(6);
     let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
-    let mut game = game_after(6, &[]);
-    let mut line = Vec::new();
-    for _ in 0..2 {
-        let m = Move::Play(r.geometry.square(game.legal_moves().lowest().unwrap()));
-        game.try_play(m).unwrap();
-        line.push(m);
-    }
+    let line = first_moves(&r, 2);
     let mut o = options(2, 4, 2, 10);
     o.games = Some(3);
     learn(
