@@ -1,7 +1,7 @@
 //! `othello analyze`: goes over a game move by move, with the move played beside the engine's
 //! best, both values, and the discs the move lost: exact near the end, searched before.
 
-use crate::notation::MoveList;
+use crate::notation::{first_moves, MoveList};
 use crate::opening::book::{Book, BookMove, Level};
 use crate::rules::{Bits, Color, Game, Move, Passes, Position, Rules};
 use crate::search::{Config, Engine, Horizon, MoveValue, DISC};
@@ -313,12 +313,12 @@ fn better_line<B: Bits>(
     let Some(score) = value.discs() else {
         return Vec::new();
     };
-    let child = rules.play_unchecked(pos, best);
-    let (mut at, mut after) = (child, -score);
-    if rules.moves(&at).is_empty() && !rules.is_over(&at) {
-        at = rules.pass(&at);
-        after = score;
-    }
+    let at = rules.settle(&rules.play_unchecked(pos, best));
+    let after = if at.to_move == pos.to_move {
+        score
+    } else {
+        -score
+    };
     let Some(rest) = engine.perfect_line_within(&at, after, Some(LINE_TIME)) else {
         return Vec::new();
     };
@@ -373,11 +373,7 @@ fn searched_row<B: Bits>(
         exact_empties: options.exact_empties,
     };
     // The search's own limits chose the depth; the values are found to it, however long.
-    let limits = (options.search.depth, options.search.move_time);
-    engine.set_limits(None, None);
-    let valued = engine.value_moves(pos, &cells, horizon);
-    engine.set_limits(limits.0, limits.1);
-    let valued = valued.unwrap_or_default();
+    let valued = engine.value_moves(pos, &cells, horizon).unwrap_or_default();
     let square = |m: usize| Move::Play(rules.geometry.square(m));
     let played_value = valued.iter().find(|v| Some(v.cell) == played);
     let best = valued
@@ -443,15 +439,6 @@ fn reviewed_row<B: Bits>(
 /// Moves of a better line shown in the table; `--json` gives all.
 const LINE_SHOWN: usize = 12;
 
-/// `line` as moves apart, at most `most` of them, then `...` where there are more.
-fn line_text(line: &[Move], most: usize) -> String {
-    let mut text: Vec<String> = line.iter().take(most).map(Move::to_string).collect();
-    if line.len() > most {
-        text.push("...".to_string());
-    }
-    text.join(" ")
-}
-
 /// `hundredths` as discs: whole when `exact`, else to two places.
 fn discs_text(hundredths: i32, exact: bool) -> String {
     if exact {
@@ -486,7 +473,7 @@ pub fn write_text(review: &Review, out: &mut dyn std::io::Write) -> std::io::Res
             m.source,
         )?;
         if m.mark != Mark::Good && !m.line.is_empty() {
-            writeln!(out, "{:>29}{}", "line: ", line_text(&m.line, LINE_SHOWN))?;
+            writeln!(out, "{:>29}{}", "line: ", first_moves(&m.line, LINE_SHOWN))?;
         }
     }
     if let Some(opening) = review.opening {

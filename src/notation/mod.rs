@@ -15,7 +15,7 @@ pub use ggf::{
     GgfGame,
 };
 pub use journal::{JournalLine, VariantWords, MAX_RUN_SECONDS};
-pub use moves::{MoveList, MoveListError};
+pub use moves::{first_moves, MoveList, MoveListError};
 pub use obf::{Obf, ObfError};
 pub use position::{PositionError, PositionString};
 pub use record::{GameRecord, RecordError, RecordFormat};

@@ -126,6 +126,16 @@ impl FromIterator<Move> for MoveList {
     }
 }
 
+/// `moves` apart, at most `most` of them, then `...` where there are more: a line as a
+/// review or a hint shows it.
+pub fn first_moves(moves: &[Move], most: usize) -> String {
+    let mut text: Vec<String> = moves.iter().take(most).map(Move::to_string).collect();
+    if moves.len() > most {
+        text.push("...".to_string());
+    }
+    text.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

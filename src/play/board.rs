@@ -372,16 +372,9 @@ impl<B: Bits> InHand<B> {
             return;
         };
         for (i, a) in lines.iter().enumerate() {
-            let label = if a.exact {
-                Label::Exact
-            } else if a.book {
-                Label::Book
-            } else {
-                Label::Depth(a.depth)
-            };
-            let value = text::value_and_line(color, a.score, label, &a.pv[a.pv.len().min(1)..]);
-            let named = self.opening_after(a.best);
-            out.push(format!("Hint {}: {}{named}, {value}.", i + 1, a.best));
+            let label = Label::new(a.exact, a.book, a.depth);
+            let hinted = self.hinted(color, a.best, a.score, label, &a.pv);
+            out.push(format!("Hint {}: {hinted}.", i + 1));
         }
     }
 
@@ -456,10 +449,9 @@ impl<B: Bits> InHand<B> {
             return;
         };
         if let Some(a) = self.table.book_lines(color).into_iter().next() {
-            let label = if a.exact { Label::Exact } else { Label::Book };
-            let value = text::value_and_line(color, a.score, label, &a.pv[a.pv.len().min(1)..]);
-            let named = self.opening_after(a.best);
-            out.push(format!("Hint: {}{named}, {value}.", a.best));
+            let label = Label::new(a.exact, true, a.depth);
+            let hinted = self.hinted(color, a.best, a.score, label, &a.pv);
+            out.push(format!("Hint: {hinted}."));
             return;
         }
         let Some(Thought { report, book }) = self.think(color) else {
@@ -473,13 +465,19 @@ impl<B: Bits> InHand<B> {
             out.push("No move to suggest.".to_string());
             return;
         };
-        let geometry = &self.game().rules().geometry;
-        let square = geometry.square(best);
-        let after: Vec<Move> = self.game().rules().line(self.game().position(), &report.pv);
+        let square = self.game().rules().geometry.square(best);
+        let line: Vec<Move> = self.game().rules().line(self.game().position(), &report.pv);
         let label = Label::of(&report, book);
-        let value = text::value_and_line(color, report.score, label, &after[after.len().min(1)..]);
-        let named = self.opening_after(Move::Play(square));
-        out.push(format!("Hint: {square}{named}, {value}."));
+        let hinted = self.hinted(color, Move::Play(square), report.score, label, &line);
+        out.push(format!("Hint: {hinted}."));
+    }
+
+    /// A hinted move for `color` in words: the move, the named opening it leads to, its value
+    /// and the moves of `line` (which starts with the move) after it.
+    fn hinted(&self, color: Color, best: Move, score: i32, label: Label, line: &[Move]) -> String {
+        let named = self.opening_after(best);
+        let value = text::value_and_line(color, score, label, &line[line.len().min(1)..]);
+        format!("{best}{named}, {value}")
     }
 
     /// ` (Tiger)` where `played` reaches a named opening, ` (toward Tiger)` where it is on the

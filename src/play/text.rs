@@ -2,7 +2,7 @@
 //! values and levels, the end of a game. Kept apart so that what a person reads can change
 //! without touching how the game is run.
 
-use crate::notation::MoveList;
+use crate::notation::{first_moves, MoveList};
 use crate::protocols::line::Sides;
 use crate::rules::Winner;
 use crate::rules::{Bits, Color, Game, Geometry, IllegalMove, Move, Square};
@@ -85,15 +85,20 @@ pub(super) enum Label {
 }
 
 impl Label {
-    /// The label of a search's `report`, or of the book's move when `book`.
-    pub(super) fn of(report: &Report, book: bool) -> Label {
-        if report.exact {
+    /// The label of a value: exact wherever it is, else the book's, else a search's of `depth`.
+    pub(super) fn new(exact: bool, book: bool, depth: u32) -> Label {
+        if exact {
             Label::Exact
         } else if book {
             Label::Book
         } else {
-            Label::Depth(report.depth)
+            Label::Depth(depth)
         }
+    }
+
+    /// The label of a search's `report`, or of the book's move when `book`.
+    pub(super) fn of(report: &Report, book: bool) -> Label {
+        Label::new(report.exact, book, report.depth)
     }
 }
 
@@ -109,9 +114,7 @@ pub(super) fn value_and_line(color: Color, score: i32, label: Label, after: &[Mo
     let line = if after.is_empty() {
         String::new()
     } else {
-        let moves: Vec<String> = after.iter().take(SHOWN).map(Move::to_string).collect();
-        let more = if after.len() > SHOWN { " ..." } else { "" };
-        format!("then {}{more}", moves.join(" "))
+        format!("then {}", first_moves(after, SHOWN))
     };
     let source = match label {
         Label::Exact => {

@@ -114,11 +114,8 @@ impl<B: Bits> EngineGame<B> {
             return None;
         };
         let cell = self.rules().geometry.index(square)?;
-        let exact = played.level == Level::Exact;
-        let depth = match played.level {
-            Level::Exact => self.rules().empty(self.game.position()).count(),
-            Level::Depth(d) => d as u32,
-        };
+        let empties = self.rules().empty(self.game.position()).count();
+        let (depth, exact) = book_level(played.level, empties);
         Some(Report {
             best: Some(cell),
             score: played.value * crate::search::DISC,
@@ -368,14 +365,12 @@ impl<B: Bits> EngineGame<B> {
                     pv.push(played);
                     next = book.moves(&game).first().map(|b| b.played);
                 }
+                let (depth, exact) = book_level(m.level, empties);
                 Analysis {
                     best: m.played,
                     score: m.value * crate::search::DISC,
-                    depth: match m.level {
-                        Level::Exact => empties,
-                        Level::Depth(d) => d as u32,
-                    },
-                    exact: m.level == Level::Exact,
+                    depth,
+                    exact,
                     book: true,
                     nodes: 0,
                     elapsed: Duration::ZERO,
@@ -429,6 +424,15 @@ impl<B: Bits> EngineGame<B> {
                 self.engine.value_moves(pos, cells, horizon)
             }
         }
+    }
+}
+
+/// How far a book value learned to `level` looks, in moves, at a position with `empties`
+/// empty cells, and whether it is exact.
+fn book_level(level: Level, empties: u32) -> (u32, bool) {
+    match level {
+        Level::Exact => (empties, true),
+        Level::Depth(d) => (d as u32, false),
     }
 }
 

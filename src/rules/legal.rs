@@ -144,6 +144,15 @@ impl<B: Bits> Rules<B> {
         moves
     }
 
+    /// `pos` with the turn passed where its side to move has no move and the game goes on.
+    pub fn settle(&self, pos: &Position<B>) -> Position<B> {
+        if self.moves(pos).is_empty() && !self.is_over(pos) {
+            self.pass(pos)
+        } else {
+            *pos
+        }
+    }
+
     /// Whether neither side can move (under place-anywhere: whether the board is full).
     pub fn is_over(&self, pos: &Position<B>) -> bool {
         if self.variant.place_anywhere {

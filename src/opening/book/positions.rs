@@ -294,11 +294,7 @@ impl<B: Bits> Frame<B> {
 
     /// `pos` with the turn passed where its side to move has no move and the game goes on.
     pub fn settle(&self, pos: Position<B>) -> Position<B> {
-        if self.rules.moves(&pos).is_empty() && !self.rules.is_over(&pos) {
-            self.rules.pass(&pos)
-        } else {
-            pos
-        }
+        self.rules.settle(&pos)
     }
 
     /// The position after `cell`, settled, and whether the opponent had to pass.

@@ -36,8 +36,9 @@ pub struct Horizon {
 
 impl<B: Bits> Engine<B> {
     /// The moves `cells` of `pos` valued alike, in the order given, each position after a
-    /// move searched `horizon.depth - 1` deep or solved (see [`Horizon`]). `None` where the
-    /// observer or the configured move time stopped a search.
+    /// move searched `horizon.depth - 1` deep or solved (see [`Horizon`]), however long that
+    /// takes ([`Engine::value_moves_within`] keeps to a time). `None` where the observer
+    /// stopped a search.
     pub fn value_moves(
         &mut self,
         pos: &Position<B>,
@@ -45,8 +46,7 @@ impl<B: Bits> Engine<B> {
         horizon: Horizon,
     ) -> Option<Vec<ValuedMove>> {
         let limits = (self.config.depth, self.config.move_time);
-        let clock = Instant::now();
-        let valued = self.value_moves_until(pos, cells, horizon, limits.1.map(|t| clock + t));
+        let valued = self.value_moves_until(pos, cells, horizon, None);
         self.set_limits(limits.0, limits.1);
         valued
     }
@@ -154,10 +154,7 @@ impl<B: Bits> Engine<B> {
     ) -> Option<ValuedMove> {
         let mover = pos.to_move;
         // The opponent's move, unless they must pass.
-        let mut at = *child;
-        if self.rules.moves(&at).is_empty() && !self.rules.is_over(&at) {
-            at = self.rules.pass(&at);
-        }
+        let at = self.rules.settle(child);
         let sign = if at.to_move == mover { 1 } else { -1 };
         let empties = self.rules.empty(&at).count();
         let to_end = empties + 1;
