@@ -45,10 +45,7 @@ impl<B: Bits> Engine<B> {
         cells: &[usize],
         horizon: Horizon,
     ) -> Option<Vec<ValuedMove>> {
-        let limits = (self.config.depth, self.config.move_time);
-        let valued = self.value_moves_until(pos, cells, horizon, None);
-        self.set_limits(limits.0, limits.1);
-        valued
+        self.value_moves_until(pos, cells, horizon, None)
     }
 
     /// The moves `cells` of `pos` valued alike as deep as `limit` allows: every move to one
@@ -62,7 +59,6 @@ impl<B: Bits> Engine<B> {
         limit: Duration,
         most: Option<u32>,
     ) -> Option<Vec<ValuedMove>> {
-        let limits = (self.config.depth, self.config.move_time);
         let clock = Instant::now();
         let deadline = clock + limit.saturating_sub(time::margin(limit));
         let empties = self.rules.empty(pos).count();
@@ -85,13 +81,26 @@ impl<B: Bits> Engine<B> {
                 break;
             }
         }
-        self.set_limits(limits.0, limits.1);
         best
     }
 
-    /// [`Engine::value_moves`] with every search stopped at `deadline`; leaves the limits
-    /// changed.
+    /// [`Engine::value_moves`] with every search stopped at `deadline`. The engine's depth
+    /// and time limits are as they were after it.
     fn value_moves_until(
+        &mut self,
+        pos: &Position<B>,
+        cells: &[usize],
+        horizon: Horizon,
+        deadline: Option<Instant>,
+    ) -> Option<Vec<ValuedMove>> {
+        let limits = (self.config.depth, self.config.move_time);
+        let valued = self.value_each(pos, cells, horizon, deadline);
+        self.set_limits(limits.0, limits.1);
+        valued
+    }
+
+    /// [`Engine::value_moves_until`], leaving the limits changed.
+    fn value_each(
         &mut self,
         pos: &Position<B>,
         cells: &[usize],
