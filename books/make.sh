@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Makes books/8x8.book, the book that ships with the program: lines from the start explored
 # within 3 discs of the best to 8 plies, then a few lines from each opening of
-# openings/8x8.txt (the openings the strength matches start from). Every step is resumable:
-# a step that finished leaves a mark beside the book, and a stopped one goes on when run
-# again. Usage: books/make.sh [OTHELLO] [THREADS]
+# openings/8x8.txt (the openings the strength matches start from), then the main line of every
+# named opening (src/opening/names.txt) kept in the book to 20 plies below it, then Takizawa's
+# line of perfect play (a draw) to where it is solved, each move of it that ties the best
+# explored. Every step is resumable: a step that finished leaves a mark beside the book, and a
+# stopped one goes on when run again. Usage: books/make.sh [OTHELLO] [THREADS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 othello=${1:-target/release/othello}
@@ -23,5 +25,18 @@ while read -r line; do
     [[ $line == \#* || -z $line ]] && continue
     learn "$line" --moves "$line" --deviation 3 --margin 2 --games 6
 done <openings/8x8.txt
+while read -r moves name; do
+    [[ $moves == \#* || -z $moves ]] && continue
+    learn "named $moves" --moves "$moves" --deviation 20 --margin 0 --games 8
+done <src/opening/names.txt
+# Takizawa's line ("Othello is Solved", 2023): to its 40th move, then the moves that tie the
+# best below its 20th, 8th and 12th.
+takizawa=f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6a7g5e3b4c8g6g4c2e8d1f7e2g3h4f1e1f2g1b1f8
+learn "takizawa line" --moves "$takizawa" --deviation 0
+learn "takizawa 20" --moves "${takizawa:0:40}" --deviation 20 --margin 0
+learn "takizawa 8" --moves "${takizawa:0:16}" --deviation 32 --margin 0 \
+    --games 400
+learn "takizawa 12" --moves "${takizawa:0:24}" --deviation 28 --margin 0 \
+    --games 400
 rm -r "$marks"
 ls -l "$book"

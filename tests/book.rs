@@ -695,3 +695,98 @@ fn a_book_of_one_position_is_written_read_and_counted_in_the_singular() {
         "1 position of Edax's, 1 of ours written to back.book\n"
     );
 }
+
+/// `book add` takes the games of a move-list file (a game a line) and of a GGF file, leaving
+/// out and counting those of another game; `merge` joins two books; `prune` cuts one down to
+/// its first moves without changing the start's value; each refuses what it cannot use in
+/// one line.
+#[test]
+fn books_are_added_to_merged_and_pruned() {
+    let dir = Scratch::new("edit");
+    let six = ["--rows", "6", "--cols", "6"];
+    let quick = ["--depth", "2", "--exact-empties", "10", "--threads", "1"];
+    std::fs::write(
+        dir.path().join("games.txt"),
+        "# two 6x6 games\nc2 b2 b3\nd5e5f5\n\n",
+    )
+    .unwrap();
+    // A GGF file: a 6x6 game, an anti game and an 8x8 one, left out.
+    std::fs::write(
+        dir.path().join("games.ggf"),
+        "(;GM[Othello]TY[6]BO[6 ------ ------ --OX-- --XO-- ------ ------ *]B[c2]W[b2];)\n\
+         (;GM[Othello]TY[6a]BO[6 ------ ------ --OX-- --XO-- ------ ------ *]B[c2];)\n\
+         (;GM[Othello]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- \
+         -------- -------- *]B[f5];)\n",
+    )
+    .unwrap();
+    let args = |verb: &str, book: &str, files: &[&str]| -> Vec<String> {
+        let mut a = vec!["book".to_string(), verb.to_string(), book.to_string()];
+        a.extend(files.iter().map(|f| f.to_string()));
+        a.extend(six.iter().chain(quick.iter()).map(|s| s.to_string()));
+        a
+    };
+    let strs = |a: &[String]| a.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+    let go = |a: Vec<String>| {
+        let v: Vec<&str> = a.iter().map(String::as_str).collect();
+        let r = run(dir.path(), &v);
+        (r, strs(&a))
+    };
+    let ((status, out, err), cmd) = go(args("add", "a.book", &["games.txt"]));
+    assert_eq!(status, 0, "{cmd}: {err}");
+    // The second game begins as the first turned half round: its first two positions are
+    // the first game's.
+    assert!(
+        out.starts_with("2 games, 5 positions added, 5 in the book"),
+        "{out}"
+    );
+    let ((status, out, err), _) = go(args("add", "b.book", &["games.ggf"]));
+    assert_eq!(status, 0, "{err}");
+    assert!(out.starts_with("1 game, 3 positions added"), "{out}");
+    assert_eq!(
+        err.trim(),
+        "othello: 2 games left out: for another board, rules or start than the book's"
+    );
+    // A move that is not legal: status 2, one line naming the game and the move.
+    std::fs::write(dir.path().join("bad.txt"), "c2 b2\nc2 c2\n").unwrap();
+    let ((status, _, err), _) = go(args("add", "a.book", &["bad.txt"]));
+    assert_eq!((status, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("game 2, move 2 (c2)"), "{err}");
+    let (status, out, err) = run(dir.path(), &["book", "merge", "a.book", "b.book"]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(out, "0 positions added, 0 changed, 5 in the book\n");
+    // Another board's book is refused, and a book is not merged into itself.
+    let (status, _, _) = run(
+        dir.path(),
+        &[
+            "book",
+            "learn",
+            "e.book",
+            "--depth",
+            "1",
+            "--games",
+            "1",
+            "--threads",
+            "1",
+            "--exact-empties",
+            "0",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+        ],
+    );
+    assert_eq!(status, 0);
+    let (status, _, err) = run(dir.path(), &["book", "merge", "a.book", "e.book"]);
+    assert_eq!((status, err.lines().count()), (2, 1), "{err}");
+    let (status, _, err) = run(dir.path(), &["book", "merge", "a.book", "./a.book"]);
+    assert_eq!((status, err.lines().count()), (2, 1), "{err}");
+    let value = |book: &str| {
+        let (_, shown, _) = run(dir.path(), &["book", "show", book]);
+        shown.lines().nth(1).unwrap_or_default().to_string()
+    };
+    let before = value("a.book");
+    let (status, out, err) = run(dir.path(), &["book", "prune", "a.book", "--plies", "2"]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(out, "3 positions dropped, 2 kept\n");
+    assert_eq!(value("a.book").split(';').next(), before.split(';').next());
+}

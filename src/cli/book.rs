@@ -1,12 +1,14 @@
 //! `othello book`: learn, fix, show, export and import an opening book.
 
 use super::options::{all_cores, threads_arg, GameRules, StartArgs};
-use crate::cli::error::{bad_position_as, not_replaced, AppError};
+use crate::cli::error::{bad_position_as, not_replaced, read_list, AppError};
 use othello::files::check_replaceable;
 use othello::interrupt::{signal_name, Interrupt};
 use othello::notation::{MoveList, PositionString};
+use othello::opening::book::Book;
 use othello::players;
 use othello::progress::Progress;
+use othello::rules::Move;
 use othello::search::{Config, Evaluation};
 use othello::wording::Counted;
 use std::io::{self, IsTerminal, Write};
@@ -31,6 +33,18 @@ pub enum BookVerb {
     /// the end (Ctrl-C too); running the same command again goes on where it stopped. One run
     /// at a time writes a book: another on the same book is refused.
     Learn(BookLearnArgs),
+    /// Add the positions of games to a book (made if missing), each linked to the next, as
+    /// Edax's `book add`: every game of GGF files (GGS match lines too) or of move-list files
+    /// (a game a line, from the book's start), to its end or its first position with
+    /// --exact-empties empty cells (solved). New positions are valued as `learn` values them.
+    Add(BookAddArgs),
+    /// Add the positions and moves of other books to a book (for the same board, rules and
+    /// start), then redo its values.
+    Merge(BookMergeArgs),
+    /// Keep only the positions that play from the start reaches through moves within --margin
+    /// of the best, fewer than --plies moves deep; the best move dropped at a position kept
+    /// becomes its best move out of the book, so no value changes.
+    Prune(BookPruneArgs),
     /// Redo the values of the whole book from its leaves up (after it was changed by hand or
     /// by an import).
     Fix(BookFileArg),
@@ -67,12 +81,8 @@ pub struct BookLearnArgs {
     /// How near to the best, in discs, a move must be to be explored.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i32).range(0..=64))]
     pub margin: i32,
-    /// The depth of the searches that value new positions.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub depth: u32,
-    /// Solve positions with this many empty cells or fewer exactly; lines end there.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=64))]
-    pub exact_empties: u32,
+    #[command(flatten)]
+    pub search: BookSearchArgs,
     /// Stop after the round in which this many games have been played [default: when
     /// nothing is left to explore].
     #[arg(long)]
@@ -80,12 +90,89 @@ pub struct BookLearnArgs {
     /// Save the book after a round once this long has passed since the last save.
     #[arg(long, default_value = "5m", value_parser = othello::durations::parse)]
     pub save_every: Duration,
+}
+
+/// How `learn` and `add` value the positions they add.
+#[derive(clap::Args)]
+pub struct BookSearchArgs {
+    /// The depth of the searches that value new positions.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// Solve positions with this many empty cells or fewer exactly; lines end there.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub exact_empties: u32,
     /// Searches at once [default: every core].
     #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// Each search's table, in megabytes.
     #[arg(long, default_value_t = 16, value_parser = players::parse_hash_mb)]
     pub hash_mb: usize,
+}
+
+impl BookSearchArgs {
+    /// The learning options of these, the others as given.
+    fn options(
+        &self,
+        eval: &Evaluation,
+        deviation: u32,
+        margin: i32,
+        games: Option<u64>,
+        save_every: Duration,
+    ) -> othello::opening::book::LearnOptions {
+        othello::opening::book::LearnOptions {
+            deviation,
+            margin,
+            exact_empties: self.exact_empties,
+            games,
+            threads: self.threads.unwrap_or_else(all_cores),
+            search: Config::to_depth(self.depth)
+                .with_hash_mb(self.hash_mb)
+                .with_eval(eval.clone()),
+            save_every,
+        }
+    }
+}
+
+/// The options of `othello book add`.
+#[derive(clap::Args)]
+pub struct BookAddArgs {
+    /// The book file to add to (made for the board and rules of the options if missing; an
+    /// existing one must be for them).
+    pub book: PathBuf,
+    /// Files of games: GGF, or move lists with a game a line (`#` starts a comment line).
+    /// Games for another board, rules or start than the book's are left out, and counted.
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Add no position more than this many moves into a game [default: to the game's end].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub plies: Option<u32>,
+    #[command(flatten)]
+    pub search: BookSearchArgs,
+}
+
+/// The options of `othello book merge`.
+#[derive(clap::Args)]
+pub struct BookMergeArgs {
+    /// The book that gets the other books' positions (written whole or not at all).
+    pub book: PathBuf,
+    /// The books whose positions are added.
+    #[arg(required = true)]
+    pub others: Vec<PathBuf>,
+}
+
+/// The options of `othello book prune`.
+#[derive(clap::Args)]
+pub struct BookPruneArgs {
+    /// The book file (written whole or not at all).
+    pub book: PathBuf,
+    /// Keep only moves within this many discs of their position's best [default: every move].
+    #[arg(long, value_parser = clap::value_parser!(i32).range(0..=128))]
+    pub margin: Option<i32>,
+    /// Keep only positions fewer than this many moves from the start [default: all].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub plies: Option<u32>,
 }
 
 /// The options of `othello book show`.
@@ -116,34 +203,18 @@ pub struct BookExchangeArgs {
 
 /// `othello book`: learn, fix, show, export, import.
 pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppError> {
-    use othello::opening::book::{self, edax, Book, LearnOptions, OpenError};
+    use othello::opening::book::{self, edax};
     let named = |path: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let read = |path: &Path| book::read(path).map_err(|e| AppError::Input(named(path, &e)));
     match args.verb {
         BookVerb::Learn(a) => {
             let _lock = lock_book(&a.book)?;
             let start = a.start.start(rules);
-            let mut the_book = book::open_or_create(&a.book, &start).map_err(|e| match e {
-                OpenError::File(e) => AppError::Input(named(&a.book, &e)),
-                OpenError::OtherStart(_) => AppError::Usage(named(&a.book, &e)),
-                OpenError::NoStart(e) => AppError::Usage(e.to_string()),
-            })?;
-            let options = LearnOptions {
-                deviation: a.deviation,
-                margin: a.margin,
-                exact_empties: a.exact_empties,
-                games: a.games,
-                threads: a.threads.unwrap_or_else(all_cores),
-                search: Config::to_depth(a.depth)
-                    .with_hash_mb(a.hash_mb)
-                    .with_eval(eval.clone()),
-                save_every: a.save_every,
-            };
-            let progress = std::sync::Arc::new(if io::stderr().is_terminal() {
-                Progress::status()
-            } else {
-                Progress::hidden()
-            });
+            let mut the_book = open_book(&a.book, &start)?;
+            let options = a
+                .search
+                .options(eval, a.deviation, a.margin, a.games, a.save_every);
+            let progress = status_line();
             let interrupt = stop_learning_on_signals(&a.book, &progress)
                 .map_err(|e| AppError::Failed(format!("cannot listen to signals: {e}")))?;
             let path = a.book.clone();
@@ -178,6 +249,92 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
                     ),
                 });
             }
+        }
+        BookVerb::Add(a) => {
+            let _lock = lock_book(&a.book)?;
+            let start = a.start.start(rules);
+            let mut the_book = open_book(&a.book, &start)?;
+            let mut games = Vec::new();
+            let mut left_out = 0;
+            for path in &a.games {
+                let (mine, others) = read_games(path, &the_book)?;
+                games.extend(mine);
+                left_out += others;
+            }
+            if left_out > 0 {
+                eprintln!(
+                    "othello: {} left out: for another board, rules or start than the book's",
+                    Counted(left_out, "game")
+                );
+            }
+            let options = a.search.options(eval, 0, 0, None, Duration::MAX);
+            let progress = status_line();
+            let interrupt = stop_learning_on_signals(&a.book, &progress)
+                .map_err(|e| AppError::Failed(format!("cannot listen to signals: {e}")))?;
+            let report = book::add_games(
+                &mut the_book,
+                &games,
+                a.plies,
+                &options,
+                &interrupt,
+                &progress,
+            )
+            .map_err(|e| bad_position_as(e, AppError::Input))?;
+            progress.finish();
+            book::write(&a.book, &the_book)?;
+            println!(
+                "{}, {} added, {} in the book",
+                Counted(report.games, "game"),
+                Counted(report.added, "position"),
+                report.positions,
+            );
+            if let Some(signal) = report.stopped {
+                return Err(AppError::Stopped {
+                    signal,
+                    message: format!(
+                        "stopped by {}: the book is saved; the same command adds the rest",
+                        signal_name(signal)
+                    ),
+                });
+            }
+        }
+        BookVerb::Merge(a) => {
+            for other in &a.others {
+                othello::files::refuse_output_over_input(&a.book, [other.as_path()])
+                    .map_err(|e| AppError::Usage(e.to_string()))?;
+            }
+            std::fs::metadata(&a.book).map_err(|e| AppError::Input(named(&a.book, &e)))?;
+            let _lock = lock_book(&a.book)?;
+            let mut the_book = read(&a.book)?;
+            let (mut added, mut changed) = (0, 0);
+            for path in &a.others {
+                let other = read(path)?;
+                let report = the_book
+                    .merge(&other)
+                    .map_err(|e| AppError::Usage(named(path, &e)))?;
+                (added, changed) = (added + report.added, changed + report.changed);
+            }
+            book::write(&a.book, &the_book)?;
+            println!(
+                "{} added, {changed} changed, {} in the book",
+                Counted(added, "position"),
+                the_book.len()
+            );
+        }
+        BookVerb::Prune(a) => {
+            std::fs::metadata(&a.book).map_err(|e| AppError::Input(named(&a.book, &e)))?;
+            let _lock = lock_book(&a.book)?;
+            let mut the_book = read(&a.book)?;
+            let dropped = the_book.prune(book::PruneOptions {
+                margin: a.margin,
+                plies: a.plies,
+            });
+            book::write(&a.book, &the_book)?;
+            println!(
+                "{} dropped, {} kept",
+                Counted(dropped, "position"),
+                the_book.len()
+            );
         }
         BookVerb::Fix(a) => {
             // A book that is not there is named as a reader names it, before a lock beside it.
@@ -253,15 +410,83 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
     Ok(())
 }
 
-/// The lock on a book that `book learn`, `fix` and `import` hold while they read and write it,
-/// so that two runs never write one book and the last save wins: a second run is refused.
+/// The book at `path`, or a new one for `start` where there is none.
+fn open_book(path: &Path, start: &othello::start::Start) -> Result<Book, AppError> {
+    use othello::opening::book::{self, OpenError};
+    book::open_or_create(path, start).map_err(|e| match e {
+        OpenError::File(e) => AppError::Input(format!("{}: {e}", path.display())),
+        OpenError::OtherStart(_) => AppError::Usage(format!("{}: {e}", path.display())),
+        OpenError::NoStart(e) => AppError::Usage(e.to_string()),
+    })
+}
+
+/// A status line on a terminal, nothing elsewhere.
+fn status_line() -> std::sync::Arc<Progress> {
+    std::sync::Arc::new(if io::stderr().is_terminal() {
+        Progress::status()
+    } else {
+        Progress::hidden()
+    })
+}
+
+/// The games of a file for `book`, each as its moves from the book's start, and how many
+/// others the file holds (another board, rules or start). A GGF file gives its records (an
+/// anti game, `TY[8a]`, is under misère); any other text a game a line.
+fn read_games(path: &Path, book: &Book) -> Result<(Vec<Vec<Move>>, usize), AppError> {
+    use othello::notation::GameRecord;
+    use othello::start::Start;
+    let named = |e: &dyn std::fmt::Display| AppError::Input(format!("{}: {e}", path.display()));
+    let bytes = read_list(path, "a file of games")?;
+    let text = String::from_utf8(bytes).map_err(|_| named(&"not UTF-8 text"))?;
+    let ggf = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start()
+        .starts_with("(;");
+    let mut games = Vec::new();
+    let mut others = 0;
+    if ggf {
+        for record in GameRecord::parse_all(&text).map_err(|e| named(&e))? {
+            let variant = othello::rules::Variant {
+                misere: record.anti(),
+                ..book.header().variant
+            };
+            let fits = match &record.position {
+                Some(p) => book
+                    .check_start(&Start::Position(p.clone(), variant))
+                    .is_ok(),
+                None => variant == book.header().variant,
+            };
+            if fits {
+                games.push(record.moves.0);
+            } else {
+                others += 1;
+            }
+        }
+    } else {
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let moves: MoveList = line
+                .parse()
+                .map_err(|e| named(&format_args!("line {}: {e}", i + 1)))?;
+            games.push(moves.0);
+        }
+    }
+    Ok((games, others))
+}
+
+/// The lock on a book that the verbs that write it hold while they read and write it, so
+/// that two runs never write one book and the last save wins: a second run is refused.
 fn lock_book(path: &Path) -> Result<othello::files::FileLock, AppError> {
     use othello::files::{FileLock, LockKind};
     match FileLock::try_take(path, LockKind::Exclusive) {
         Ok(Some(lock)) => Ok(lock),
         Ok(None) => Err(AppError::Failed(format!(
-            "{}: another `book learn`, `fix` or `import` is writing this book; try again once \
-             it ends",
+            "{}: another `book` command is writing this book; try again once it ends",
             path.display()
         ))),
         Err(e) => Err(AppError::Failed(format!("{}: {e}", path.display()))),

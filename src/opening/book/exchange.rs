@@ -5,7 +5,7 @@
 
 use super::edax::{self, EdaxBook, EdaxLink, EdaxOptions, EdaxPosition, NO_MOVE, PASS};
 use super::{Book, BookPosition, Frame, Games, Leaf, Level, Link};
-use crate::rules::{Color, Position, Rules, Shape, Variant};
+use crate::rules::{Bits, Color, Position, Rules, Shape, Variant};
 use std::collections::HashMap;
 
 /// The level Edax is given for an exact value: deeper than any position of 8x8 has empties.
@@ -30,12 +30,70 @@ fn words(key: &[u8]) -> (u64, u64) {
     (word(&key[..8]), word(&key[8..16]))
 }
 
-/// Edax's level byte and bounds for a level of ours.
-fn edax_level(level: Level, value: i16) -> (u8, i16, i16) {
+/// Edax's level byte for a level of ours.
+fn edax_level(level: Level) -> u8 {
     match level {
-        Level::Exact => (EXACT_LEVEL, value, value),
-        Level::Depth(d) => (d, -edax::SCORE_INF, edax::SCORE_INF),
+        Level::Exact => EXACT_LEVEL,
+        Level::Depth(d) => d,
     }
+}
+
+/// The bounds Edax keeps on a value: where the truth may lie given the error of the searches
+/// below it.
+type Bounds = (i16, i16);
+
+/// The bounds of every position, as Edax's negamax gives them, so that Edax reads them as
+/// its own without a `book fix`: a solved leaf is its value; a searched one its value give
+/// or take `midgame_error`, less the bias of an odd depth against the parity of the empty
+/// cells; a link takes its position's bounds, turned over; a position the greatest of its
+/// moves' lower bounds and of their upper ones.
+fn negamax_bounds(
+    book: &Book,
+    frame: &Frame<u64>,
+    options: &EdaxOptions,
+) -> HashMap<Vec<u8>, Bounds> {
+    let mut keys: Vec<&[u8]> = book.entries().map(|(k, _)| k).collect();
+    let discs = |k: &[u8]| k.iter().map(|b| b.count_ones()).sum::<u32>();
+    // Every move adds a disc: children come first.
+    keys.sort_by(|a, b| discs(b).cmp(&discs(a)).then(a.cmp(b)));
+    let clamp = |v: i32| v.clamp(-64, 64) as i16;
+    let mut bounds: HashMap<Vec<u8>, Bounds> = HashMap::new();
+    for key in keys {
+        let (Some(pos), Some(entry)) = (frame.position(key), book.entry(key)) else {
+            continue;
+        };
+        if frame.rules.is_over(&pos) {
+            bounds.insert(key.to_vec(), (entry.value, entry.value));
+            continue;
+        }
+        let mut best: Option<Bounds> = None;
+        let mut raise = |(lo, hi): Bounds| {
+            best = Some(best.map_or((lo, hi), |(l, h)| (l.max(lo), h.max(hi))));
+        };
+        let linked = entry.linked::<u64>();
+        let doubled = linked | frame.images_of(&pos, linked);
+        if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
+            let v = leaf.value as i32;
+            match leaf.level {
+                Level::Exact => raise((leaf.value, leaf.value)),
+                Level::Depth(d) => {
+                    let empties = frame.rules.empty(&pos).count() as i32;
+                    let bias = (d as i32 & 1) - (empties & 1);
+                    let error = options.midgame_error;
+                    raise((clamp(v - error - bias), clamp(v + error - bias)));
+                }
+            }
+        }
+        for link in &entry.links {
+            let (child, passed) = frame.child(&pos, link.cell as usize);
+            if let Some(&(lo, hi)) = bounds.get(&frame.canonical(&child).0) {
+                raise(if passed { (lo, hi) } else { (-hi, -lo) });
+            }
+        }
+        let unknown = (-edax::SCORE_INF, edax::SCORE_INF);
+        bounds.insert(key.to_vec(), best.unwrap_or(unknown));
+    }
+    bounds
 }
 
 impl Book {
@@ -51,9 +109,15 @@ impl Book {
         }
         let frame = Frame::new(standard());
         let rules = &frame.rules;
+        let options = EdaxOptions::default();
+        let bounds = negamax_bounds(self, &frame, &options);
+        let unknown = (-edax::SCORE_INF, edax::SCORE_INF);
         let mut out: HashMap<(u64, u64), EdaxPosition> = HashMap::new();
         for (key, entry) in self.entries() {
             let (player, opponent) = words(key);
+            let Some(pos) = frame.position(key) else {
+                continue;
+            };
             let mut p = EdaxPosition::new(player, opponent);
             (p.wins, p.draws, p.losses, p.lines) = (
                 entry.games.wins,
@@ -62,7 +126,8 @@ impl Book {
                 entry.games.lines,
             );
             p.value = entry.value;
-            (p.level, p.lower, p.upper) = edax_level(entry.level, entry.value);
+            p.level = edax_level(entry.level);
+            (p.lower, p.upper) = bounds.get(key).copied().unwrap_or(unknown);
             for link in &entry.links {
                 let square = link.cell as u8;
                 p.links.push(EdaxLink {
@@ -76,8 +141,10 @@ impl Book {
                 if rules.moves_for(np, no) == 0 && rules.moves_for(no, np) != 0 {
                     let mut passing = EdaxPosition::new(np, no);
                     passing.value = -link.value;
-                    (passing.level, passing.lower, passing.upper) =
-                        edax_level(entry.level, -link.value);
+                    passing.level = p.level;
+                    let child = frame.canonical(&frame.child(&pos, square as usize).0).0;
+                    let (lo, hi) = bounds.get(&child).copied().unwrap_or(unknown);
+                    (passing.lower, passing.upper) = (-hi, -lo);
                     passing.links.push(EdaxLink {
                         score: (-link.value).clamp(-64, 64) as i8,
                         square: PASS,
@@ -95,7 +162,7 @@ impl Book {
             let p = p.unique();
             out.insert((p.player, p.opponent), p);
         }
-        let mut book = EdaxBook::new(EdaxOptions::default());
+        let mut book = EdaxBook::new(options);
         book.positions = out.into_values().collect();
         book.positions.sort_by_key(|p| (p.player, p.opponent));
         book.check()?;
@@ -119,7 +186,11 @@ impl Book {
             let pos: Position<u64> = edax::position_from_board(p.player, p.opponent, Color::Black);
             let (key, s) = frame.canonical(&pos);
             let cell = |square: u8| frame.key_cell(s, square as usize) as u16;
-            let exact = p.lower == p.value && p.upper == p.value;
+            // Edax's bounds meet at the value where it is exact, and where the errors of the
+            // searches below cannot move it: only a search to the end (its level reaching the
+            // empty cells) is exact.
+            let empties = 64 - (p.player | p.opponent).count_ones();
+            let exact = p.lower == p.value && p.upper == p.value && u32::from(p.level) >= empties;
             let level = if exact {
                 Level::Exact
             } else {

@@ -308,7 +308,7 @@ fn learn_in<B: Bits>(
             // The cell played, in the frame of this position's key.
             let played = (pos.occupied() ^ next.occupied()) & !pos.occupied();
             if let Some(cell) = played.lowest() {
-                add_link(book, &key, frame.key_cell(s, cell) as u16);
+                add_link(book, &frame, &key, frame.key_cell(s, cell) as u16);
             }
         }
     }
@@ -414,9 +414,14 @@ fn merge<B: Bits>(book: &mut Book, frame: &Frame<B>, lines: impl Iterator<Item =
             }
         }
         for (key, cell) in line.edges {
-            add_link(book, &key, cell);
+            add_link(book, frame, &key, cell);
         }
     }
+    link_added(book, frame, added);
+}
+
+/// Links each of the positions `added` to the book's positions its moves reach.
+fn link_added<B: Bits>(book: &mut Book, frame: &Frame<B>, added: Vec<Vec<u8>>) {
     for key in added {
         let Some(pos) = frame.position(&key) else {
             continue;
@@ -424,7 +429,7 @@ fn merge<B: Bits>(book: &mut Book, frame: &Frame<B>, lines: impl Iterator<Item =
         for m in frame.rules.moves(&pos).iter() {
             let child = frame.canonical(&frame.child(&pos, m).0).0;
             if book.entry(&child).is_some() {
-                add_link(book, &key, m as u16);
+                add_link(book, frame, &key, m as u16);
             }
         }
     }
@@ -470,4 +475,121 @@ fn research<B: Bits>(
             entry.leaf = leaf;
         }
     }
+}
+
+/// What a run of [`add_games`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddReport {
+    /// Games read.
+    pub games: usize,
+    /// Positions added.
+    pub added: usize,
+    /// Positions in the book now.
+    pub positions: usize,
+    /// The signal that stopped the run, if one did.
+    pub stopped: Option<i32>,
+}
+
+/// Adds the positions of `games` (each a list of moves from the book's start) to the book,
+/// each linked to the next, as Edax's `book add` does: a game is followed to its end, to the
+/// first position with `options.exact_empties` empty cells or fewer (solved), or to `plies`
+/// moves. New positions are valued as `learn` values them, on every core, and the negamax
+/// is redone. A move that is not legal is a [`BadPosition`] naming its game, before any
+/// search. A signal stops the searches: the positions valued by then are kept, and the same
+/// command adds the rest.
+pub fn add_games(
+    book: &mut Book,
+    games: &[Vec<Move>],
+    plies: Option<u32>,
+    options: &LearnOptions,
+    interrupt: &Interrupt,
+    progress: &Progress,
+) -> anyhow::Result<AddReport> {
+    crate::with_bits!(book.header.shape, |B| add_games_in::<B>(
+        book, games, plies, options, interrupt, progress
+    ))
+}
+
+fn add_games_in<B: Bits>(
+    book: &mut Book,
+    games: &[Vec<Move>],
+    plies: Option<u32>,
+    options: &LearnOptions,
+    interrupt: &Interrupt,
+    progress: &Progress,
+) -> anyhow::Result<AddReport> {
+    let rules = Rules::<B>::new(book.header.shape, book.header.variant)?;
+    let frame = Frame::new(rules.clone());
+    let before = book.len();
+    // Every game is played through first, so that a bad one changes nothing.
+    let mut fresh: Vec<Vec<u8>> = Vec::new();
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut edges: Vec<(Vec<u8>, u16)> = Vec::new();
+    for (g, moves) in games.iter().enumerate() {
+        let mut game = Game::from_position(rules.clone(), book.start(&frame), Passes::Automatic);
+        let mut path = vec![*game.position()];
+        for (i, &m) in moves.iter().enumerate() {
+            game.play_listed(m)
+                .map_err(|e| BadPosition(format!("game {}, move {} ({m}): {e}", g + 1, i + 1)))?;
+            path.push(*game.position());
+        }
+        let last = plies.map_or(path.len(), |p| path.len().min(p as usize + 1));
+        for (i, pos) in path[..last].iter().enumerate() {
+            let (key, s) = frame.canonical(pos);
+            if book.entry(&key).is_none() && seen.insert(key.clone()) {
+                fresh.push(key.clone());
+            }
+            // The game ends here for the book: below, the solver plays.
+            if rules.is_over(pos) || rules.empty(pos).count() <= options.exact_empties {
+                break;
+            }
+            if let Some(next) = path[..last].get(i + 1) {
+                let played = (pos.occupied() ^ next.occupied()) & !pos.occupied();
+                if let Some(cell) = played.lowest() {
+                    edges.push((key, frame.key_cell(s, cell) as u16));
+                }
+            }
+        }
+    }
+    let config = options.search.clone();
+    let mut searchers: Vec<Searcher<B>> = (0..options.threads.max(1))
+        .map(|_| {
+            let engine = Engine::new(rules.clone(), config.clone());
+            Searcher::new(engine, options.exact_empties, interrupt)
+        })
+        .collect();
+    let (done, total, started) = (AtomicUsize::new(0), fresh.len(), Instant::now());
+    let entries = on_every_core(&mut searchers, &fresh, interrupt, |s, key| {
+        let pos = frame.position(key)?;
+        let entry = if rules.is_over(&pos) {
+            BookPosition::finished(frame.margin(&pos))
+        } else {
+            BookPosition::from_leaf(s.leaf(&frame, &pos, B::ZERO).ok()??)
+        };
+        let n = done.fetch_add(1, Relaxed) + 1;
+        progress.message(format!(
+            "book add: position {n}/{total}, {:.0} s",
+            started.elapsed().as_secs_f64()
+        ));
+        Some(entry)
+    });
+    let mut added = Vec::new();
+    for (key, entry) in fresh.into_iter().zip(entries) {
+        if let Some(Some(entry)) = entry {
+            book.insert(key.clone(), entry);
+            added.push(key);
+        }
+    }
+    for (key, cell) in edges {
+        add_link(book, &frame, &key, cell);
+    }
+    link_added(book, &frame, added);
+    research(book, &frame, &mut searchers, interrupt);
+    book.fix_in(&frame);
+    Ok(AddReport {
+        games: games.len(),
+        added: book.len() - before,
+        positions: book.len(),
+        stopped: interrupt.signal(),
+    })
 }

@@ -10,6 +10,7 @@
 //! these alone, no search needed.
 
 pub mod edax;
+mod edit;
 mod exchange;
 mod file;
 mod learn;
@@ -18,12 +19,13 @@ mod show;
 #[cfg(test)]
 mod tests;
 
+pub use edit::{MergeReport, PruneOptions};
 pub use exchange::ExchangeError;
 pub use file::{
     built_in, checksum, for_play, from_bytes, open_or_create, read, read_edax, to_bytes, write,
     BookFileError, EdaxFileError, OpenError, MAGIC, MAX_BOOK_FILE, VERSION,
 };
-pub use learn::{learn, LearnOptions, LearnReport};
+pub use learn::{add_games, learn, AddReport, LearnOptions, LearnReport};
 pub(crate) use positions::{add_link, Frame};
 pub use positions::{Book, BookMove, BookPosition, Games, Header, Leaf, Level, Link, Mismatch};
 pub use show::{show, write_show, Shown};

@@ -320,6 +320,15 @@ impl<B: Bits> Frame<B> {
             .fold(B::ZERO, |set, m| set | B::bit(m))
     }
 
+    /// The one move that stands for `cell` and its images (the moves whose positions are
+    /// images of its position under the board's symmetries): the last of them in reading
+    /// order, e6 of the four first moves of 8x8. So the move played from a book does not
+    /// depend on which image a file keeps, or on the order it keeps them in.
+    pub fn representative(&self, pos: &Position<B>, cell: usize) -> usize {
+        let images = self.images_of(pos, B::bit(cell)) | B::bit(cell);
+        images.iter().max().unwrap_or(cell)
+    }
+
     /// The margin of a finished game for its side to move.
     pub fn margin(&self, pos: &Position<B>) -> i16 {
         self.rules.margin(pos, pos.to_move) as i16
@@ -503,8 +512,9 @@ impl Book {
         let Some((entry, s)) = self.find(frame, pos) else {
             return Vec::new();
         };
+        // A move in the entry's frame, played as its representative in the game's.
         let square = |cell: u16| {
-            let here = frame.game_cell(s, cell as usize);
+            let here = frame.representative(pos, frame.game_cell(s, cell as usize));
             Move::Play(frame.rules.geometry.square(here))
         };
         // The children are looked up in the entry's own frame.
@@ -539,19 +549,36 @@ impl Book {
                 linked: false,
             });
         }
+        // Equal moves in the order of their cells in the entry's frame, as `fix` keeps links,
+        // whatever the order of the file; two links that are images of one another are one.
+        let cell = |m: &BookMove| match m.played {
+            Move::Play(square) => frame
+                .rules
+                .geometry
+                .index(square)
+                .map_or(usize::MAX, |c| frame.key_cell(s, c)),
+            Move::Pass => usize::MAX,
+        };
         moves.sort_by(|a, b| {
             b.value
                 .cmp(&a.value)
                 .then(b.level.cmp(&a.level))
                 .then(b.linked.cmp(&a.linked))
+                .then(cell(a).cmp(&cell(b)))
+        });
+        let mut seen = Vec::new();
+        moves.retain(|m| {
+            let fresh = !seen.contains(&m.played);
+            seen.push(m.played);
+            fresh
         });
         moves
     }
 
     /// Redoes the negamax over the whole book: each position's value is the best of its
     /// leaf and its links, each link worth its position's value; levels and games come up
-    /// the same way. Links to positions missing from the book are dropped. Returns how many
-    /// positions changed.
+    /// the same way. Links to positions missing from the book are dropped, and links to
+    /// images of one position but the first. Returns how many positions changed.
     pub fn fix(&mut self) -> usize {
         crate::with_bits!(self.header.shape, |B| {
             match Rules::<B>::new(self.header.shape, self.header.variant) {
@@ -588,11 +615,20 @@ impl Book {
                     level = leaf.level;
                     games = Games::line(leaf.value, leaf.level == Level::Exact);
                 }
+                // Links whose positions are images of one another are one move: the first is
+                // kept (an older book may hold them all).
+                let mut reached: Vec<Vec<u8>> = Vec::new();
+                entry.links.sort_by_key(|l| l.cell);
                 entry.links.retain_mut(|link| {
                     let (child, passed) = frame.child(&pos, link.cell as usize);
-                    let Some(c) = self.entries.get(&frame.canonical(&child).0[..]) else {
+                    let child_key = frame.canonical(&child).0;
+                    if reached.contains(&child_key) {
+                        return false;
+                    }
+                    let Some(c) = self.entries.get(&child_key[..]) else {
                         return false;
                     };
+                    reached.push(child_key);
                     link.value = if passed { c.value } else { -c.value };
                     best = Some(best.map_or(link.value, |b| b.max(link.value)));
                     level = level.min(c.level);
@@ -617,13 +653,18 @@ impl Book {
     }
 }
 
-/// Adds the link `cell` to the entry of `key` if it is not there: true when the entry's leaf
-/// was that move, which must then be searched again among the moves left.
-pub(crate) fn add_link(book: &mut Book, key: &[u8], cell: u16) -> bool {
+/// Adds the link `cell` to the entry of `key` unless it, or an image of it, is there: true
+/// when the entry's leaf was that move, which must then be searched again among the moves
+/// left.
+pub(crate) fn add_link<B: Bits>(book: &mut Book, frame: &Frame<B>, key: &[u8], cell: u16) -> bool {
+    let Some(pos) = frame.position(key) else {
+        return false;
+    };
     let Some(entry) = book.entry_mut(key) else {
         return false;
     };
-    if !entry.links_cell(cell) {
+    let linked = entry.linked::<B>();
+    if !entry.links_cell(cell) && !frame.images_of(&pos, linked).contains(cell as usize) {
         let value = entry.leaf.filter(|l| l.cell == cell).map_or(0, |l| l.value);
         entry.links.push(Link { cell, value });
     }

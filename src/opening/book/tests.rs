@@ -455,12 +455,11 @@ fn the_built_in_book_loads_and_knows_the_start_and_the_openings_file() {
     book.check(&rules, &start).unwrap();
     assert!(book.len() > 10_000, "{} positions", book.len());
     let mut game = Game::from_position(rules.clone(), start, Passes::Automatic);
+    // The four first moves are one under the symmetries, played as e6 whichever the file
+    // keeps.
     let first = book.moves(&game);
-    assert_eq!(
-        first.len(),
-        4,
-        "every first move is the same under the symmetries"
-    );
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(first[0].played.to_string(), "e6");
     // Each opening of the strength matches is in the book, with moves below it.
     let openings = include_str!("../../../openings/8x8.txt");
     for line in openings.lines().filter(|l| !l.starts_with('#')) {
@@ -601,5 +600,294 @@ fn images_of_a_linked_move_are_not_listed_beside_it() {
         }
         let (key, _) = frame.canonical(start.position());
         assert_eq!(book.entry(&key).unwrap().value as i32, moves[0].value);
+    }
+}
+
+/// The book's moves, each as the position it leads to, so that images compare equal.
+fn reached(book: &Book, game: &Game<u64>) -> Vec<(Vec<u8>, i32, bool)> {
+    let frame = Frame::new(game.rules().clone());
+    book.moves(game)
+        .iter()
+        .map(|m| {
+            let mut after = game.clone();
+            after.try_play(m.played).expect("a book move is legal");
+            (frame.canonical(after.position()).0, m.value, m.linked)
+        })
+        .collect()
+}
+
+/// Games added are in the book move by move, each move a link, down to the first position the
+/// solver takes (`exact_empties`) or to `plies`; a bad move in any game changes nothing.
+#[test]
+fn games_added_are_in_the_book_linked_move_by_move() {
+    let r = rules(6);
+    let quiet = (Interrupt::default(), Progress::hidden());
+    let a = first_moves(&r, 16);
+    let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
+    let mut bad = a.clone();
+    bad[5] = bad[4];
+    let o = options(0, 0, 2, 20);
+    let e = add_games(&mut book, &[a.clone(), bad], None, &o, &quiet.0, &quiet.1).unwrap_err();
+    assert!(e.to_string().contains("game 2, move 6"), "{e}");
+    assert!(book.is_empty());
+    let report = add_games(
+        &mut book,
+        std::slice::from_ref(&a),
+        None,
+        &o,
+        &quiet.0,
+        &quiet.1,
+    )
+    .unwrap();
+    // 32 empty cells at the start: the 13th position (12 moves in) has 20 and is the last.
+    assert_eq!((report.games, report.added), (1, 13), "{report:?}");
+    let frame = Frame::new(r.clone());
+    let mut game = game_after(6, &[]);
+    for (ply, &m) in a.iter().enumerate().take(12) {
+        let mut after = game.clone();
+        after.try_play(m).unwrap();
+        let key = frame.canonical(after.position()).0;
+        assert!(
+            reached(&book, &game)
+                .iter()
+                .any(|(k, _, linked)| *k == key && *linked),
+            "ply {ply}"
+        );
+        game = after;
+    }
+    assert_eq!(
+        book.find(&frame, game.position()).unwrap().0.level,
+        Level::Exact
+    );
+    // Again, adding nothing; with --plies 3 into a new book, four positions.
+    let again = add_games(
+        &mut book,
+        std::slice::from_ref(&a),
+        None,
+        &o,
+        &quiet.0,
+        &quiet.1,
+    )
+    .unwrap();
+    assert_eq!(again.added, 0);
+    let mut short = Book::new(&r, &r.start(Color::Black, Color::White));
+    let report = add_games(&mut short, &[a], Some(3), &o, &quiet.0, &quiet.1).unwrap();
+    assert_eq!(report.added, 4);
+}
+
+/// A merged book holds both books' positions, with the values the negamax gives; merging
+/// either way round gives the same positions; books of other games are refused.
+#[test]
+fn merged_books_hold_both_and_agree_either_way() {
+    let r = rules(6);
+    let quiet = (Interrupt::default(), Progress::hidden());
+    let learn_after = |moves: &[Move]| {
+        let mut book = Book::new(&r, &r.start(Color::Black, Color::White));
+        let mut o = options(2, 2, 2, 10);
+        o.games = Some(4);
+        learn(&mut book, moves, &o, &quiet.0, &quiet.1, &mut |_| Ok(())).unwrap();
+        book
+    };
+    let a = learn_after(&first_moves(&r, 2));
+    let start = game_after(6, &[]);
+    let other = start
+        .legal_moves()
+        .iter()
+        .map(|c| Move::Play(r.geometry.square(c)))
+        .find(|&m| {
+            let mut g = start.clone();
+            g.try_play(m).unwrap();
+            let mut h = game_after(6, &[]);
+            h.try_play(first_moves(&r, 1)[0]).unwrap();
+            Frame::new(r.clone()).canonical(g.position()).0
+                != Frame::new(r.clone()).canonical(h.position()).0
+        });
+    let mut line = vec![other.unwrap_or(first_moves(&r, 1)[0])];
+    line.extend(first_moves(&r, 3).into_iter().skip(2));
+    let b = learn_after(&line[..1]);
+    let (mut ab, mut ba) = (a.clone(), b.clone());
+    let report = ab.merge(&b).unwrap();
+    ba.merge(&a).unwrap();
+    assert!(report.added > 0, "{report:?}");
+    for (key, _) in a.entries().chain(b.entries()) {
+        assert!(ab.entry(key).is_some() && ba.entry(key).is_some());
+    }
+    let keys = |book: &Book| {
+        let mut k: Vec<Vec<u8>> = book.entries().map(|(k, _)| k.to_vec()).collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&ab), keys(&ba));
+    let mut fixed = ab.clone();
+    assert_eq!(fixed.fix(), 0, "a merged book is fixed");
+    let r4 = rules(4);
+    let four = Book::new(&r4, &r4.start(Color::Black, Color::White));
+    assert!(ab.merge(&four).is_err());
+}
+
+/// Pruned to its first moves or to its best lines, a book keeps the values of what it keeps.
+#[test]
+fn a_pruned_book_keeps_its_values() {
+    let (book, _) = learned(6, &options(3, 3, 2, 10));
+    let start = game_after(6, &[]);
+    let root = reached(&book, &start);
+    for options in [
+        PruneOptions {
+            margin: None,
+            plies: Some(2),
+        },
+        PruneOptions {
+            margin: Some(0),
+            plies: None,
+        },
+    ] {
+        let mut pruned = book.clone();
+        let dropped = pruned.prune(options);
+        assert!(dropped > 0, "{options:?}");
+        assert_eq!(dropped + pruned.len(), book.len());
+        let values: Vec<i32> = reached(&pruned, &start).iter().map(|m| m.1).collect();
+        assert_eq!(values[0], root[0].1, "{options:?}");
+        if options.plies == Some(2) {
+            // The start and the positions after its moves, no more.
+            let linked = root.iter().filter(|m| m.2).count();
+            assert_eq!(pruned.len(), 1 + linked);
+        }
+    }
+    // Nothing is dropped from a book whose every position play reaches.
+    let mut whole = book.clone();
+    assert_eq!(whole.prune(PruneOptions::default()), 0);
+    assert_eq!(whole, book);
+}
+
+/// The move played from a book does not depend on which image of it the file keeps, nor on the
+/// order of its links: of the four first moves of 8x8, e6.
+#[test]
+fn the_book_move_does_not_depend_on_the_file() {
+    let r: Rules<u64> = rules(8);
+    let frame = Frame::new(r.clone());
+    let start = game_after(8, &[]);
+    let (key, s) = frame.canonical(start.position());
+    let mut played = Vec::new();
+    for first in ["f5", "d3", "c4", "e6"] {
+        let cell = r.geometry.index(first.parse().unwrap()).unwrap();
+        let mut book = Book::new(&r, start.start());
+        let mut entry = BookPosition::from_leaf(Leaf {
+            cell: frame.key_cell(s, cell) as u16,
+            value: 1,
+            level: Level::Depth(4),
+        });
+        // Two links of equal value, in either order: the first move and the parallel f4
+        // after it stand for positions that are in the book.
+        entry.links.push(Link {
+            cell: frame.key_cell(s, cell) as u16,
+            value: 1,
+        });
+        entry.leaf = None;
+        book.insert(key.clone(), entry);
+        let moves = book.moves(&start);
+        assert_eq!(moves.len(), 1, "{first}: {moves:?}");
+        played.push(moves[0].played.to_string());
+    }
+    assert_eq!(played, ["e6"; 4]);
+}
+
+/// Edax reads the exported bounds as its own negamax leaves them: an exact value is its own
+/// bounds, a searched one lies within them (they meet where the errors of the searches below
+/// cannot move it), never the unknown ±127 where something is known.
+#[test]
+fn exported_bounds_are_edax_s_negamax() {
+    let (book, _) = learned(8, &options(3, 2, 2, 0));
+    let edax = book.to_edax().unwrap();
+    assert!(!edax.positions.is_empty());
+    for p in &edax.positions {
+        assert!(
+            p.lower <= p.value && p.value <= p.upper,
+            "{} {} {}",
+            p.lower,
+            p.value,
+            p.upper
+        );
+        assert!(p.lower > -64 && p.upper < 64, "{} {}", p.lower, p.upper);
+        if p.level == 60 {
+            assert_eq!(p.lower, p.upper);
+        }
+    }
+    // A 4x4 book is exact everywhere: its bounds meet (8x8 only goes to Edax, so through
+    // the bounds' own function on an exact 8x8 book instead).
+    let mut exact = book.clone();
+    for (_, entry) in exact.entries.iter_mut() {
+        entry.level = Level::Exact;
+        if let Some(leaf) = entry.leaf.as_mut() {
+            leaf.level = Level::Exact;
+        }
+    }
+    exact.fix();
+    for p in &exact.to_edax().unwrap().positions {
+        assert_eq!((p.lower, p.upper), (p.value, p.value));
+    }
+}
+
+/// The game after `moves` (from the 8x8 start), and its ply.
+fn eight_after(moves: &str) -> Game<u64> {
+    let rules = Rules::<u64>::new(Shape::STANDARD, Variant::default()).unwrap();
+    let start = rules.start(Color::Black, Color::White);
+    let mut game = Game::from_position(rules, start, Passes::Automatic);
+    for &m in moves.parse::<crate::notation::MoveList>().unwrap().iter() {
+        game.play_listed(m).unwrap();
+    }
+    game
+}
+
+/// Every named opening is in the built-in book, each of its moves there, and its main line
+/// (the book's first moves, as the engine plays them) stays in the book to ply 20 at least.
+#[test]
+fn the_built_in_book_holds_every_named_opening_and_its_main_line() {
+    let book = super::built_in().expect("books/8x8.book is whole");
+    let mut short = Vec::new();
+    for opening in crate::opening::names::all() {
+        let moves = &opening.line;
+        let mut game = eight_after("");
+        for (ply, &m) in moves.iter().enumerate() {
+            assert!(
+                book.moves(&game).iter().any(|b| {
+                    let (mut a, mut b2) = (game.clone(), game.clone());
+                    a.play_listed(m).unwrap();
+                    b2.play_listed(b.played).unwrap();
+                    let frame = Frame::new(game.rules().clone());
+                    frame.canonical(a.position()).0 == frame.canonical(b2.position()).0
+                }),
+                "{}: move {} is not in the book",
+                opening.name,
+                ply + 1
+            );
+            game.play_listed(m).unwrap();
+        }
+        let mut ply = moves.len();
+        while let Some(m) = book.moves(&game).first().filter(|m| m.linked) {
+            game.play_listed(m.played).unwrap();
+            ply += 1;
+        }
+        if ply < 20 {
+            short.push(format!("{} (ply {ply})", opening.name));
+        }
+    }
+    assert!(short.is_empty(), "main lines out of the book: {short:?}");
+}
+
+/// Takizawa's line of perfect play (a draw) is in the built-in book to its 40th move and
+/// valued 0, the truth, from its 12th to its 26th.
+#[test]
+fn the_built_in_book_holds_takizawa_s_line_at_its_value() {
+    let book = super::built_in().expect("books/8x8.book is whole");
+    let line = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6a7g5e3b4c8g6g4c2e8d1f7e2g3h4f1e1f2g1b1f8";
+    let frame = Frame::new(Rules::<u64>::new(Shape::STANDARD, Variant::default()).unwrap());
+    for ply in 0..=40 {
+        let game = eight_after(&line[..2 * ply]);
+        let Some((entry, _)) = book.find(&frame, game.position()) else {
+            panic!("ply {ply} is not in the book");
+        };
+        if (12..=26).contains(&ply) {
+            assert_eq!(entry.value, 0, "ply {ply}");
+        }
     }
 }
