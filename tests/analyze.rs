@@ -189,3 +189,36 @@ fn a_plot_draws_the_score_of_every_move() {
     assert_eq!(leftovers.len(), 1, "only the image: {leftovers:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Records as GGS's public archive gives them (`tests/analyze/ggs_archive.ggf`: the first game
+/// of its `Othello.01e4.ggf`, with `pass` spelt out and evaluations and times on the moves; a
+/// 2009 synchro match line from a random start, `TY[s8r18]`, with `PA`): every
+/// game is read, replayed legally to its end, and ends with the result its `RE` gives (Black's
+/// margin, empty cells to the winner as GGS counts them).
+#[test]
+fn real_ggs_records_replay_to_their_results() {
+    use othello::notation::GameRecord;
+    use othello::rules::{Color, Game, Passes};
+    use othello::start::Start;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/analyze/ggs_archive.ggf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let records = GameRecord::parse_all(&text).unwrap();
+    assert_eq!(records.len(), 3);
+    for (i, record) in records.iter().enumerate() {
+        let position = record.position.clone().expect("GGF gives its board");
+        let start = Start::Position(position, Variant::default());
+        let (rules, pos) = start.rules_and_position::<u64>().unwrap();
+        let mut game = Game::from_position(rules.clone(), pos, Passes::Automatic);
+        for (n, &m) in record.moves.0.iter().enumerate() {
+            game.play_listed(m)
+                .unwrap_or_else(|e| panic!("game {}, move {} ({m}): {e}", i + 1, n + 1));
+        }
+        assert!(game.is_over(), "game {}", i + 1);
+        let end = game.position();
+        let margin = rules.margin(end, Color::Black);
+        let empty = rules.empty(end).count_ones() as i32;
+        let counted = margin + margin.signum() * empty;
+        let re: f64 = record.property("RE").unwrap().parse().unwrap();
+        assert_eq!(counted, re as i32, "game {}", i + 1);
+    }
+}

@@ -461,4 +461,33 @@ fn edax_loads_the_built_in_book_as_othello_book_export_writes_it() {
     for (line, (got, want)) in lines.iter().zip(shown.iter().zip(&want)) {
         assert_eq!(got, want, "after {line:?}");
     }
+    // Edax's own negamax over the book, saved: the same value everywhere, and bounds the
+    // export already had (-127/+127 nowhere), but where Edax's level table takes a depth-10
+    // search near the end as a solve, which our searches do not: there a disc or two apart.
+    let saved = dir.join("negamaxed.dat");
+    let out = edax.run(
+        &dir,
+        &file,
+        8,
+        &[
+            "book negamax".into(),
+            format!("book save {}", saved.display()),
+        ],
+    );
+    let again =
+        edax::read(&std::fs::read(&saved).unwrap_or_else(|e| panic!("{e}: {out}"))).unwrap();
+    assert_eq!(again.positions.len(), book.positions.len());
+    let (mut same, mut near) = (0, 0);
+    for p in &book.positions {
+        assert!(p.lower > -64 && p.upper < 64, "{p:?}");
+        let (q, _) = again
+            .probe(p.player, p.opponent)
+            .expect("every position saved");
+        assert_eq!(q.value, p.value, "{p:?}");
+        same += usize::from((q.lower, q.upper) == (p.lower, p.upper));
+        near += usize::from((q.lower - p.lower).abs() <= 2 && (q.upper - p.upper).abs() <= 3);
+    }
+    let all = book.positions.len();
+    println!("bounds as Edax's negamax: {same} of {all}; within 2 and 3 discs: {near}");
+    assert!(same * 100 >= all * 85, "{same} of {all}");
 }

@@ -312,6 +312,30 @@ mod tests {
             };
             assert_eq!(bare(got), bare(entry));
         }
+        // The engine plays the same moves from the book that comes back, in the same order,
+        // at the start (its four first moves one, whichever image Edax kept) and after each
+        // first move and reply.
+        let game = crate::rules::Game::from_position(
+            standard(),
+            standard().start(Color::Black, Color::White),
+            crate::rules::Passes::Automatic,
+        );
+        let played = |b: &Book, g: &crate::rules::Game<u64>| {
+            b.moves(g).iter().map(|m| m.played).collect::<Vec<_>>()
+        };
+        assert_eq!(played(&back, &game), played(&book, &game));
+        for first in game.legal_moves().iter() {
+            let mut g = game.clone();
+            g.try_play(crate::rules::Move::Play(frame.rules.geometry.square(first)))
+                .unwrap();
+            assert_eq!(played(&back, &g), played(&book, &g));
+            for reply in g.legal_moves().iter() {
+                let mut h = g.clone();
+                h.try_play(crate::rules::Move::Play(frame.rules.geometry.square(reply)))
+                    .unwrap();
+                assert_eq!(played(&back, &h), played(&book, &h));
+            }
+        }
         // Edax finds each position in its own orientation, with the same value.
         let start = edax::position_from_board::<u64>(
             0x0000_0008_1000_0000,
