@@ -194,7 +194,7 @@ fn analyze_in<B: Bits>(
         let in_book = options
             .book
             .as_ref()
-            .map(|book| book.moves(&game))
+            .map(|book| book.moves_naming(&game, listed))
             .unwrap_or_default();
         let played = game
             .play_listed(listed)

@@ -599,10 +599,14 @@ fn hints_label_the_book_and_the_depth() {
         [one[0].replacen("Hint: ", "Hint 1: ", 1)]
     );
     assert!(one[0].contains(" (book; then "), "{one:?}");
-    // The book holds two moves here: its best, linked, and the leaf.
-    let three = s.handle("hint 3");
-    assert_eq!(three.len(), 2, "{three:?}");
+    // The book holds three moves here: two linked, and the leaf; `hint 4` lists those three.
+    let three = s.handle("hint 4");
+    assert_eq!(three.len(), 3, "{three:?}");
     assert_eq!(three[0], one[0].replacen("Hint: ", "Hint 1: ", 1));
+    assert!(
+        three[2].ends_with("(book)."),
+        "the leaf has no line: {three:?}"
+    );
     for line in &three {
         assert!(line.contains(" discs for White (book"), "{three:?}");
     }
@@ -615,7 +619,7 @@ fn hints_label_the_book_and_the_depth() {
     let toward = s.handle("hint 2");
     assert!(toward.iter().any(|l| l.contains(" (toward ")), "{toward:?}");
     s.handle("new");
-    s.handle("f5d6c3d3c4f4f6f3e6e7c6e3");
+    s.handle("f5d6c3d3c4f4f6f3e6e7c6d7e3");
     let listed = s.handle("hint 2");
     assert_eq!(listed.len(), 2, "{listed:?}");
     for line in &listed {

@@ -507,6 +507,27 @@ impl Book {
         self.moves_at(&frame, game.position())
     }
 
+    /// [`Book::moves`], the move that stands for `played` and its images (see
+    /// [`Frame::representative`]) named `played`: a review shows the move as the game played
+    /// it.
+    pub fn moves_naming<B: Bits>(&self, game: &Game<B>, played: Move) -> Vec<BookMove> {
+        let mut moves = self.moves(game);
+        let geometry = &game.rules().geometry;
+        let square = match played {
+            Move::Play(square) => Some(square),
+            Move::Pass => None,
+        };
+        if let Some(cell) = square.and_then(|sq| geometry.index(sq)) {
+            let frame = Frame::new(game.rules().clone());
+            let stands = frame.representative(game.position(), cell);
+            let stands = Move::Play(geometry.square(stands));
+            for m in moves.iter_mut().filter(|m| m.played == stands) {
+                m.played = played;
+            }
+        }
+        moves
+    }
+
     /// [`Book::moves`] at a position whose side to move has a move.
     pub(crate) fn moves_at<B: Bits>(&self, frame: &Frame<B>, pos: &Position<B>) -> Vec<BookMove> {
         let Some((entry, s)) = self.find(frame, pos) else {
