@@ -627,18 +627,13 @@ fn games_added_are_in_the_book_linked_move_by_move() {
     let mut bad = a.clone();
     bad[5] = bad[4];
     let o = options(0, 0, 2, 20);
-    let e = add_games(&mut book, &[a.clone(), bad], None, &o, &quiet.0, &quiet.1).unwrap_err();
+    let add = |book: &mut Book, games: &[Vec<Move>], plies: Option<u32>| {
+        add_games(book, games, plies, &o, &quiet.0, &quiet.1)
+    };
+    let e = add(&mut book, &[a.clone(), bad], None).unwrap_err();
     assert!(e.to_string().contains("game 2, move 6"), "{e}");
     assert!(book.is_empty());
-    let report = add_games(
-        &mut book,
-        std::slice::from_ref(&a),
-        None,
-        &o,
-        &quiet.0,
-        &quiet.1,
-    )
-    .unwrap();
+    let report = add(&mut book, std::slice::from_ref(&a), None).unwrap();
     // 32 empty cells at the start: the 13th position (12 moves in) has 20 and is the last.
     assert_eq!((report.games, report.added), (1, 13), "{report:?}");
     let frame = Frame::new(r.clone());
@@ -660,18 +655,10 @@ fn games_added_are_in_the_book_linked_move_by_move() {
         Level::Exact
     );
     // Again, adding nothing; with --plies 3 into a new book, four positions.
-    let again = add_games(
-        &mut book,
-        std::slice::from_ref(&a),
-        None,
-        &o,
-        &quiet.0,
-        &quiet.1,
-    )
-    .unwrap();
+    let again = add(&mut book, std::slice::from_ref(&a), None).unwrap();
     assert_eq!(again.added, 0);
     let mut short = Book::new(&r, &r.start(Color::Black, Color::White));
-    let report = add_games(&mut short, &[a], Some(3), &o, &quiet.0, &quiet.1).unwrap();
+    let report = add(&mut short, &[a], Some(3)).unwrap();
     assert_eq!(report.added, 4);
 }
 
