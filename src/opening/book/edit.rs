@@ -1,6 +1,7 @@
 //! Books changed as wholes, no search needed: one merged into another (`book merge`), and a
 //! book cut down to what play from its start can reach (`book prune`).
 
+use super::positions::cells_of;
 use super::{add_link, Book, Frame, Leaf, Link, Mismatch};
 use crate::rules::{Bits, Rules};
 use std::collections::{HashSet, VecDeque};
@@ -47,19 +48,7 @@ impl Book {
         other: &Book,
         frame: &Frame<B>,
     ) -> Result<MergeReport, Mismatch> {
-        let (mine, theirs) = (&self.header, &other.header);
-        if theirs.shape != mine.shape {
-            return Err(Mismatch::Board {
-                book: theirs.shape,
-                game: mine.shape,
-            });
-        }
-        if theirs.variant != mine.variant {
-            return Err(Mismatch::Variant {
-                book: theirs.variant,
-                game: mine.variant,
-            });
-        }
+        // The other book's board, rules and start against this one's.
         other.check(&frame.rules, &self.start(frame))?;
         let mut report = MergeReport {
             added: 0,
@@ -81,15 +70,14 @@ impl Book {
                 continue;
             };
             let entry = self.entry_mut(key).expect("held above");
-            let linked = entry.linked::<B>();
-            let doubled = linked | frame.images_of(&pos, linked);
-            let open = |leaf: &Option<Leaf>| leaf.filter(|l| !doubled.contains(l.cell as usize));
-            entry.leaf = match (open(&mine.leaf), open(&theirs.leaf)) {
+            let open = |leaf: Option<Leaf>| frame.open_leaf(&pos, leaf, entry.linked());
+            let leaf = match (open(mine.leaf), open(theirs.leaf)) {
                 (Some(a), Some(b)) if (b.level, b.value) > (a.level, a.value) => Some(b),
                 (Some(a), _) => Some(a),
                 (None, Some(b)) => Some(b),
                 (None, None) => mine.leaf.or(theirs.leaf),
             };
+            entry.leaf = leaf;
             if entry.links.len() != mine.links.len() || entry.leaf != mine.leaf {
                 report.changed += 1;
             }
@@ -172,11 +160,7 @@ impl Book {
             let best = dropped
                 .into_iter()
                 .max_by_key(|l| (l.value, u16::MAX - l.cell));
-            let linked = links
-                .iter()
-                .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize));
-            let doubled = linked | frame.images_of(&pos, linked);
-            let open = entry.leaf.filter(|l| !doubled.contains(l.cell as usize));
+            let open = frame.open_leaf(&pos, entry.leaf, cells_of(&links));
             let leaf = match (open, best) {
                 (Some(l), Some(b)) if b.value > l.value => Some(b),
                 (Some(l), _) => Some(l),

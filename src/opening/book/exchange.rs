@@ -70,9 +70,7 @@ fn negamax_bounds(
         let mut raise = |(lo, hi): Bounds| {
             best = Some(best.map_or((lo, hi), |(l, h)| (l.max(lo), h.max(hi))));
         };
-        let linked = entry.linked::<u64>();
-        let doubled = linked | frame.images_of(&pos, linked);
-        if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
+        if let Some(leaf) = frame.open_leaf(&pos, entry.leaf, entry.linked()) {
             let v = leaf.value as i32;
             match leaf.level {
                 Level::Exact => raise((leaf.value, leaf.value)),

@@ -265,6 +265,48 @@ fn on_every_core<B: Bits, T: Sync, R: Send>(
     results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
+/// A searcher a thread, as `options` asks.
+fn searchers<B: Bits>(
+    rules: &Rules<B>,
+    options: &LearnOptions,
+    interrupt: &Interrupt,
+) -> Vec<Searcher<B>> {
+    (0..options.threads.max(1))
+        .map(|_| {
+            let engine = Engine::new(rules.clone(), options.search.clone());
+            Searcher::new(engine, options.exact_empties, interrupt)
+        })
+        .collect()
+}
+
+/// The positions of the game of `moves` from `start`, the start first; where a move is not
+/// legal, which one and why.
+fn path_of<B: Bits>(
+    rules: &Rules<B>,
+    start: Position<B>,
+    moves: &[Move],
+) -> Result<Vec<Position<B>>, String> {
+    let mut game = Game::from_position(rules.clone(), start, Passes::Automatic);
+    let mut path = vec![*game.position()];
+    for (i, &m) in moves.iter().enumerate() {
+        game.play_listed(m)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        path.push(*game.position());
+    }
+    Ok(path)
+}
+
+/// The cell played from `pos` to `next`, in the frame of `pos`'s key (symmetry `s`).
+fn played<B: Bits>(
+    frame: &Frame<B>,
+    s: usize,
+    pos: &Position<B>,
+    next: &Position<B>,
+) -> Option<u16> {
+    let cell = (next.occupied() & !pos.occupied()).lowest()?;
+    Some(frame.key_cell(s, cell) as u16)
+}
+
 fn learn_in<B: Bits>(
     book: &mut Book,
     moves: &[Move],
@@ -275,22 +317,10 @@ fn learn_in<B: Bits>(
 ) -> anyhow::Result<LearnReport> {
     let rules = Rules::<B>::new(book.header.shape, book.header.variant)?;
     let frame = Frame::new(rules.clone());
-    let config = options.search.clone();
-    let mut searchers: Vec<Searcher<B>> = (0..options.threads.max(1))
-        .map(|_| {
-            let engine = Engine::new(rules.clone(), config.clone());
-            Searcher::new(engine, options.exact_empties, interrupt)
-        })
-        .collect();
+    let mut searchers = searchers(&rules, options, interrupt);
     let before = book.len();
     // The line of `moves`, each position in the book and linked to the next.
-    let mut game = Game::from_position(rules.clone(), book.start(&frame), Passes::Automatic);
-    let mut path = vec![*game.position()];
-    for (i, &m) in moves.iter().enumerate() {
-        game.play_listed(m)
-            .map_err(|e| BadPosition(format!("move {} ({m}): {e}", i + 1)))?;
-        path.push(*game.position());
-    }
+    let path = path_of(&rules, book.start(&frame), moves).map_err(BadPosition)?;
     for (i, pos) in path.iter().enumerate() {
         let (key, s) = frame.canonical(pos);
         if book.entry(&key).is_none() {
@@ -304,12 +334,11 @@ fn learn_in<B: Bits>(
             };
             book.insert(key.clone(), entry);
         }
-        if let Some(next) = path.get(i + 1) {
-            // The cell played, in the frame of this position's key.
-            let played = (pos.occupied() ^ next.occupied()) & !pos.occupied();
-            if let Some(cell) = played.lowest() {
-                add_link(book, &frame, &key, frame.key_cell(s, cell) as u16);
-            }
+        if let Some(cell) = path
+            .get(i + 1)
+            .and_then(|next| played(&frame, s, pos, next))
+        {
+            add_link(book, &frame, &key, cell);
         }
     }
     research(book, &frame, &mut searchers, interrupt);
@@ -445,18 +474,10 @@ fn research<B: Bits>(
     interrupt: &Interrupt,
 ) {
     let doubled = |key: &[u8], e: &BookPosition| {
-        let Some(leaf) = e.leaf else {
-            return false;
-        };
-        if e.links_cell(leaf.cell) {
-            return true;
-        }
         let Some(pos) = frame.position(key) else {
             return false;
         };
-        frame
-            .images_of(&pos, e.linked::<B>())
-            .contains(leaf.cell as usize)
+        e.leaf.is_some() && frame.open_leaf(&pos, e.leaf, e.linked()).is_none()
     };
     let mut keys: Vec<Vec<u8>> = book
         .entries()
@@ -526,13 +547,8 @@ fn add_games_in<B: Bits>(
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
     let mut edges: Vec<(Vec<u8>, u16)> = Vec::new();
     for (g, moves) in games.iter().enumerate() {
-        let mut game = Game::from_position(rules.clone(), book.start(&frame), Passes::Automatic);
-        let mut path = vec![*game.position()];
-        for (i, &m) in moves.iter().enumerate() {
-            game.play_listed(m)
-                .map_err(|e| BadPosition(format!("game {}, move {} ({m}): {e}", g + 1, i + 1)))?;
-            path.push(*game.position());
-        }
+        let path = path_of(&rules, book.start(&frame), moves)
+            .map_err(|e| BadPosition(format!("game {}, {e}", g + 1)))?;
         let last = plies.map_or(path.len(), |p| path.len().min(p as usize + 1));
         for (i, pos) in path[..last].iter().enumerate() {
             let (key, s) = frame.canonical(pos);
@@ -543,21 +559,15 @@ fn add_games_in<B: Bits>(
             if rules.is_over(pos) || rules.empty(pos).count() <= options.exact_empties {
                 break;
             }
-            if let Some(next) = path[..last].get(i + 1) {
-                let played = (pos.occupied() ^ next.occupied()) & !pos.occupied();
-                if let Some(cell) = played.lowest() {
-                    edges.push((key, frame.key_cell(s, cell) as u16));
-                }
+            if let Some(cell) = path[..last]
+                .get(i + 1)
+                .and_then(|next| played(&frame, s, pos, next))
+            {
+                edges.push((key, cell));
             }
         }
     }
-    let config = options.search.clone();
-    let mut searchers: Vec<Searcher<B>> = (0..options.threads.max(1))
-        .map(|_| {
-            let engine = Engine::new(rules.clone(), config.clone());
-            Searcher::new(engine, options.exact_empties, interrupt)
-        })
-        .collect();
+    let mut searchers = searchers(&rules, options, interrupt);
     let (done, total, started) = (AtomicUsize::new(0), fresh.len(), Instant::now());
     let entries = on_every_core(&mut searchers, &fresh, interrupt, |s, key| {
         let pos = frame.position(key)?;

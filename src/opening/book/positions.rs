@@ -134,10 +134,15 @@ impl BookPosition {
 
     /// The cells of its links, as a set.
     pub(super) fn linked<B: Bits>(&self) -> B {
-        self.links
-            .iter()
-            .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize))
+        cells_of(&self.links)
     }
+}
+
+/// The cells of `links`, as a set.
+pub(super) fn cells_of<B: Bits>(links: &[Link]) -> B {
+    links
+        .iter()
+        .fold(B::ZERO, |set, l| set | B::bit(l.cell as usize))
 }
 
 /// The game a book is for: its board, its rules and its start (as a key, see [`Frame::key`]).
@@ -318,6 +323,13 @@ impl<B: Bits> Frame<B> {
             .iter()
             .filter(|&m| keys.contains(&after(m)))
             .fold(B::ZERO, |set, m| set | B::bit(m))
+    }
+
+    /// `leaf`, unless it is one of the moves `linked` or the image of one: such a leaf is
+    /// that link again, never a move of its own, and waits for its search among the others.
+    pub fn open_leaf(&self, pos: &Position<B>, leaf: Option<Leaf>, linked: B) -> Option<Leaf> {
+        let taken = linked | self.images_of(pos, linked);
+        leaf.filter(|l| !taken.contains(l.cell as usize))
     }
 
     /// The one move that stands for `cell` and its images (the moves whose positions are
@@ -559,9 +571,7 @@ impl Book {
                 }
             })
             .collect();
-        let linked = entry.linked::<B>();
-        let doubled = linked | frame.images_of(&keyed, linked);
-        if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
+        if let Some(leaf) = frame.open_leaf(&keyed, entry.leaf, entry.linked()) {
             moves.push(BookMove {
                 played: square(leaf.cell),
                 value: leaf.value as i32,
@@ -629,9 +639,7 @@ impl Book {
                 let mut games = Games::default();
                 // A leaf that has become a link, or is the image of one, waits for its search
                 // again: not counted twice.
-                let linked = entry.linked::<B>();
-                let doubled = linked | frame.images_of(&pos, linked);
-                if let Some(leaf) = entry.leaf.filter(|l| !doubled.contains(l.cell as usize)) {
+                if let Some(leaf) = frame.open_leaf(&pos, entry.leaf, entry.linked()) {
                     best = Some(leaf.value);
                     level = leaf.level;
                     games = Games::line(leaf.value, leaf.level == Level::Exact);
