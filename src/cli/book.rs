@@ -241,13 +241,7 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
                 }
             );
             if let Some(signal) = report.stopped {
-                return Err(AppError::Stopped {
-                    signal,
-                    message: format!(
-                        "stopped by {}: the book is saved; the same command goes on",
-                        signal_name(signal)
-                    ),
-                });
+                return Err(stopped(signal, "goes on"));
             }
         }
         BookVerb::Add(a) => {
@@ -289,23 +283,14 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
                 report.positions,
             );
             if let Some(signal) = report.stopped {
-                return Err(AppError::Stopped {
-                    signal,
-                    message: format!(
-                        "stopped by {}: the book is saved; the same command adds the rest",
-                        signal_name(signal)
-                    ),
-                });
+                return Err(stopped(signal, "adds the rest"));
             }
         }
         BookVerb::Merge(a) => {
-            for other in &a.others {
-                othello::files::refuse_output_over_input(&a.book, [other.as_path()])
-                    .map_err(|e| AppError::Usage(e.to_string()))?;
-            }
-            std::fs::metadata(&a.book).map_err(|e| AppError::Input(named(&a.book, &e)))?;
-            let _lock = lock_book(&a.book)?;
-            let mut the_book = read(&a.book)?;
+            let others = a.others.iter().map(PathBuf::as_path);
+            othello::files::refuse_output_over_input(&a.book, others)
+                .map_err(|e| AppError::Usage(e.to_string()))?;
+            let (_lock, mut the_book) = locked_book(&a.book)?;
             let (mut added, mut changed) = (0, 0);
             for path in &a.others {
                 let other = read(path)?;
@@ -322,9 +307,7 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
             );
         }
         BookVerb::Prune(a) => {
-            std::fs::metadata(&a.book).map_err(|e| AppError::Input(named(&a.book, &e)))?;
-            let _lock = lock_book(&a.book)?;
-            let mut the_book = read(&a.book)?;
+            let (_lock, mut the_book) = locked_book(&a.book)?;
             let dropped = the_book.prune(book::PruneOptions {
                 margin: a.margin,
                 plies: a.plies,
@@ -337,10 +320,7 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
             );
         }
         BookVerb::Fix(a) => {
-            // A book that is not there is named as a reader names it, before a lock beside it.
-            std::fs::metadata(&a.book).map_err(|e| AppError::Input(named(&a.book, &e)))?;
-            let _lock = lock_book(&a.book)?;
-            let mut the_book = read(&a.book)?;
+            let (_lock, mut the_book) = locked_book(&a.book)?;
             let changed = the_book.fix();
             book::write(&a.book, &the_book)?;
             println!(
@@ -410,6 +390,28 @@ pub fn run(args: Args, rules: GameRules, eval: &Evaluation) -> Result<(), AppErr
     Ok(())
 }
 
+/// The book at `path`, read under its lock (held while the lock returned lives). A book that
+/// is not there is named as a reader names it, before a lock is made beside it.
+fn locked_book(path: &Path) -> Result<(othello::files::FileLock, Book), AppError> {
+    let named = |e: &dyn std::fmt::Display| AppError::Input(format!("{}: {e}", path.display()));
+    std::fs::metadata(path).map_err(|e| named(&e))?;
+    let lock = lock_book(path)?;
+    let book = othello::opening::book::read(path).map_err(|e| named(&e))?;
+    Ok((lock, book))
+}
+
+/// The error of a run that a signal stopped once the book was saved; `again` says what the
+/// same command does when run again.
+fn stopped(signal: i32, again: &str) -> AppError {
+    AppError::Stopped {
+        signal,
+        message: format!(
+            "stopped by {}: the book is saved; the same command {again}",
+            signal_name(signal)
+        ),
+    }
+}
+
 /// The book at `path`, or a new one for `start` where there is none.
 fn open_book(path: &Path, start: &othello::start::Start) -> Result<Book, AppError> {
     use othello::opening::book::{self, OpenError};
@@ -438,15 +440,9 @@ fn read_games(path: &Path, book: &Book) -> Result<(Vec<Vec<Move>>, usize), AppEr
     let named = |e: &dyn std::fmt::Display| AppError::Input(format!("{}: {e}", path.display()));
     let bytes = read_list(path, "a file of games")?;
     let text = String::from_utf8(bytes).map_err(|_| named(&"not UTF-8 text"))?;
-    let ggf = text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim_start()
-        .starts_with("(;");
     let mut games = Vec::new();
     let mut others = 0;
-    if ggf {
+    if GameRecord::is_ggf(&text) {
         for record in GameRecord::parse_all(&text).map_err(|e| named(&e))? {
             let variant = othello::rules::Variant {
                 misere: record.anti(),

@@ -77,19 +77,24 @@ impl GameRecord {
     /// [`parse_ggf_games`]), else the one game of the other forms.
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, RecordError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        // A GGF file, its first record perhaps after a GGS match line's count.
-        let ggf = text
-            .trim_start()
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start()
-            .starts_with("(;");
-        if ggf {
+        if GameRecord::is_ggf(text) {
             return parse_ggf_games(text)?
                 .into_iter()
                 .map(GameRecord::of_ggf)
                 .collect();
         }
         Ok(vec![text.parse()?])
+    }
+
+    /// Whether `text` is GGF: its first record starts it, perhaps after a byte-order mark and
+    /// a GGS match line's count.
+    pub fn is_ggf(text: &str) -> bool {
+        text.strip_prefix('\u{feff}')
+            .unwrap_or(text)
+            .trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start()
+            .starts_with("(;")
     }
 
     fn of_ggf(game: GgfGame) -> Result<GameRecord, RecordError> {
