@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cost of a split solve against the direct one, one thread each: the CPU seconds (user+sys)
-# of `othello solve` against those of `--split N --run-local --workers 1` (the split, then the
+# of `othello solve` against those of `--split N --run-local --workers K` (the split, then the
 # coordinator and every job), nodes, jobs, and how the jobs' times spread. The direct and split runs of a
 # board run one after the other, so compare ratios, not seconds across boards.
 #
@@ -8,8 +8,8 @@
 #   SPLIT=100 bench/work-efficiency.sh "6 6" "--rules simple|4 7"
 #
 # A board is "ROWS COLS" with, before a `|`, the global options (`--rules simple`). Environment:
-# SPLIT (40), OTHELLO (the binary; default: `cargo build --release`'s), BATCH (unset: the
-# jobs run under `--run-local --workers 1`, one solver kept through them all; S: the rounds
+# SPLIT (40), OTHELLO (the binary; default: `cargo build --release`'s), WORKERS (K, 1), BATCH
+# (unset: the jobs run under `--run-local --workers K`, each worker keeping one solver; S: the rounds
 # run as a job array would run them, one process a task of S jobs, `--job I --batch S`, then
 # `--merge`, so BATCH=1 is a cluster's one process a job).
 set -euo pipefail
@@ -40,7 +40,7 @@ for board in "${boards[@]}"; do
         # shellcheck disable=SC2086
         /usr/bin/time -f '%U %S' -o "$scratch/split.time" "$OTHELLO" $global solve \
             --rows "$rows" --cols "$cols" --split "$split" --work "$scratch/work" --run-local \
-            --workers 1 >"$scratch/split.out" 2>"$scratch/split.err"
+            --workers "${WORKERS:-1}" >"$scratch/split.out" 2>"$scratch/split.err"
     else
         # shellcheck disable=SC2086,SC2016 # the loop's own variables, expanded by its bash
         /usr/bin/time -f '%U %S' -o "$scratch/split.time" bash -c '

@@ -7,7 +7,9 @@
 //!
 //! What it decides, each time something changed:
 //! 1. Pass over the tree (as a merge does): the value and the report when the results settle
-//!    them, else the jobs still wanted, in the order the search meets them.
+//!    them, else the jobs still wanted, in the order the search meets them. The other moves
+//!    of an "at most" test wait for its first move's (young brothers wait), where rounds ask
+//!    for them all at once.
 //! 2. Cancel a running job whose window the results have decided, or whose position the tree
 //!    now asks for in a window the job's does not hold.
 //! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. Told
@@ -130,6 +132,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
         let (rules, root) = plan_root::<B>(plan)?;
         let mut tree = plan_tree(plan, &rules, &root, eval);
         tree.stop_on(&options.interrupt);
+        tree.eldest_first = true;
         let mark = evaluation_mark(eval, &rules);
         let estimates = kept_estimates(folder, &tree, &mark);
         let estimates_known = estimates.len();

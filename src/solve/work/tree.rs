@@ -221,6 +221,11 @@ pub struct Tree<B: Bits> {
     /// When a pass asks for tests at estimates before the values they depend on are known
     /// (see [`Tree::settle`]).
     pub guesses: Guesses,
+    /// Whether the other moves of an "at most" test wait for its first move's test (young
+    /// brothers wait, as parallel alpha-beta does): a coordinator, which hands out jobs as
+    /// they are needed, so that a first move that refutes the test leaves no sibling's job
+    /// thrown away; rounds ask for them all at once, so that a round holds more.
+    pub eldest_first: bool,
     /// Stops the estimates' searches (see [`Tree::stop_on`]).
     interrupt: Option<crate::interrupt::Interrupt>,
     /// The canonical image of each position met so far.
@@ -260,6 +265,7 @@ impl<B: Bits> Tree<B> {
             lines_asked: Vec::new(),
             split: Set::default(),
             guesses: Guesses::FirstRound,
+            eldest_first: false,
             interrupt: None,
             canonicals: Default::default(),
             orders: Map::default(),
@@ -507,13 +513,14 @@ impl<B: Bits> Tree<B> {
                 let mark = self.asked.len();
                 let mut high = -self.most;
                 let mut waiting = false;
-                for (_, child) in children.iter() {
+                for (i, (_, child)) in children.iter().enumerate() {
                     match self.decide(child, Test::AtLeast(-t)) {
                         Some((low_c, _)) if low_c >= -t => high = high.max(-low_c),
                         Some((_, high_c)) => {
                             self.asked.truncate(mark);
                             return Some((known.0.max(-high_c), known.1));
                         }
+                        None if i == 0 && self.eldest_first => return None,
                         None => waiting = true,
                     }
                 }
@@ -716,5 +723,36 @@ mod tests {
         let second = rules.moves(&one).iter().next().unwrap();
         assert!(!tree.expanded(&rules.play_unchecked(&one, second)));
         assert!(tree.expanded(&start));
+    }
+
+    #[test]
+    fn the_eldest_move_of_an_at_most_test_goes_first_when_asked_to() {
+        let rules = Rules::<u64>::new(Shape::square(4).unwrap(), Variant::default()).unwrap();
+        let start = rules.start(Color::Black, Color::White);
+        let one = rules.play_unchecked(&start, rules.moves(&start).iter().next().unwrap());
+        // After one move (11 empty cells) the position is merged; its replies are jobs.
+        let asked = |eldest_first: bool| {
+            let mut tree = Tree::new(rules.clone(), 10, &Evaluation::Classic);
+            tree.eldest_first = eldest_first;
+            assert_eq!(tree.decide(&one, Test::AtMost(0)), None);
+            (tree.wants().len(), tree)
+        };
+        let (all, _) = asked(false);
+        assert!(all > 1, "{all} replies asked");
+        let (first, mut tree) = asked(true);
+        assert_eq!(first, 1);
+        // The first reply holds the test ("at least 0" for the opponent): now the others are
+        // asked, all at once.
+        let eldest = tree.wants()[0].position;
+        tree.learn(&eldest, 2, -17, 17).unwrap();
+        tree.forget();
+        assert_eq!(tree.decide(&one, Test::AtMost(0)), None);
+        assert_eq!(tree.wants().len(), all - 1);
+        // It refutes the test instead: nothing more is asked.
+        let (_, mut tree) = asked(true);
+        tree.learn(&eldest, -2, -17, 17).unwrap();
+        tree.forget();
+        assert!(tree.decide(&one, Test::AtMost(0)).is_some());
+        assert!(tree.wants().is_empty());
     }
 }
