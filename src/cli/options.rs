@@ -9,7 +9,7 @@ use othello::job_array::{self, IndexError};
 use othello::notation::PositionString;
 use othello::players;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
-use othello::search::{Config, Evaluation};
+use othello::search::{Confidence, Config, Evaluation};
 use othello::start::Start;
 use std::time::Duration;
 
@@ -50,8 +50,26 @@ pub struct EngineArgs {
     /// plays the same way).
     #[arg(long)]
     seed: Option<u64>,
+    /// Cut selectively (Multi-ProbCut) where a shallow search is this many standard
+    /// deviations sure, such as 1.5, or `off` to search every move to its depth.
+    #[arg(long, value_name = "SIGMAS|off")]
+    probcut: Option<Selectivity>,
     #[command(flatten)]
     resources: ResourceArgs,
+}
+
+/// `--probcut`: a confidence, or `off`.
+#[derive(Clone, Copy, Debug)]
+pub struct Selectivity(Option<Confidence>);
+
+impl std::str::FromStr for Selectivity {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "off" => Ok(Selectivity(None)),
+            _ => Ok(Selectivity(Some(text.parse()?))),
+        }
+    }
 }
 
 impl EngineArgs {
@@ -67,7 +85,8 @@ impl EngineArgs {
             .with_limits(depth, move_time)
             .with_hash_mb(self.resources.hash_mb(defaults))
             .with_threads(self.resources.threads(defaults, move_time.is_none()))
-            .with_eval(eval.clone());
+            .with_eval(eval.clone())
+            .with_probcut(self.probcut.map_or(defaults.probcut, |s| s.0));
         match self.seed {
             Some(seed) => config.with_seed(seed),
             None => config,
@@ -117,6 +136,9 @@ pub struct EngineDefaults {
     pub limit: Option<Limit>,
     pub hash_mb: usize,
     pub threads: Threads,
+    /// Selective search: on where the computer plays, off where a search's exact depth is
+    /// what is asked (analysis, benchmarks).
+    pub probcut: Option<Confidence>,
 }
 
 /// A search's limit by default.
@@ -140,8 +162,10 @@ const SECOND: Duration = Duration::from_secs(1);
 
 impl EngineDefaults {
     /// The line protocol, `engine`, `gtp` and `nboard`.
-    pub const PROTOCOLS: Self = Self::new(Some(Limit::Time(SECOND)), 16, Threads::OneForDepthAlone);
-    pub const PLAY: Self = Self::new(Some(Limit::Time(SECOND)), 64, Threads::OneForDepthAlone);
+    pub const PROTOCOLS: Self =
+        Self::new(Some(Limit::Time(SECOND)), 16, Threads::OneForDepthAlone).selective();
+    pub const PLAY: Self =
+        Self::new(Some(Limit::Time(SECOND)), 64, Threads::OneForDepthAlone).selective();
     pub const ANALYZE: Self =
         Self::new(Some(Limit::Depth(analysis::DEPTH)), 256, Threads::AllCores);
     /// `solve` and `perfect-play`: a solve has no limit.
@@ -156,6 +180,15 @@ impl EngineDefaults {
             limit,
             hash_mb,
             threads,
+            probcut: None,
+        }
+    }
+
+    /// The same, cutting selectively at the engine's default confidence.
+    const fn selective(self) -> Self {
+        EngineDefaults {
+            probcut: Some(Confidence::DEFAULT),
+            ..self
         }
     }
 

@@ -1,5 +1,6 @@
 //! `othello train`: training data made by self-play (`gen`), weights fitted to it (`fit`) and
-//! measured (`test`).
+//! measured (`test`), and the selective search fitted to the weights' own searches
+//! (`probcut`).
 
 use super::options::{all_cores, array_index, BoardArgs, GameRules};
 use crate::cli::error::{not_replaced, AppError};
@@ -46,6 +47,47 @@ pub enum TrainStep {
     /// `train fit` keeps out with the same number, so weights can be compared on positions
     /// none of them was fitted to; 1 measures every game).
     Test(TrainTestArgs),
+    /// Fit the selective search (Multi-ProbCut) to the engine's own searches.
+    ///
+    /// One position from each of --positions games (a few random moves, then a shallow
+    /// engine) is searched at every depth up to --max-depth with the weights the engine uses
+    /// on the board (built in, or --weights). For each depth and each of --phases ranges of
+    /// empty cells, a least-squares line through the values of the shallow search that
+    /// predicts it gives the prediction and its error. The fits belong next to their weights:
+    /// weights/NAME.probcut in the source for built-in weights, FILE.probcut beside --weights
+    /// FILE.weights, where the engine reads them.
+    Probcut(TrainProbCutArgs),
+}
+
+/// The options of `othello train probcut`.
+#[derive(clap::Args)]
+pub struct TrainProbCutArgs {
+    /// Where to write the fits: beside the weights, with the extension .probcut.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The player with fewer discs wins.
+    #[arg(long)]
+    pub misere: bool,
+    /// Positions searched, one from each game.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..))]
+    pub positions: u32,
+    /// The deepest search fitted: deeper ones use its fit.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=30))]
+    pub max_depth: u32,
+    /// Ranges of empty cells fitted apart.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub phases: u32,
+    /// The seed of the games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Positions searched at once [default: every core].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Each thread's table, in megabytes.
+    #[arg(long, default_value_t = 16)]
+    pub hash_mb: usize,
 }
 
 /// The options of `othello train gen`.
@@ -221,6 +263,44 @@ pub fn run(
             let mut out = io::stdout().lock();
             fit::write_reports(&mut out, &reports)?;
             writeln!(out, "weights written to {}", a.out.display())?;
+        }
+        TrainStep::Probcut(a) => {
+            let setup = a.board.setup(rules.variant(a.misere));
+            let (rows, cols) = (setup.shape.rows(), setup.shape.cols());
+            if eval.weights_for(rows, cols, setup.variant).is_none() {
+                return Err(AppError::Input(format!(
+                    "no learned weights for {rows}x{cols} under these rules: the fits describe \
+                     searches with weights (give --weights FILE)"
+                )));
+            }
+            let inputs = weights.iter().map(|p| p.as_path());
+            othello::files::refuse_output_over_input(&a.out, inputs)
+                .map_err(|e| AppError::Usage(format!("--out {e}")))?;
+            let options = othello::train::probcut::ProbCutOptions {
+                setup,
+                positions: a.positions,
+                max_depth: a.max_depth,
+                phases: a.phases,
+                seed: a.seed,
+                threads: a.threads.unwrap_or_else(all_cores),
+                search: Config::to_depth(1)
+                    .with_hash_mb(a.hash_mb)
+                    .with_eval(eval.clone()),
+            };
+            let (fits, samples) =
+                othello::train::probcut::fit(&options).map_err(AppError::Input)?;
+            let text = fits.to_string();
+            othello::files::write_atomic(&a.out, text.as_bytes())
+                .with_context(|| format!("cannot write {}", a.out.display()))?;
+            let mut out = io::stdout().lock();
+            write!(out, "{text}")?;
+            writeln!(
+                out,
+                "{} from {} written to {}",
+                Counted(fits.fits().len(), "fit"),
+                Counted(samples, "sample"),
+                a.out.display()
+            )?;
         }
         TrainStep::Test(a) => {
             let records = read_training(&a.data)?;

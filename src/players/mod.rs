@@ -15,12 +15,14 @@ pub use engine_game::{Analysis, AnyEngineGame, EngineGame, EngineGameOf};
 pub use player::Player;
 
 use crate::rules::{Bits, Rules};
-use crate::search::{Config, Evaluation};
+use crate::search::{Confidence, Config, Evaluation};
 use std::fmt;
 use std::str::FromStr;
 
 /// Which player, with its settings: `random`, `greedy`, `weights`, or the engine as
-/// comma-separated settings such as `depth=6` or `time=50ms,hash=32,seed=7`.
+/// comma-separated settings such as `depth=6` or `time=50ms,hash=32,seed=7`; an engine cuts
+/// selectively at the default confidence unless `probcut=off` or `probcut=SIGMAS` says
+/// otherwise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     Random,
@@ -32,7 +34,10 @@ pub enum PlayerSpec {
 /// Why a player description was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("unknown setting {0:?} (expected depth=N, time=DURATION, hash=MB or seed=N)")]
+    #[error(
+        "unknown setting {0:?} (expected depth=N, time=DURATION, hash=MB, seed=N, threads=N, \
+         eval=NAME or probcut=SIGMAS|off)"
+    )]
     Setting(String),
     #[error("{0}")]
     Value(String),
@@ -47,7 +52,7 @@ impl FromStr for PlayerSpec {
             "weights" => return Ok(PlayerSpec::Weights),
             _ => {}
         }
-        let mut config = Config::unlimited();
+        let mut config = Config::unlimited().with_probcut(Some(Confidence::DEFAULT));
         let mut seen: Vec<&str> = Vec::new();
         for setting in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = setting
@@ -89,6 +94,12 @@ impl FromStr for PlayerSpec {
                 "seed" => config.seed = Some(number("seed")?),
                 "threads" => config.threads = within("threads", 1..=MAX_THREADS as u64)? as usize,
                 "eval" => config.eval = value.parse().map_err(SpecError::Value)?,
+                "probcut" => {
+                    config.probcut = match value {
+                        "off" => None,
+                        _ => Some(value.parse().map_err(SpecError::Value)?),
+                    }
+                }
                 _ => return Err(SpecError::Setting(setting.to_string())),
             }
         }
@@ -122,6 +133,11 @@ impl fmt::Display for PlayerSpec {
                 }
                 if c.eval == Evaluation::Classic {
                     parts.push(format!("eval={}", c.eval));
+                }
+                match c.probcut {
+                    Some(Confidence::DEFAULT) => {}
+                    Some(confidence) => parts.push(format!("probcut={confidence}")),
+                    None => parts.push("probcut=off".to_string()),
                 }
                 f.write_str(&parts.join(","))
             }

@@ -1,6 +1,7 @@
 //! What a search may spend and how it plays.
 
 use super::eval::Evaluation;
+use super::midgame::probcut::Confidence;
 use std::time::Duration;
 
 /// How final scores count empty cells.
@@ -29,6 +30,9 @@ pub struct Config {
     pub threads: usize,
     /// The evaluation: learned weights where the board has some, or the classic terms.
     pub eval: Evaluation,
+    /// Selective search (Multi-ProbCut) at this confidence, where the weights have fits for
+    /// it; `None` searches every move to its depth.
+    pub probcut: Option<Confidence>,
 }
 
 impl Default for Config {
@@ -41,6 +45,7 @@ impl Default for Config {
             scoring: Scoring::Plain,
             threads: 1,
             eval: Evaluation::default(),
+            probcut: None,
         }
     }
 }
@@ -99,6 +104,10 @@ impl Config {
             seed: Some(seed),
             ..self
         }
+    }
+
+    pub fn with_probcut(self, probcut: Option<Confidence>) -> Config {
+        Config { probcut, ..self }
     }
 
     pub fn with_scoring(self, scoring: Scoring) -> Config {

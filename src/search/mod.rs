@@ -33,6 +33,7 @@ pub use engine::Engine;
 pub use eval::{patterns, weights, Evaluation, Evaluator};
 pub use journal::{Bounds, Journal, Sink};
 pub use keys::Zobrist;
+pub use midgame::probcut::{self, Confidence, ProbCut};
 pub use midgame::{Horizon, Report, ValuedMove};
 pub use progress::{MoveValue, Observer, RootValue, SolveProgress};
 pub use score::{Outcome, Score, DISC};

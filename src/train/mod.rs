@@ -5,6 +5,7 @@
 pub mod data;
 pub mod fit;
 pub mod generate;
+pub mod probcut;
 
 #[cfg(test)]
 mod tests;

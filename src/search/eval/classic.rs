@@ -72,6 +72,11 @@ impl<B: Bits> Evaluator<B> {
         }
     }
 
+    /// The selective search's fits for these weights, if they have some.
+    pub fn probcut(&self) -> Option<&crate::search::midgame::probcut::ProbCut> {
+        self.learned.as_ref()?.probcut.as_deref()
+    }
+
     /// Whether the estimates come from learned weights rather than the classic evaluation.
     pub fn is_learned(&self) -> bool {
         self.learned.is_some()

@@ -12,6 +12,7 @@
 
 use super::patterns::{phase, Indices, PatternSet};
 use crate::rules::{Bits, Position, RuleSet, Rules, Variant};
+use crate::search::midgame::probcut::ProbCut;
 use std::io::Write as _;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -36,6 +37,9 @@ pub struct Weights {
     /// (see [`Weights::table`]).
     pub bias: Vec<i16>,
     pub tables: Vec<Vec<i16>>,
+    /// How far searches with these weights may be trusted to cut selectively: the file
+    /// beside the weights (`NAME.probcut`), if there is one. Not part of the weights file.
+    pub probcut: Option<Arc<ProbCut>>,
 }
 
 /// Why a weights file cannot be used.
@@ -79,6 +83,7 @@ impl Weights {
             set,
             bias: vec![0; phases],
             tables,
+            probcut: None,
         }
     }
 
@@ -275,10 +280,28 @@ macro_rules! built_in {
     };
 }
 
+/// `(name, text)` of `weights/NAME.probcut` for each name.
+macro_rules! built_in_probcut {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../../weights/", $name, ".probcut")))),*]
+    };
+}
+
 /// The weights that ship with the program (`weights/` in the source; its README says how they
 /// were made), as file bytes. Each is named by its board and what differs from the full rules
 /// with the normal goal, and is the file `weights/NAME.weights`.
 const BUILT_IN: &[(&str, &[u8])] = built_in![
+    "8x8",
+    "8x8-misere",
+    "6x6",
+    "6x6-misere",
+    "6x6-simple",
+    "6x6-simple-misere"
+];
+
+/// `(name, text)` of `weights/NAME.probcut`, the selective search's fits for the built-in
+/// weights of the same name (`othello train probcut` made them; weights/README.md says how).
+const BUILT_IN_PROBCUT: &[(&str, &str)] = built_in_probcut![
     "8x8",
     "8x8-misere",
     "6x6",
@@ -304,7 +327,11 @@ pub fn built_in(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weight
 fn read_built_in(i: usize) -> Option<Arc<Weights>> {
     let (name, bytes) = BUILT_IN[i];
     match Weights::from_bytes(bytes) {
-        Ok(w) => Some(Arc::new(w)),
+        Ok(mut w) => {
+            let text = BUILT_IN_PROBCUT.iter().find(|(n, _)| *n == name);
+            w.probcut = text.and_then(|(_, text)| fitting(&w, text.parse().ok()?));
+            Some(Arc::new(w))
+        }
         Err(e) => {
             // The bytes are compiled in and tested: only a damaged binary gets here.
             let _ = writeln!(
@@ -344,7 +371,31 @@ const MAX_FILE: u64 = 64 << 20;
 pub fn read(path: &Path) -> Result<Weights, String> {
     let bytes = crate::files::read_capped(path, MAX_FILE, "a weights file")
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    let mut weights =
+        Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let beside = path.with_extension("probcut");
+    if beside.exists() {
+        let text = crate::files::read_capped(&beside, MAX_FILE, "a probcut file")
+            .map_err(|e| format!("{}: {e}", beside.display()))?;
+        let probcut: ProbCut = String::from_utf8_lossy(&text)
+            .parse()
+            .map_err(|e| format!("{}: {e}", beside.display()))?;
+        weights.probcut = Some(fitting(&weights, probcut).ok_or_else(|| {
+            format!(
+                "{}: made for another board or rules than its weights",
+                beside.display()
+            )
+        })?);
+    }
+    Ok(weights)
+}
+
+/// `probcut` for `weights`, if it was made for their board and rules.
+fn fitting(weights: &Weights, probcut: ProbCut) -> Option<Arc<ProbCut>> {
+    let board = |rows, cols, variant| (rows, cols, variant);
+    (board(probcut.rows, probcut.cols, probcut.variant)
+        == board(weights.rows, weights.cols, weights.variant))
+    .then(|| Arc::new(probcut))
 }
 
 /// The mobility tables' entries for `pos`: by the number of moves of the side to move, then of
@@ -466,6 +517,12 @@ mod tests {
         let mut boards = Vec::new();
         for (i, (name, _)) in BUILT_IN.iter().enumerate() {
             let w = read_built_in(i).unwrap_or_else(|| panic!("{name} is damaged"));
+            // Each has the selective search's fits, made for its board and rules.
+            let probcut = w
+                .probcut
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name}: no probcut"));
+            assert!(probcut.fits().len() >= 3, "{name}");
             // The name says the board and the variant: "6x6-simple-misere".
             let mut parts = name.split('-');
             let (rows, cols) = parts.next().unwrap().split_once('x').unwrap();

@@ -1,6 +1,7 @@
 //! The midgame search: iterative deepening, principal-variation search and its move order.
 
 mod ordering;
+pub mod probcut;
 mod search;
 mod valued;
 

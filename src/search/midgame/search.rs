@@ -8,7 +8,7 @@ use crate::search::eval::patterns::Indices;
 use crate::search::eval::weights;
 use crate::search::moves::{AfterMove, Candidate};
 use crate::search::progress::MoveValue;
-use crate::search::score::{Outcome, Score, Value};
+use crate::search::score::{Outcome, Score, Value, WON};
 use crate::search::shared::SEARCHED_BY_ALL;
 use crate::search::table::{Bound, Entry, TableSection, MAX_DEPTH};
 use crate::search::time;
@@ -292,6 +292,11 @@ impl<B: Bits> Engine<B> {
             }
         }
 
+        // Step: a shallow search that predicts the deep one beyond the window cuts the node.
+        if let Some(cut) = self.probcut(pos, key, depth, empties, alpha, beta, ply) {
+            return cut;
+        }
+
         let mut list = self.take_list(ply);
         // Near the leaves the square weights alone order the moves: they come listed in order.
         let by_square = depth < 3;
@@ -338,6 +343,57 @@ impl<B: Bits> Engine<B> {
             self.store(key, depth, best_score, bound, best_move);
         }
         best_score
+    }
+
+    /// Multi-ProbCut at a null-window node: `beta` where a search [`shallow_depth`] moves deep
+    /// shows, with the configured confidence, that one `depth` deep would reach it; `alpha`
+    /// where it shows that one would stay at or below it; else `None`, and the node is searched
+    /// in full. Windows of won or lost games, and the exact solve near the end, are never cut.
+    ///
+    /// [`shallow_depth`]: super::probcut::shallow_depth
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        depth: i32,
+        empties: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        let confidence = self.config.probcut?;
+        if depth < super::probcut::MIN_DEPTH as i32 || beta.0 - alpha.0 != 1 {
+            return None;
+        }
+        let fit = *self.eval.probcut()?.fit_for(depth as u32, empties as u32)?;
+        let shallow = fit.shallow() as i32;
+        let estimate = WON / 2;
+        if beta.0.abs() < estimate {
+            let bound = fit.high_cut(beta.0, confidence);
+            if bound.abs() < estimate {
+                let s = self.pvs(pos, key, shallow, Score(bound - 1), Score(bound), ply);
+                if self.ctx.stopped {
+                    return Some(Score(0));
+                }
+                if s >= Score(bound) {
+                    return Some(beta);
+                }
+            }
+        }
+        if alpha.0.abs() < estimate {
+            let bound = fit.low_cut(alpha.0, confidence);
+            if bound.abs() < estimate {
+                let s = self.pvs(pos, key, shallow, Score(bound), Score(bound + 1), ply);
+                if self.ctx.stopped {
+                    return Some(Score(0));
+                }
+                if s <= Score(bound) {
+                    return Some(alpha);
+                }
+            }
+        }
+        None
     }
 
     /// The principal-variation loop: the first move of `list` with the full window, the others

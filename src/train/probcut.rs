@@ -1,0 +1,142 @@
+//! The fits of the selective search (`othello train probcut`): positions from games the engine
+//! plays against itself after a few random moves, each searched at every depth that a fit
+//! pairs, and a least-squares line per depth and phase between the shallow and the deep values
+//! ([`ProbCut::fit`]).
+
+use crate::random::splitmix;
+use crate::rules::{Bits, Position, Rules, Setup};
+use crate::search::probcut::{self, ProbCut, Sample};
+use crate::search::{Config, Engine};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// What `othello train probcut` samples and fits.
+#[derive(Clone, Debug)]
+pub struct ProbCutOptions {
+    pub setup: Setup,
+    /// Positions searched: one from each game.
+    pub positions: u32,
+    /// The deepest search fitted; deeper ones use its fit.
+    pub max_depth: u32,
+    /// Ranges of empty cells fitted apart.
+    pub phases: u32,
+    pub seed: u64,
+    pub threads: usize,
+    /// The searches' evaluation and table; its limits and selectivity are set here.
+    pub search: Config,
+}
+
+/// Random moves that open each game before the engine plays, at least.
+const RANDOM_MOVES: u64 = 4;
+
+/// The depth the games are played at: quick, and enough to reach positions a game has.
+const PLAY_DEPTH: u32 = 2;
+
+/// Samples positions, searches them and fits; returns the fits and the number of samples.
+pub fn fit(options: &ProbCutOptions) -> Result<(ProbCut, usize), String> {
+    crate::with_bits!(options.setup.shape, |B| fit_in::<B>(options))
+}
+
+fn fit_in<B: Bits>(options: &ProbCutOptions) -> Result<(ProbCut, usize), String> {
+    let setup = &options.setup;
+    let rules: Rules<B> = Rules::new(setup.shape, setup.variant).map_err(|e| e.to_string())?;
+    let next = AtomicUsize::new(0);
+    let samples = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| loop {
+                let game = next.fetch_add(1, Ordering::Relaxed);
+                if game >= options.positions as usize {
+                    break;
+                }
+                let found = sample_game(&rules, options, game as u64);
+                samples
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend(found);
+            });
+        }
+    });
+    let mut samples = samples.into_inner().unwrap_or_else(|e| e.into_inner());
+    // The threads finish in any order: the fit must not depend on it.
+    samples.sort_by_key(|s| (s.depth, s.empties, s.shallow, s.deep));
+    let g = setup.shape;
+    let fitted = ProbCut::fit(g.rows(), g.cols(), setup.variant, options.phases, &samples);
+    Ok((fitted, samples.len()))
+}
+
+/// The samples of game `game`: a position at a random ply, searched at every depth up to the
+/// deepest fitted that stays short of the end.
+fn sample_game<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) -> Vec<Sample> {
+    let mut state = options.seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let cells = rules.geometry.cell_count() as u64;
+    let Some(pos) = position_of_game(rules, options, &mut state, cells) else {
+        return Vec::new();
+    };
+    let empties = rules.empty(&pos).count();
+    // A search as deep as the empty cells is a solve, which is never cut.
+    let deepest = options.max_depth.min(empties.saturating_sub(1));
+    if deepest < probcut::MIN_DEPTH {
+        return Vec::new();
+    }
+    let mut values = vec![0; deepest as usize + 1];
+    let mut engine = Engine::new(rules.clone(), options.search.clone().with_probcut(None));
+    for depth in 1..=deepest {
+        engine.set_limits(Some(depth), None);
+        values[depth as usize] = engine.search(&pos).score;
+    }
+    (probcut::MIN_DEPTH..=deepest)
+        .map(|depth| Sample {
+            depth,
+            empties,
+            shallow: values[probcut::shallow_depth(depth) as usize],
+            deep: values[depth as usize],
+        })
+        .collect()
+}
+
+/// A position of a game opened by random moves and played on by a shallow engine, taken at a
+/// ply drawn evenly over the game (never the end).
+fn position_of_game<B: Bits>(
+    rules: &Rules<B>,
+    options: &ProbCutOptions,
+    state: &mut u64,
+    cells: u64,
+) -> Option<Position<B>> {
+    let setup = &options.setup;
+    let mut pos = rules.start(setup.first, setup.top_left);
+    let random = RANDOM_MOVES + splitmix(state) % (cells / 8).max(1);
+    // Past the opening, and short of the last moves, where no search is cut.
+    let last = cells.saturating_sub(8).max(random + 1);
+    let stop = random + splitmix(state) % (last - random);
+    let mut player = Engine::new(
+        rules.clone(),
+        Config::to_depth(PLAY_DEPTH)
+            .with_hash_mb(1)
+            .with_eval(options.search.eval.clone())
+            .with_seed(splitmix(state)),
+    );
+    let mut ply = 0;
+    loop {
+        if rules.is_over(&pos) {
+            return None;
+        }
+        let moves = rules.moves(&pos);
+        if moves.is_empty() {
+            pos = rules.pass(&pos);
+            continue;
+        }
+        if ply >= stop {
+            return Some(pos);
+        }
+        let m = if ply < random {
+            moves
+                .iter()
+                .nth(splitmix(state) as usize % moves.count() as usize)
+        } else {
+            player.search(&pos).best
+        }?;
+        pos = rules.play_unchecked(&pos, m);
+        ply += 1;
+    }
+}
