@@ -273,35 +273,22 @@ pub fn is_weights_file(start: &[u8]) -> bool {
     start.starts_with(MAGIC)
 }
 
-/// `(name, bytes)` of `weights/NAME.weights` for each name.
+/// `(name, weights, fits)` for each name: the bytes of `weights/NAME.weights` and the text of
+/// `weights/NAME.probcut`, the selective search's fits for those weights.
 macro_rules! built_in {
     ($($name:literal),* $(,)?) => {
-        &[$(($name, include_bytes!(concat!("../../../weights/", $name, ".weights")))),*]
-    };
-}
-
-/// `(name, text)` of `weights/NAME.probcut` for each name.
-macro_rules! built_in_probcut {
-    ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../../../weights/", $name, ".probcut")))),*]
+        &[$((
+            $name,
+            include_bytes!(concat!("../../../weights/", $name, ".weights")),
+            include_str!(concat!("../../../weights/", $name, ".probcut")),
+        )),*]
     };
 }
 
 /// The weights that ship with the program (`weights/` in the source; its README says how they
-/// were made), as file bytes. Each is named by its board and what differs from the full rules
-/// with the normal goal, and is the file `weights/NAME.weights`.
-const BUILT_IN: &[(&str, &[u8])] = built_in![
-    "8x8",
-    "8x8-misere",
-    "6x6",
-    "6x6-misere",
-    "6x6-simple",
-    "6x6-simple-misere"
-];
-
-/// `(name, text)` of `weights/NAME.probcut`, the selective search's fits for the built-in
-/// weights of the same name (`othello train probcut` made them; weights/README.md says how).
-const BUILT_IN_PROBCUT: &[(&str, &str)] = built_in_probcut![
+/// and their fits were made), as file bytes and text. Each is named by its board and what
+/// differs from the full rules with the normal goal.
+const BUILT_IN: &[(&str, &[u8], &str)] = built_in![
     "8x8",
     "8x8-misere",
     "6x6",
@@ -320,16 +307,15 @@ pub fn built_in(rows: usize, cols: usize, variant: Variant) -> Option<Arc<Weight
     let board = (rows, cols, variant);
     let i = BUILT_IN
         .iter()
-        .position(|(_, bytes)| bytes.get(BOARD_BYTES).map(board_of) == Some(board))?;
+        .position(|(_, bytes, _)| bytes.get(BOARD_BYTES).map(board_of) == Some(board))?;
     BUILT_IN_READ[i].get_or_init(|| read_built_in(i)).clone()
 }
 
 fn read_built_in(i: usize) -> Option<Arc<Weights>> {
-    let (name, bytes) = BUILT_IN[i];
+    let (name, bytes, fits) = BUILT_IN[i];
     match Weights::from_bytes(bytes) {
         Ok(mut w) => {
-            let text = BUILT_IN_PROBCUT.iter().find(|(n, _)| *n == name);
-            w.probcut = text.and_then(|(_, text)| fitting(&w, text.parse().ok()?));
+            w.probcut = fits.parse().ok().and_then(|fits| fitting(&w, fits));
             Some(Arc::new(w))
         }
         Err(e) => {
@@ -515,7 +501,7 @@ mod tests {
     fn the_built_in_weights_load() {
         // Read directly: turning them on here would change the other tests' engines.
         let mut boards = Vec::new();
-        for (i, (name, _)) in BUILT_IN.iter().enumerate() {
+        for (i, (name, _, _)) in BUILT_IN.iter().enumerate() {
             let w = read_built_in(i).unwrap_or_else(|| panic!("{name} is damaged"));
             // Each has the selective search's fits, made for its board and rules.
             let probcut = w
