@@ -112,12 +112,15 @@ def check_policy(name, job, command, othello, env, expected):
                  f"{ended.stderr}")
 
 
-def check_volume(pod, values):
-    (volume,) = pod["volumes"]
-    assert volume["persistentVolumeClaim"]["claimName"] == values["CLAIM"]
+def check_volume(pod, values, shm=False):
+    """The claim at /work, and with `shm` a memory volume at /dev/shm (the ranks' shared table)."""
+    volumes = {v["name"]: v for v in pod["volumes"]}
     (container,) = pod["containers"]
-    (mount,) = container["volumeMounts"]
-    assert mount["name"] == volume["name"] and mount["mountPath"] == "/work"
+    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    assert volumes[mounts["/work"]]["persistentVolumeClaim"]["claimName"] == values["CLAIM"]
+    if shm:
+        assert volumes[mounts["/dev/shm"]]["emptyDir"] == {"medium": "Memory"}, volumes
+    assert len(volumes) == len(mounts) == 1 + shm, (volumes, mounts)
 
 
 def pod_command(command, index, root):
@@ -271,7 +274,7 @@ def check_mpijob(filled):
         pod = replica["template"]["spec"]
         # The replica's restartPolicy is the one the operator applies.
         assert "restartPolicy" not in pod, role
-        check_volume(pod, values)
+        check_volume(pod, values, shm=role == "Worker")
         (containers[role],) = pod["containers"]
         assert containers[role]["image"] == values["IMAGE"], role
     solving = containers["Worker"]

@@ -162,12 +162,19 @@ impl<B: Bits> Engine<B> {
         self.ctx.stopped
     }
 
-    /// Forgets every stored result.
+    /// Forgets every stored result. An engine that shares its table with others (see
+    /// [`Engine::share_table`]) leaves it to them and starts one of its own.
     pub fn clear(&mut self) {
         match Arc::get_mut(&mut self.table) {
             Some(table) => table.clear(),
-            None => unreachable!("helpers hold the table only while a search runs"),
+            None => self.table = Arc::new(Table::new(self.config.hash_mb)),
         }
+    }
+
+    /// Later searches use `table`, which other engines may use at the same time (workers of
+    /// one split solve): its entries hold for any engine of the same rules and scoring.
+    pub fn share_table(&mut self, table: Arc<Table>) {
+        self.table = table;
     }
 
     /// The estimate of `pos` for its side to move.

@@ -131,15 +131,50 @@ impl Table {
     /// of slots; at least 1024), and its near-the-end part a sixteenth of that (at least 1024);
     /// each starts at 1 MB or less and grows as stores come (see [`Buckets`]).
     pub fn new(megabytes: usize) -> Self {
-        let bytes = megabytes.saturating_mul(1 << 20);
-        let wanted = (bytes / 16).max(1024);
-        let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let (main, near_end) = Self::slots(megabytes);
         Table {
-            main: Buckets::new(slots),
-            near_end: Buckets::new((slots / 16).max(1024)),
+            main: Buckets::new(main),
+            near_end: Buckets::new(near_end),
             generation: AtomicU8::new(0),
             salt: 0,
         }
+    }
+
+    /// The slots of the main part and of the near-the-end part of a table of `megabytes`.
+    fn slots(megabytes: usize) -> (usize, usize) {
+        let bytes = megabytes.saturating_mul(1 << 20);
+        let wanted = (bytes / 16).max(1024);
+        let main = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        (main, (main / 16).max(1024))
+    }
+
+    /// A table of the size [`Table::new`] gives, in `file`, mapped shared: processes that map
+    /// the same file share its entries as threads share one table (worker ranks on one node;
+    /// the torn-slot check holds across processes as across threads). The file's memory is
+    /// reserved here, so that a file system too small for it (a container's `/dev/shm`) is an
+    /// error now, not a bus error in the middle of a search; both parts are in use whole from
+    /// the start, since each process would otherwise grow its own prefix of the same memory.
+    #[cfg(target_os = "linux")]
+    pub fn in_file(megabytes: usize, file: &std::fs::File) -> std::io::Result<Table> {
+        use std::os::fd::AsRawFd;
+        let (main, near_end) = Self::slots(megabytes);
+        let (main_len, near_len) = (2 * main, 2 * near_end);
+        let total = Words::bytes(main_len + near_len);
+        file.set_len(total as u64)?;
+        let length = libc::off_t::try_from(total).map_err(std::io::Error::other)?;
+        // SAFETY: a plain call on an open descriptor; it returns an error number, not -1.
+        match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, length) } {
+            0 => {}
+            errno => return Err(std::io::Error::from_raw_os_error(errno)),
+        }
+        let main_words = Words::mapped(file, 0, main_len)?;
+        let near_words = Words::mapped(file, Words::bytes(main_len), near_len)?;
+        Ok(Table {
+            main: Buckets::whole(main_words, main),
+            near_end: Buckets::whole(near_words, near_end),
+            generation: AtomicU8::new(0),
+            salt: 0,
+        })
     }
 
     /// Marks the start of a new search, so the old results are replaced first.
@@ -336,6 +371,18 @@ impl Buckets {
         }
     }
 
+    /// Buckets over `words` (zeroed, `slots` of them), all in use from the start.
+    #[cfg(target_os = "linux")]
+    fn whole(words: Words, slots: usize) -> Self {
+        Buckets {
+            words,
+            mask: AtomicUsize::new(slots - 1),
+            full: slots - 1,
+            stores: AtomicUsize::new(0),
+            growing: AtomicBool::new(false),
+        }
+    }
+
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         (key as usize) & self.mask.load(Relaxed) & !1
@@ -409,7 +456,7 @@ struct Words {
     len: usize,
 }
 
-// SAFETY: the words are atomics, owned by this value alone.
+// SAFETY: the words are atomics (in a shared file, other processes' writes are atomic too).
 unsafe impl Send for Words {}
 unsafe impl Sync for Words {}
 
@@ -447,6 +494,34 @@ impl Words {
         }
     }
 
+    /// `len` words of `file` from byte `offset` (a multiple of the page size), mapped shared.
+    #[cfg(target_os = "linux")]
+    fn mapped(file: &std::fs::File, offset: usize, len: usize) -> std::io::Result<Words> {
+        use std::os::fd::AsRawFd;
+        let bytes = Self::bytes(len);
+        let offset = libc::off_t::try_from(offset).map_err(std::io::Error::other)?;
+        // SAFETY: a shared mapping of an open file, checked below; it outlives the descriptor.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                file.as_raw_fd(),
+                offset,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: the range is this mapping; the advice changes no contents.
+        unsafe { libc::madvise(raw, bytes, libc::MADV_HUGEPAGE) };
+        Ok(Words {
+            ptr: std::ptr::NonNull::new(raw as *mut AtomicU64).expect("mmap never maps page 0"),
+            len,
+        })
+    }
+
     #[cfg(not(target_os = "linux"))]
     fn zeroed(len: usize) -> Words {
         let layout = Self::layout(len);
@@ -471,7 +546,7 @@ impl Drop for Words {
     fn drop(&mut self) {
         let raw = self.ptr.as_ptr();
         #[cfg(target_os = "linux")]
-        // SAFETY: mapped in `zeroed` with this length.
+        // SAFETY: mapped in `zeroed` or `mapped` with this length.
         unsafe {
             libc::munmap(raw as *mut libc::c_void, Self::bytes(self.len))
         };
@@ -600,6 +675,33 @@ mod tests {
             kept > slots / 2,
             "only {kept} of {slots} slots hold an entry"
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn tables_in_one_file_share_their_entries() {
+        let path = std::env::temp_dir().join(format!("othello-table-{}", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap();
+        let _ = std::fs::remove_file(&path);
+        // Two mappings of one file, as two processes would have.
+        let (a, b) = (
+            Table::in_file(2, &file).unwrap(),
+            Table::in_file(2, &file).unwrap(),
+        );
+        for key in [42, 1 << 40, u64::MAX / 3] {
+            a.store(TableSection::Main, key, solved(9));
+            b.store(TableSection::NearEnd, key, solved(4));
+            assert_eq!(b.probe(TableSection::Main, key), Some(solved(9)));
+            assert_eq!(a.probe(TableSection::NearEnd, key), Some(solved(4)));
+        }
+        assert_eq!(a.probe(TableSection::Main, 43), None);
+        assert_eq!(file.metadata().unwrap().len(), (2 << 20) + (2 << 20) / 16);
     }
 
     fn solved(cost: u8) -> Entry {

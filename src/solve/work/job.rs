@@ -5,13 +5,14 @@ use crate::files::LockKind;
 use crate::interrupt::Interrupt;
 use crate::notation::MoveList;
 use crate::rules::{Bits, Game, Move, Passes, Position, Rules};
-use crate::search::{Config, Engine};
+use crate::search::{Config, Engine, Table};
 use crate::solve::journal::JournalFile;
 use crate::solve::position::{interruptible, play_listed, position_after};
 use crate::wording::Counted;
 use anyhow::{bail, Context};
 use std::any::Any;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The exit status of a job stopped by its `--limit`: its work is kept, run it again.
@@ -58,6 +59,8 @@ pub struct KeptSolver {
     engine: Option<Box<dyn Any + Send>>,
     /// Whether the solver is kept for many jobs, and so worth setting up for the whole root.
     many: bool,
+    /// The table the solver shares with other workers, if it does.
+    table: Option<Arc<Table>>,
 }
 
 impl KeptSolver {
@@ -66,6 +69,16 @@ impl KeptSolver {
         KeptSolver {
             engine: None,
             many: true,
+            table: None,
+        }
+    }
+
+    /// A solver kept for many jobs, with `table` shared with other workers: what one worker
+    /// proves, the others find, as a single worker finds what its earlier jobs proved.
+    pub fn sharing(table: Arc<Table>) -> Self {
+        KeptSolver {
+            table: Some(table),
+            ..KeptSolver::many()
         }
     }
 
@@ -76,6 +89,9 @@ impl KeptSolver {
             Some(Ok(engine)) => *engine,
             _ => {
                 let mut engine = make();
+                if let Some(table) = &self.table {
+                    engine.share_table(Arc::clone(table));
+                }
                 if self.many {
                     engine.prepare_for(root);
                 }
@@ -333,7 +349,7 @@ pub(super) fn solve_job<B: Bits>(
     let clock = Instant::now();
     let pos = job.position.position::<B>();
     let mut engine = warm.take(root, || Engine::new(rules.clone(), options.search.clone()));
-    engine.keep_journal(Some(std::sync::Arc::clone(&journal.journal)));
+    engine.keep_journal(Some(Arc::clone(&journal.journal)));
     engine.observe(Some(interruptible(options.interrupt.clone(), stop)));
     let g = &rules.geometry;
     let found = match job.task {

@@ -1,11 +1,12 @@
 //! `--run-local`: the whole split solve in this process, the coordinator handing its jobs to
-//! worker threads, each with its own solver kept from job to job.
+//! worker threads, each with its own solver kept from job to job, all of them with one table.
 
 use super::coordinator::{coordinate, Workers};
 use super::folder::{Folder, Job, Plan};
 use super::job::{handed_out_journal, plan_root, solve_job, JobEnd, JobOptions, KeptSolver};
 use super::merge::Totals;
 use super::messages::{Ended, Order, Report};
+use crate::search::Table;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -49,6 +50,9 @@ struct Threads {
 impl Threads {
     fn start(folder: &Folder, plan: &Plan, count: usize, options: &JobOptions) -> Threads {
         let (report_to, reports) = channel();
+        // One table for all: jobs that run at the same time share subtrees (under SIMPLE
+        // rules most of all), and with a table each, each solved them again.
+        let table = Arc::new(Table::new(options.search.hash_mb));
         let threads = (0..count)
             .map(|worker| {
                 let (orders, inbox) = channel();
@@ -58,7 +62,7 @@ impl Threads {
                     folder: folder.clone(),
                     plan: plan.clone(),
                     options: options.clone(),
-                    warm: KeptSolver::many(),
+                    warm: KeptSolver::sharing(Arc::clone(&table)),
                     cancel: Arc::clone(&cancel),
                 };
                 let report_to: Sender<Report> = report_to.clone();

@@ -1,8 +1,9 @@
 //! The coordinated solve as one MPI job (`othello solve --work DIR --mpi`, started by
 //! `mpirun -n K`): rank 0 runs the coordinator, every other rank is a worker with its own
-//! solver kept from job to job. The ranks say the lines of [`super::messages`] to each other
-//! as point-to-point messages of bytes; the work folder, which every rank sees, holds the jobs'
-//! journals and the coordinator's record, as in a local run.
+//! solver kept from job to job, and the workers of one node share one table. The ranks say
+//! the lines of [`super::messages`] to each other as point-to-point messages of bytes; the work
+//! folder, which every rank sees, holds the jobs' journals and the coordinator's record, as in
+//! a local run.
 //!
 //! Only each process's main thread calls MPI (`MPI_THREAD_FUNNELED`): a worker solves on a
 //! thread of its own while its main thread watches for a cancel.
@@ -13,16 +14,19 @@ use super::job::{JobEnd, JobOptions, KeptSolver};
 use super::local::solve_assigned;
 use super::merge::Totals;
 use super::messages::{Ended, Order, Report};
+use crate::search::Table;
 use anyhow::{bail, Context};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
+use std::ffi::CStr;
 use std::io::Write;
 use std::ops::ControlFlow;
+use std::os::fd::FromRawFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How often a worker looks for a cancel while it solves.
 const POLL: Duration = Duration::from_millis(20);
@@ -74,8 +78,9 @@ pub fn run_mpi(
              the others solve"
         );
     }
+    let table = node_table(&world, options.search.hash_mb);
     if world.rank() != 0 {
-        serve(&world, dir, options)?;
+        serve(&world, dir, options, table)?;
         return Ok(None);
     }
     let mut ranks = Ranks {
@@ -130,13 +135,67 @@ fn text(bytes: &[u8]) -> anyhow::Result<&str> {
     std::str::from_utf8(bytes).context("not UTF-8 text")
 }
 
+/// The table that the worker ranks of this node share: `None` on rank 0, which solves nothing,
+/// and on a rank that cannot map it (it says why and keeps a table of its own). Jobs that run
+/// at the same time share subtrees, and ranks with a table each solve them again (4x7 SIMPLE
+/// on 7 workers: 2.27 G nodes, against 0.93 G on one). Every rank calls this (it is
+/// collective). The table is a POSIX shared-memory object that the node's first rank names;
+/// it is unlinked once every rank of the node has mapped it, so that nothing is left behind
+/// however the run ends.
+fn node_table(world: &SimpleCommunicator, megabytes: usize) -> Option<Arc<Table>> {
+    let node = world.split_shared(world.rank());
+    let mut name = [0u8; 64];
+    if node.rank() == 0 {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let text = format!("/othello-table-{}-{nanos}", std::process::id());
+        name[..text.len()].copy_from_slice(text.as_bytes());
+    }
+    node.process_at_rank(0).broadcast_into(&mut name[..]);
+    let name = CStr::from_bytes_until_nul(&name).expect("a name ended by a nul");
+    let table = (world.rank() != 0).then(|| shared_table(name, megabytes));
+    node.barrier();
+    // SAFETY: a plain call with a nul-terminated name; a name already unlinked is an error
+    // that changes nothing.
+    unsafe { libc::shm_unlink(name.as_ptr()) };
+    match table? {
+        Ok(table) => Some(Arc::new(table)),
+        Err(e) => {
+            eprintln!(
+                "othello: rank {}: no table shared with the node's other ranks ({e}); \
+                 this rank keeps its own",
+                world.rank()
+            );
+            None
+        }
+    }
+}
+
+/// The table of `megabytes` in the shared-memory object `name`, made if it is not there.
+fn shared_table(name: &CStr, megabytes: usize) -> std::io::Result<Table> {
+    // SAFETY: a plain call with a nul-terminated name; the descriptor is checked below.
+    let fd = unsafe { libc::shm_open(name.as_ptr(), libc::O_CREAT | libc::O_RDWR, 0o600) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: a descriptor just opened, owned by nothing else.
+    let file = unsafe { std::fs::File::from_raw_fd(fd) };
+    Table::in_file(megabytes, &file)
+}
+
 /// A worker rank: solves each job it is handed, in turn, until told there are no more.
-fn serve(world: &SimpleCommunicator, dir: &Path, options: &JobOptions) -> anyhow::Result<()> {
+fn serve(
+    world: &SimpleCommunicator,
+    dir: &Path,
+    options: &JobOptions,
+    table: Option<Arc<Table>>,
+) -> anyhow::Result<()> {
     let folder = Folder::new(dir);
     let plan = folder.plan()?;
     let worker = world.rank() as usize - 1;
     let coordinator = world.process_at_rank(0);
-    let mut warm = KeptSolver::many();
+    let mut warm = table.map_or_else(KeptSolver::many, KeptSolver::sharing);
     loop {
         let bytes = loop {
             if let Some((bytes, _)) = next_message(&coordinator, None) {
