@@ -151,6 +151,55 @@ fn a_late_move_loses_and_the_sleeper_is_ended() {
     assert_eq!(processes_left(marker), Vec::<String>::new());
 }
 
+#[test]
+fn a_move_past_the_game_clock_loses_on_time() {
+    // Within the per-move limit, past the clock: the clock decides.
+    let marker = "sleep 1.625";
+    let engine = format!("{} engine --depth 1", othello());
+    let bad = format!("SLEEP_FOR=1.625 {}", player("sleeper.sh"));
+    let o = referee(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            &bad,
+            "--b-name",
+            "bad",
+            "--games",
+            "2",
+            "--move-time",
+            "10s",
+            "--time",
+            "1s",
+        ],
+        "clock",
+    );
+    for line in &o.games {
+        assert!(line.ends_with("forfeit:bad:timeout"), "{line}");
+    }
+    assert!(o.stdout.contains("left on its clock"), "{}", o.stdout);
+    assert_eq!(processes_left(marker), Vec::<String>::new());
+}
+
+#[test]
+fn an_engine_under_a_game_clock_keeps_to_it() {
+    // The engine spreads 4 s over its moves, with 100 ms more a move; a clock this short would
+    // be spent by a tenth of the moves at a second each.
+    let clocked = format!("{} engine --time 4s --inc 100ms", othello());
+    let other = format!("{} engine --depth 2", othello());
+    let o = referee(
+        &[
+            "--a", &clocked, "--b", &other, "--a-name", "clocked", "--games", "2", "--time", "4s",
+            "--inc", "100ms",
+        ],
+        "clocked",
+    );
+    assert_eq!(o.games.len(), 2, "{}", o.stdout);
+    for line in &o.games {
+        assert!(!line.contains("forfeit"), "{line}\n{}", o.stdout);
+    }
+}
+
 /// Runs `othello match` with `args`, killed if it runs past 30 s: its status, stdout, stderr.
 fn match_output(args: &[&str]) -> (Option<i32>, String, String) {
     let mut child = Command::new(othello())

@@ -73,7 +73,9 @@ pub enum Command {
     /// moves (a pass is (W P 1)) and reads the opponent's; a line that is not the opponent's
     /// legal move is named on stderr and ends the program with status 1. With --move-time T
     /// the search stops a tenth of T (at least 10 ms) early, so the move reaches a referee that
-    /// allows T.
+    /// allows T. With --time (and --inc) the program keeps its own game clock, from the moment
+    /// each move is owed: it spends more on the moves that need thought and where its best move
+    /// changes, little on book and forced moves, and keeps a twentieth of the clock in hand.
     Engine(engine::Args),
     /// Referee games between two programs under the tournament rules (move triples).
     ///

@@ -1,6 +1,6 @@
 //! `othello engine`: one side of a tournament game, in move triples.
 
-use super::options::{EngineArgs, EngineDefaults, GameRules, Side, TournamentBoard};
+use super::options::{ClockArgs, EngineArgs, EngineDefaults, GameRules, Side, TournamentBoard};
 use crate::cli::error::AppError;
 use othello::notation::MoveList;
 use othello::players::{BookUse, PlayerSpec};
@@ -18,6 +18,8 @@ pub struct Args {
     pub color: Side,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub clock: ClockArgs,
     #[command(flatten)]
     pub board: TournamentBoard,
     /// Moves already played, in standard notation with the same square names as the
@@ -39,7 +41,9 @@ pub fn run(
     let setup = args.board.setup(rules);
     // The triples' colours are the standard ones swapped (see `tournament`).
     let me = Color::from(args.color).opposite();
-    let mut config = args.engine.config(EngineDefaults::PROTOCOLS, eval);
+    let mut config =
+        args.engine
+            .config_with_clock(EngineDefaults::PROTOCOLS, eval, args.clock.control());
     config.move_time = config.move_time.map(othello::search::time::search_time);
     othello::with_bits!(setup.shape, |B| {
         let game =

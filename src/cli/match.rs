@@ -5,6 +5,7 @@ use crate::cli::error::AppError;
 use anyhow::Context;
 use othello::progress::Progress;
 use othello::referee::{self, Protocol, SideSpec};
+use othello::search::time::TimeControl;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -38,9 +39,17 @@ pub struct Args {
     /// slow each other down.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: u16,
-    /// The longest a move may take.
-    #[arg(long, default_value = "1s", value_parser = othello::durations::parse)]
-    pub move_time: Duration,
+    /// The longest a move may take [default: 1s without --time].
+    #[arg(long, value_parser = othello::durations::parse)]
+    pub move_time: Option<Duration>,
+    /// A game clock for each program, such as 5m: a program whose moves take more loses on
+    /// time. Tell each program its clock in its command (`othello engine --time 5m`); a GTP
+    /// program hears it from `time_settings` and `time_left`.
+    #[arg(long, value_parser = othello::durations::parse)]
+    pub time: Option<Duration>,
+    /// With --time: what each move adds back to the mover's clock, such as 2s.
+    #[arg(long, value_parser = othello::durations::parse, requires = "time")]
+    pub inc: Option<Duration>,
     /// The first program's limit, if it differs.
     #[arg(long, value_parser = othello::durations::parse)]
     pub a_move_time: Option<Duration>,
@@ -71,18 +80,29 @@ fn protocol() -> impl clap::builder::TypedValueParser<Value = Protocol> {
 
 pub fn run(args: Args, rules: GameRules) -> Result<(), AppError> {
     let setup = args.board.setup(rules);
+    let clock = args.time.map(|main| TimeControl {
+        main,
+        increment: args.inc.unwrap_or_default(),
+    });
+    // Without a clock, a move may take a second unless told otherwise.
+    let move_time = match clock {
+        Some(_) => args.move_time,
+        None => Some(args.move_time.unwrap_or(Duration::from_secs(1))),
+    };
     let sides = [
         SideSpec {
             name: args.a_name,
             command: args.a,
             protocol: args.a_protocol,
-            move_time: args.a_move_time.unwrap_or(args.move_time),
+            move_time: args.a_move_time.or(move_time),
+            clock,
         },
         SideSpec {
             name: args.b_name,
             command: args.b,
             protocol: args.b_protocol,
-            move_time: args.b_move_time.unwrap_or(args.move_time),
+            move_time: args.b_move_time.or(move_time),
+            clock,
         },
     ];
     for side in &sides {

@@ -9,6 +9,7 @@ use othello::job_array::{self, IndexError};
 use othello::notation::PositionString;
 use othello::players;
 use othello::rules::{Color, RuleSet, Setup, Shape, Variant, MAX_SIDE, MIN_SIDE};
+use othello::search::time::TimeControl;
 use othello::search::{Confidence, Config, Evaluation};
 use othello::start::Start;
 use std::time::Duration;
@@ -58,6 +59,28 @@ pub struct EngineArgs {
     resources: ResourceArgs,
 }
 
+/// A game clock for the program's side (`--time 5m --inc 2s`): each move's time comes from
+/// what is left on it, more where the position needs it, less for a book move or a forced one.
+#[derive(clap::Args)]
+pub struct ClockArgs {
+    /// A game clock: the time for all of the program's moves, such as 5m.
+    #[arg(long, value_parser = othello::durations::parse, conflicts_with = "move_time")]
+    time: Option<Duration>,
+    /// With --time: what each move adds back to the clock, such as 2s.
+    #[arg(long, value_parser = othello::durations::parse, requires = "time")]
+    inc: Option<Duration>,
+}
+
+impl ClockArgs {
+    /// The time control asked for, if any.
+    pub fn control(&self) -> Option<TimeControl> {
+        self.time.map(|main| TimeControl {
+            main,
+            increment: self.inc.unwrap_or_default(),
+        })
+    }
+}
+
 /// `--probcut`: a confidence, or `off`.
 #[derive(Clone, Copy, Debug)]
 pub struct Selectivity(Option<Confidence>);
@@ -76,15 +99,28 @@ impl EngineArgs {
     /// The search these options ask for, the command's `defaults` filling in what they leave
     /// out.
     pub fn config(&self, defaults: EngineDefaults, eval: &Evaluation) -> Config {
+        self.config_with_clock(defaults, eval, None)
+    }
+
+    /// [`EngineArgs::config`] under the game clock `clock`, where there is one.
+    pub fn config_with_clock(
+        &self,
+        defaults: EngineDefaults,
+        eval: &Evaluation,
+        clock: Option<TimeControl>,
+    ) -> Config {
         let (depth, move_time) = match (self.depth, self.move_time, defaults.limit) {
+            (None, None, Some(Limit::Time(_))) if clock.is_some() => (None, None),
             (None, None, Some(Limit::Depth(depth))) => (Some(depth), None),
             (None, None, Some(Limit::Time(time))) => (None, Some(time)),
             (depth, time, _) => (depth, time),
         };
+        let timed = move_time.is_some() || clock.is_some();
         let config = Config::default()
             .with_limits(depth, move_time)
+            .with_clock(clock)
             .with_hash_mb(self.resources.hash_mb(defaults))
-            .with_threads(self.resources.threads(defaults, move_time.is_none()))
+            .with_threads(self.resources.threads(defaults, !timed))
             .with_eval(eval.clone())
             .with_probcut(self.probcut.map_or(defaults.probcut, |s| s.0));
         match self.seed {

@@ -1,6 +1,6 @@
 //! `othello play`: a game for people at a terminal.
 
-use super::options::{EngineArgs, EngineDefaults, GameRules, StartArgs};
+use super::options::{ClockArgs, EngineArgs, EngineDefaults, GameRules, StartArgs};
 use crate::cli::error::AppError;
 use clap::ValueEnum;
 use othello::notation::MoveList;
@@ -24,6 +24,9 @@ pub struct Args {
     // How the computer searches; the game's `level` command sets its depth.
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// The computer's clock; a person's moves are not timed.
+    #[command(flatten)]
+    pub clock: ClockArgs,
 }
 
 /// The sides the computer takes in `othello play`.
@@ -65,7 +68,9 @@ pub fn run(
     let options = othello::play::Options {
         colour: colour && io::stdout().is_terminal(),
         thinking: terminal && io::stderr().is_terminal(),
-        config: args.engine.config(EngineDefaults::PLAY, eval),
+        config: args
+            .engine
+            .config_with_clock(EngineDefaults::PLAY, eval, args.clock.control()),
         book,
         computer: args.computer.into(),
         moves: args.moves,

@@ -11,6 +11,7 @@ use crate::opening::book::Book;
 use crate::players::EngineGame;
 use crate::protocols::line::Sides;
 use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Square};
+use crate::search::time::GameClock;
 use crate::search::{Config, Report, SolveProgress, DISC};
 use crate::start::Start;
 use crate::wording::Counted;
@@ -18,7 +19,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The game on the terminal's board: the table (the game and the engine) and what play keeps
 /// beside it: what undo took back, the program's sides, how the board is shown.
@@ -36,6 +37,16 @@ struct InHand<B> {
     resigned: Option<Color>,
     /// Raised by Ctrl-C (SIGINT) at any moment of play.
     ctrl_c: Arc<AtomicBool>,
+    /// The computer's game clock for each colour (black's first), under `--time`.
+    clocks: [Option<GameClock>; 2],
+}
+
+/// Where [`InHand::clocks`] keeps `color`'s clock.
+fn clock_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
 }
 
 /// An [`InHand`] of any width, as the rest of `play` asks of it: the one place the width is
@@ -124,6 +135,7 @@ pub(super) fn new_board(
             interrupted: false,
             resigned: None,
             ctrl_c: Arc::clone(ctrl_c),
+            clocks: [options.config.clock.map(GameClock::new); 2],
         };
         for (i, &played) in moves.iter().enumerate() {
             let done = board
@@ -298,7 +310,13 @@ impl<B: Bits> InHand<B> {
                 let more = if report.pv.len() > shown { " ..." } else { "" };
                 let line = text::squares_text(&self.game().rules().geometry, &report.pv[..shown]);
                 let secs = report.elapsed.as_secs_f64();
-                out.push(format!("  ({value}, {secs:.1} s; expects {line}{more})"));
+                let left = match self.clocks[clock_index(color)] {
+                    Some(clock) => format!(", {:.0} s left", clock.left.as_secs_f64()),
+                    None => String::new(),
+                };
+                out.push(format!(
+                    "  ({value}, {secs:.1} s{left}; expects {line}{more})"
+                ));
             }
         }
     }
@@ -306,8 +324,24 @@ impl<B: Bits> InHand<B> {
     /// The engine's move for `color`: the book's, else a search shown as it goes when
     /// `thinking` is on. `None` when Ctrl-C stopped it.
     fn think(&mut self, color: Color) -> Option<Thought> {
+        let owed = Instant::now();
+        let thought = self.think_owed(color, owed);
+        if let Some(clock) = &mut self.clocks[clock_index(color)] {
+            clock.charge(owed.elapsed());
+        }
+        thought
+    }
+
+    fn think_owed(&mut self, color: Color, owed: Instant) -> Option<Thought> {
         if let Some(report) = self.table.book_move(color) {
             return Some(Thought { report, book: true });
+        }
+        if let Some(clock) = self.clocks[clock_index(color)] {
+            let game = self.game();
+            let empty = game.rules().empty(game.position()).count();
+            let cells = game.rules().geometry.cell_count() as u32;
+            self.table
+                .set_budget(clock.budget(owed.elapsed(), empty, cells));
         }
         // Ctrl-C stops the search rather than the program, so the game can be printed.
         let spinner = self.thinking.then(|| {

@@ -4,12 +4,15 @@ use super::child::{Child, Silence};
 use crate::protocols::triples::{seed_letter, Triple};
 use crate::protocols::{gtp, nboard};
 use crate::rules::{Color, Move, Shape};
+use crate::search::time::{GameClock, TimeControl};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 /// How long a contestant may take to start and to answer anything that is not a move.
 const SETUP_TIME: Duration = Duration::from_secs(10);
+/// What a move may take with neither a per-move limit nor a clock: a day.
+const NO_LIMIT: Duration = Duration::from_secs(86_400);
 
 /// The most lines one GTP reply may have (the referee's commands have one-line answers).
 const MAX_REPLY_LINES: usize = 64;
@@ -73,8 +76,11 @@ pub struct SideSpec {
     pub name: String,
     pub command: String,
     pub protocol: Protocol,
-    /// The most a move may take, from the moment the contestant is asked for it.
-    pub move_time: Duration,
+    /// The most a move may take, from the moment the contestant is asked for it (`None`:
+    /// what its clock has left).
+    pub move_time: Option<Duration>,
+    /// A game clock: a move that takes more than the clock has left loses on time.
+    pub clock: Option<TimeControl>,
 }
 
 /// Why a contestant lost on the spot.
@@ -154,7 +160,9 @@ pub struct Contestant {
     link: Link,
     speaker: Box<dyn Speaker>,
     /// The most a move may take.
-    move_time: Duration,
+    move_time: Option<Duration>,
+    /// Its game clock, where the match has one.
+    clock: Option<GameClock>,
 }
 
 /// The process of a contestant and what every protocol needs to talk to it.
@@ -174,12 +182,13 @@ trait Speaker: Send {
     fn launch(&self, command: &str, _color: Color, _opening: &str) -> Launch {
         (command.to_string(), Vec::new())
     }
-    /// Sets up a game whose position is the start followed by `start`, before any clock runs.
+    /// Sets up a game whose position is the start followed by `start`, before any clock runs,
+    /// with the time rules of `spec`.
     fn open(
         &mut self,
         link: &mut Link,
         start: &[(Color, Move)],
-        move_time: Duration,
+        spec: &SideSpec,
     ) -> Result<(), Forfeit>;
     /// Tells the program a move it did not make.
     fn tell(&mut self, link: &mut Link, mover: Color, played: Move) -> Result<(), Forfeit>;
@@ -197,7 +206,7 @@ impl Protocol {
     fn speaker(self) -> Box<dyn Speaker> {
         match self {
             Protocol::Triples => Box::new(Triples),
-            Protocol::Gtp => Box::new(Gtp),
+            Protocol::Gtp => Box::new(Gtp { clock: false }),
             Protocol::Nboard => Box::new(Nboard { pings: 0 }),
         }
     }
@@ -223,7 +232,7 @@ impl Contestant {
             color,
             clock: Instant::now(),
         };
-        if let Err(f) = speaker.open(&mut link, start, spec.move_time) {
+        if let Err(f) = speaker.open(&mut link, start, spec) {
             return Err(match link.child.end(Duration::ZERO) {
                 Some(why) => StartError::CannotStart(why),
                 None => StartError::Forfeit(f),
@@ -234,6 +243,7 @@ impl Contestant {
             link,
             speaker,
             move_time: spec.move_time,
+            clock: spec.clock.map(GameClock::new),
         })
     }
 
@@ -255,16 +265,46 @@ impl Contestant {
     /// boards. Returns the answer and the time it took.
     pub fn ask(&mut self, must_pass: bool) -> Result<(Move, Duration), Forfeit> {
         self.link.not_flooding()?;
-        let deadline = self.link.clock + self.move_time;
-        let answer = self.speaker.ask(&mut self.link, must_pass, deadline)?;
+        let allowed = self.allowed();
+        let deadline = self.link.clock + allowed;
+        let answer = match self.speaker.ask(&mut self.link, must_pass, deadline) {
+            Err(f) if f.reason == Reason::Timeout => {
+                return Err(Forfeit::new(f.reason, f.detail + &self.on_clock()))
+            }
+            answer => answer?,
+        };
         let took = self.link.clock.elapsed();
-        if took > self.move_time {
+        if took > allowed {
             return Err(Forfeit::new(
                 Reason::Timeout,
-                format!("answered after {} ms", took.as_millis()),
+                format!("answered after {} ms{}", took.as_millis(), self.on_clock()),
             ));
         }
+        if let Some(clock) = &mut self.clock {
+            clock.charge(took);
+        }
         Ok((answer, took))
+    }
+
+    /// For a move too late: what its clock had left, where the clock set the limit.
+    fn on_clock(&self) -> String {
+        match self.clock {
+            Some(clock) if self.move_time.is_none_or(|m| clock.left < m) => {
+                format!(", with {} ms left on its clock", clock.left.as_millis())
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// What the move it owes may take: the per-move limit or what its clock has left,
+    /// whichever is less.
+    fn allowed(&self) -> Duration {
+        match (self.move_time, self.clock) {
+            (Some(m), Some(c)) => m.min(c.left),
+            (Some(m), None) => m,
+            (None, Some(c)) => c.left,
+            (None, None) => NO_LIMIT,
+        }
     }
 
     /// Ends the process politely if it will go, by force if not. Says why the program never
@@ -352,7 +392,7 @@ impl Speaker for Triples {
         (command, env)
     }
 
-    fn open(&mut self, _: &mut Link, _: &[(Color, Move)], _: Duration) -> Result<(), Forfeit> {
+    fn open(&mut self, _: &mut Link, _: &[(Color, Move)], _: &SideSpec) -> Result<(), Forfeit> {
         Ok(())
     }
 
@@ -381,7 +421,10 @@ impl Speaker for Triples {
 }
 
 /// The Go Text Protocol: square boards, `genmove`, replies ended by a blank line.
-struct Gtp;
+struct Gtp {
+    /// Whether the game has a clock: `time_left` comes before each `genmove`.
+    clock: bool,
+}
 
 impl Gtp {
     /// A command whose reply must be a success.
@@ -441,7 +484,7 @@ impl Speaker for Gtp {
         &mut self,
         link: &mut Link,
         start: &[(Color, Move)],
-        move_time: Duration,
+        spec: &SideSpec,
     ) -> Result<(), Forfeit> {
         let (rows, cols) = (link.shape.rows(), link.shape.cols());
         if rows != cols {
@@ -452,10 +495,14 @@ impl Speaker for Gtp {
         }
         Gtp::command(link, &format!("boardsize {rows}"))?;
         Gtp::command(link, "clear_board")?;
-        let secs = move_time.as_secs();
-        if secs >= 1 {
-            // Byo-yomi of one move per period: the per-move limit, in whole seconds. Programs
-            // that ignore time settings may answer with an error; that is no fault.
+        // Programs that ignore time settings may answer with an error; that is no fault.
+        // GTP's clock has no increment: the program learns it from `time_left`.
+        if let Some(clock) = spec.clock {
+            self.clock = true;
+            let secs = clock.main.as_secs();
+            let _ = Gtp::reply(link, &format!("time_settings {secs} 0 0"));
+        } else if let Some(secs) = spec.move_time.map(|t| t.as_secs()).filter(|&s| s >= 1) {
+            // Byo-yomi of one move per period: the per-move limit, in whole seconds.
             let _ = Gtp::reply(link, &format!("time_settings 0 {secs} 1"));
         }
         // Passes are left out: GTP Othello programs pass by themselves, and gtp-rhino refuses
@@ -475,6 +522,13 @@ impl Speaker for Gtp {
 
     fn ask(&mut self, link: &mut Link, _: bool, deadline: Instant) -> Result<Move, Forfeit> {
         let limit = deadline.saturating_duration_since(link.clock);
+        if self.clock {
+            // What the move may take, in whole seconds, as its clock's time left.
+            let _ = Gtp::reply(
+                link,
+                &format!("time_left {} {} 0", link.color, limit.as_secs()),
+            );
+        }
         link.send(&format!("genmove {}", link.color))?;
         link.clock = Instant::now();
         let text = Gtp::answer(link, link.clock + limit, "move")?.map_err(|text| {
@@ -523,7 +577,7 @@ impl Speaker for Nboard {
         &mut self,
         link: &mut Link,
         start: &[(Color, Move)],
-        _: Duration,
+        _: &SideSpec,
     ) -> Result<(), Forfeit> {
         if link.shape != Shape::STANDARD {
             return Err(Forfeit::new(

@@ -2,6 +2,7 @@
 
 use super::eval::Evaluation;
 use super::midgame::probcut::Confidence;
+use super::time::{Budget, TimeControl};
 use std::time::Duration;
 
 /// How final scores count empty cells.
@@ -21,6 +22,13 @@ pub struct Config {
     pub depth: Option<u32>,
     /// Time for one move: the move comes back within it.
     pub move_time: Option<Duration>,
+    /// The time a move should take, where `move_time` is the most it may (a game clock's
+    /// [`Budget`]): iterations begin within it, stretched where the position is critical.
+    /// `None`: a move may use its whole `move_time`.
+    pub target_time: Option<Duration>,
+    /// A player's game clock: each move's `move_time` and `target_time` come from the time
+    /// left on it (see [`time::budget`](super::time::budget)).
+    pub clock: Option<TimeControl>,
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
     /// Varied play: a small, seed-dependent adjustment of every estimate.
@@ -40,6 +48,8 @@ impl Default for Config {
         Config {
             depth: None,
             move_time: Some(Duration::from_secs(1)),
+            target_time: None,
+            clock: None,
             hash_mb: 16,
             seed: None,
             scoring: Scoring::Plain,
@@ -77,11 +87,27 @@ impl Config {
             .with_eval(eval)
     }
 
-    /// The same, searching at most `depth` moves ahead and for at most `move_time`.
+    /// The same, searching at most `depth` moves ahead and for at most `move_time` (all of it
+    /// where the search needs it: no target).
     pub fn with_limits(self, depth: Option<u32>, move_time: Option<Duration>) -> Config {
         Config {
             depth,
             move_time,
+            target_time: None,
+            ..self
+        }
+    }
+
+    /// The same, under the game clock `clock` (see [`Config::clock`]).
+    pub fn with_clock(self, clock: Option<TimeControl>) -> Config {
+        Config { clock, ..self }
+    }
+
+    /// The same, with the time of the next move set by `budget`.
+    pub fn with_budget(self, budget: Budget) -> Config {
+        Config {
+            move_time: Some(budget.limit),
+            target_time: Some(budget.target),
             ..self
         }
     }

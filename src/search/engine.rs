@@ -145,10 +145,18 @@ impl<B: Bits> Engine<B> {
         &self.config
     }
 
-    /// Changes the depth and time limits of later searches; the table is kept.
+    /// Changes the depth and time limits of later searches (no target: see
+    /// [`Config::target_time`]); the table is kept.
     pub fn set_limits(&mut self, depth: Option<u32>, move_time: Option<Duration>) {
         self.config.depth = depth;
         self.config.move_time = move_time;
+        self.config.target_time = None;
+    }
+
+    /// Gives the next searches `budget`: a target and a limit, as a game clock does.
+    pub fn set_budget(&mut self, budget: time::Budget) {
+        self.config.move_time = Some(budget.limit);
+        self.config.target_time = Some(budget.target);
     }
 
     /// Nodes searched since the current search began.

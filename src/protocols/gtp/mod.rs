@@ -471,32 +471,45 @@ impl Clocks {
     /// The engine's move for `color`, searched within the configured limits and the clock.
     fn generate<B: Bits>(&mut self, t: &mut EngineGame<B>, color: Color) -> Move {
         let (depth, move_time) = (self.settings.config.depth, self.settings.config.move_time);
-        let budget = self.budget(t, color);
-        let limit = match (move_time, budget) {
-            (Some(m), Some(b)) => Some(m.min(b)),
-            (m, b) => m.or(b),
-        };
-        t.set_limits(depth, limit);
+        match self.budget(t, color) {
+            Some(mut budget) => {
+                if let Some(m) = move_time {
+                    budget.limit = budget.limit.min(m);
+                    budget.target = budget.target.min(budget.limit);
+                }
+                t.set_budget(budget);
+            }
+            None => t.set_limits(depth, move_time),
+        }
         let analysis = t.analyse(color);
         t.set_limits(depth, move_time);
         self.charge(color, analysis.elapsed);
         analysis.best
     }
 
-    /// The time `color` may spend on this move under `time_settings`: its clock's share (see
+    /// What `color` may spend on this move under `time_settings`: in main time, a budget
+    /// from its clock (see [`time::budget`]), with the byo-yomi period's share of a move as
+    /// its increment; in byo-yomi, the period's share of each of its stones (see
     /// [`time::share`]), less the reserve every answer on the wire keeps.
-    fn budget<B: Bits>(&self, t: &EngineGame<B>, color: Color) -> Option<Duration> {
+    fn budget<B: Bits>(&self, t: &EngineGame<B>, color: Color) -> Option<time::Budget> {
         let time = self.time?;
         let clock = self.clocks[side(color)];
         let game = t.game();
         let empty = game.rules().empty(game.position()).count();
+        let cells = game.rules().geometry.cell_count() as u32;
         let per_move = if time.stones > 0 {
             time.byo_yomi / time.stones
         } else {
             Duration::ZERO
         };
-        let share = time::share(clock.left, clock.stones, empty, per_move);
-        Some(time::search_time(share))
+        if clock.stones == 0 {
+            return Some(time::budget(clock.left, per_move, empty, cells));
+        }
+        let share = time::search_time(time::share(clock.left, clock.stones, empty, per_move));
+        Some(time::Budget {
+            target: share,
+            limit: share,
+        })
     }
 
     /// Takes `elapsed` off `color`'s clock; a byo-yomi period starts again when its stones are

@@ -14,7 +14,12 @@ fn score(s: &mut Session) -> (u32, u32) {
     (score.black, score.white)
 }
 
+/// The time limit of `color`'s next move, and its target where that differs.
 fn budget(s: &mut Session, color: Color) -> Option<Duration> {
+    targets(s, color).map(|b| b.limit)
+}
+
+fn targets(s: &mut Session, color: Color) -> Option<crate::search::time::Budget> {
     let t = match &s.table {
         AnyWidth::W64(t) => t,
         _ => panic!("a small board"),
@@ -137,11 +142,11 @@ fn the_clock_shares_time_over_the_moves_left() {
         "no time settings: no clock"
     );
     ask(&mut s, "time_settings 60 0 0");
-    // 60 empty cells: 30 moves each; 2 s a move, less a tenth.
-    assert_eq!(
-        budget(&mut s, Color::Black),
-        Some(Duration::from_millis(1800))
-    );
+    // Main time: the clock's budget (57 s in hand over 22 moves that need thought).
+    let main = targets(&mut s, Color::Black).unwrap();
+    assert_eq!(main.target, Duration::from_secs(57) / 22);
+    assert_eq!(main.limit, main.target * 4);
+    // Byo-yomi: 2 s a move, less a tenth.
     ask(&mut s, "time_left white 10 5");
     assert_eq!(
         budget(&mut s, Color::White),

@@ -8,7 +8,7 @@ use crate::search::eval::patterns::Indices;
 use crate::search::eval::weights;
 use crate::search::moves::{AfterMove, Candidate};
 use crate::search::progress::MoveValue;
-use crate::search::score::{Outcome, Score, Value, WON};
+use crate::search::score::{Outcome, Score, Value, DISC, WON};
 use crate::search::shared::SEARCHED_BY_ALL;
 use crate::search::table::{Bound, Entry, TableSection, MAX_DEPTH};
 use crate::search::time;
@@ -135,13 +135,20 @@ impl<B: Bits> Engine<B> {
         // One move: it is played soon, within a tenth of the time, but searched all the same,
         // so that its value is a real one.
         let mut limit = self.config.move_time;
+        // Under a game clock, the time the move should take: iterations begin within it.
+        let mut target = self.config.target_time.filter(|_| limit.is_some());
         if root.len() == 1 && self.config.depth.is_none() {
-            limit = limit.map(|t| t / 10);
+            limit = target.or(limit).map(|t| t / 10);
+            target = None;
             self.ctx.deadline = limit.map(|t| clock + t.saturating_sub(time::margin(t)));
         }
         let last = self.config.depth.unwrap_or(u32::MAX).max(1);
         // How long the last two iterations took, to foresee the next.
         let mut latest = Duration::ZERO;
+        // How far the target stretches where the position is critical, and what the last
+        // iteration found, to tell.
+        let mut stretch = 1.0;
+        let mut last_found: Option<(usize, i32)> = None;
         for depth in 1..=last {
             let began = clock.elapsed();
             let (score, best, complete) = self.root_iteration(pos, key, depth as i32, &mut root);
@@ -163,10 +170,25 @@ impl<B: Bits> Engine<B> {
                 break;
             }
             let previous = std::mem::replace(&mut latest, clock.elapsed() - began);
-            if let Some(limit) = limit {
-                if !time::worth_another(clock.elapsed(), previous, latest, limit) {
-                    break;
+            if let (Some((best_before, value_before)), Some(best)) = (last_found, best) {
+                let fell = report.score <= value_before - DISC;
+                stretch = time::stretched(stretch, best != best_before, fell);
+            }
+            last_found = best.map(|b| (b, report.score));
+            let go_on = match (target, limit) {
+                (Some(target), Some(limit)) => time::worth_another_within_target(
+                    clock.elapsed(),
+                    previous,
+                    latest,
+                    target.mul_f64(stretch).min(limit),
+                ),
+                (None, Some(limit)) => {
+                    time::worth_another(clock.elapsed(), previous, latest, limit)
                 }
+                (_, None) => true,
+            };
+            if !go_on {
+                break;
             }
         }
         // The table may hold a longer line from earlier searches; only this search's depth is
