@@ -122,63 +122,39 @@ fn processes_left(marker: &str) -> Vec<String> {
     left
 }
 
-#[test]
-fn a_late_move_loses_and_the_sleeper_is_ended() {
-    // A sleep length no other test uses marks the sleeper's child process.
-    let marker = "sleep 37.25";
+/// Two games of a player that sleeps `seconds` before its first move against the engine, under
+/// the time options `limits`: both lost by the sleeper on time, and its sleep ended. The sleep's
+/// length, one no other test uses, marks the sleeper's child process.
+fn sleeper_loses(seconds: &str, limits: &[&str], out_name: &str) -> Outcome {
     let engine = format!("{} engine --depth 1", othello());
-    let bad = format!("SLEEP_FOR=37.25 {}", player("sleeper.sh"));
-    let started = std::time::Instant::now();
-    let o = referee(
-        &[
-            "--a",
-            &engine,
-            "--b",
-            &bad,
-            "--b-name",
-            "bad",
-            "--games",
-            "2",
-            "--move-time",
-            "300ms",
-        ],
-        "timeout",
-    );
-    assert!(started.elapsed().as_secs() < 20, "the referee waited");
+    let bad = format!("SLEEP_FOR={seconds} {}", player("sleeper.sh"));
+    let mut args = vec![
+        "--a", &engine, "--b", &bad, "--b-name", "bad", "--games", "2",
+    ];
+    args.extend_from_slice(limits);
+    let o = referee(&args, out_name);
     for line in &o.games {
         assert!(line.ends_with("forfeit:bad:timeout"), "{line}");
     }
-    assert_eq!(processes_left(marker), Vec::<String>::new());
+    assert_eq!(
+        processes_left(&format!("sleep {seconds}")),
+        Vec::<String>::new()
+    );
+    o
+}
+
+#[test]
+fn a_late_move_loses_and_the_sleeper_is_ended() {
+    let started = std::time::Instant::now();
+    sleeper_loses("37.25", &["--move-time", "300ms"], "timeout");
+    assert!(started.elapsed().as_secs() < 20, "the referee waited");
 }
 
 #[test]
 fn a_move_past_the_game_clock_loses_on_time() {
     // Within the per-move limit, past the clock: the clock decides.
-    let marker = "sleep 1.625";
-    let engine = format!("{} engine --depth 1", othello());
-    let bad = format!("SLEEP_FOR=1.625 {}", player("sleeper.sh"));
-    let o = referee(
-        &[
-            "--a",
-            &engine,
-            "--b",
-            &bad,
-            "--b-name",
-            "bad",
-            "--games",
-            "2",
-            "--move-time",
-            "10s",
-            "--time",
-            "1s",
-        ],
-        "clock",
-    );
-    for line in &o.games {
-        assert!(line.ends_with("forfeit:bad:timeout"), "{line}");
-    }
+    let o = sleeper_loses("1.625", &["--move-time", "10s", "--time", "1s"], "clock");
     assert!(o.stdout.contains("left on its clock"), "{}", o.stdout);
-    assert_eq!(processes_left(marker), Vec::<String>::new());
 }
 
 #[test]
