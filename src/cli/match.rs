@@ -80,10 +80,7 @@ fn protocol() -> impl clap::builder::TypedValueParser<Value = Protocol> {
 
 pub fn run(args: Args, rules: GameRules) -> Result<(), AppError> {
     let setup = args.board.setup(rules);
-    let clock = args.time.map(|main| TimeControl {
-        main,
-        increment: args.inc.unwrap_or_default(),
-    });
+    let clock = TimeControl::of(args.time, args.inc);
     // Without a clock, a move may take a second unless told otherwise.
     let move_time = match clock {
         Some(_) => args.move_time,

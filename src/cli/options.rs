@@ -74,10 +74,7 @@ pub struct ClockArgs {
 impl ClockArgs {
     /// The time control asked for, if any.
     pub fn control(&self) -> Option<TimeControl> {
-        self.time.map(|main| TimeControl {
-            main,
-            increment: self.inc.unwrap_or_default(),
-        })
+        TimeControl::of(self.time, self.inc)
     }
 }
 

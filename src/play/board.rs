@@ -10,7 +10,7 @@ use crate::notation::{MoveList, PositionString};
 use crate::opening::book::Book;
 use crate::players::EngineGame;
 use crate::protocols::line::Sides;
-use crate::rules::{Bits, Color, Game, IllegalMove, Move, Passes, Square};
+use crate::rules::{Bits, ByColor, Color, Game, IllegalMove, Move, Passes, Square};
 use crate::search::time::GameClock;
 use crate::search::{Config, Report, SolveProgress, DISC};
 use crate::start::Start;
@@ -37,16 +37,8 @@ struct InHand<B> {
     resigned: Option<Color>,
     /// Raised by Ctrl-C (SIGINT) at any moment of play.
     ctrl_c: Arc<AtomicBool>,
-    /// The computer's game clock for each colour (black's first), under `--time`.
-    clocks: [Option<GameClock>; 2],
-}
-
-/// Where [`InHand::clocks`] keeps `color`'s clock.
-fn clock_index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
+    /// The computer's game clock for each colour, under `--time`.
+    clocks: ByColor<Option<GameClock>>,
 }
 
 /// An [`InHand`] of any width, as the rest of `play` asks of it: the one place the width is
@@ -135,7 +127,7 @@ pub(super) fn new_board(
             interrupted: false,
             resigned: None,
             ctrl_c: Arc::clone(ctrl_c),
-            clocks: [options.config.clock.map(GameClock::new); 2],
+            clocks: ByColor::new(|_| options.config.clock.map(GameClock::new)),
         };
         for (i, &played) in moves.iter().enumerate() {
             let done = board
@@ -310,7 +302,7 @@ impl<B: Bits> InHand<B> {
                 let more = if report.pv.len() > shown { " ..." } else { "" };
                 let line = text::squares_text(&self.game().rules().geometry, &report.pv[..shown]);
                 let secs = report.elapsed.as_secs_f64();
-                let left = match self.clocks[clock_index(color)] {
+                let left = match self.clocks[color] {
                     Some(clock) => format!(", {:.0} s left", clock.left.as_secs_f64()),
                     None => String::new(),
                 };
@@ -326,7 +318,7 @@ impl<B: Bits> InHand<B> {
     fn think(&mut self, color: Color) -> Option<Thought> {
         let owed = Instant::now();
         let thought = self.think_owed(color, owed);
-        if let Some(clock) = &mut self.clocks[clock_index(color)] {
+        if let Some(clock) = &mut self.clocks[color] {
             clock.charge(owed.elapsed());
         }
         thought
@@ -336,12 +328,10 @@ impl<B: Bits> InHand<B> {
         if let Some(report) = self.table.book_move(color) {
             return Some(Thought { report, book: true });
         }
-        if let Some(clock) = self.clocks[clock_index(color)] {
+        if let Some(clock) = self.clocks[color] {
             let game = self.game();
-            let empty = game.rules().empty(game.position()).count();
-            let cells = game.rules().geometry.cell_count() as u32;
-            self.table
-                .set_budget(clock.budget(owed.elapsed(), empty, cells));
+            let budget = clock.budget(owed.elapsed(), game.rules(), game.position());
+            self.table.set_budget(budget);
         }
         // Ctrl-C stops the search rather than the program, so the game can be printed.
         let spinner = self.thinking.then(|| {

@@ -48,10 +48,7 @@ impl<B: Bits> EnginePlayer<B> {
         }
         let pos = game.position();
         if let Some(clock) = self.clock {
-            let rules = self.engine.rules();
-            let empty = rules.empty(pos).count();
-            let cells = rules.geometry.cell_count() as u32;
-            let budget = clock.budget(owed.elapsed(), empty, cells);
+            let budget = clock.budget(owed.elapsed(), self.engine.rules(), pos);
             self.engine.set_budget(budget);
         }
         let report = self.engine.search_since(pos, owed);

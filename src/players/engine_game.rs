@@ -192,15 +192,15 @@ impl<B: Bits> EngineGame<B> {
         (c.depth, c.move_time)
     }
 
-    /// The engine's own search of the position as it stands, for the side to move, with `watch`
-    /// seeing its progress; a stop from `watch` ends the search with the best found so far. The
-    /// terminal game shows its thinking this way.
     /// Gives the next searches `budget` (a game clock's target and limit); `set_limits`
     /// takes it back.
     pub fn set_budget(&mut self, budget: crate::search::time::Budget) {
         self.engine.set_budget(budget);
     }
 
+    /// The engine's own search of the position as it stands, for the side to move, with `watch`
+    /// seeing its progress; a stop from `watch` ends the search with the best found so far. The
+    /// terminal game shows its thinking this way.
     pub fn search_watched(&mut self, watch: Observer) -> Report {
         self.engine.observe(Some(watch));
         let report = self.engine.search(self.game.position());

@@ -2,7 +2,7 @@
 
 use super::eval::Evaluation;
 use super::midgame::probcut::Confidence;
-use super::time::{Budget, TimeControl};
+use super::time::TimeControl;
 use std::time::Duration;
 
 /// How final scores count empty cells.
@@ -23,7 +23,7 @@ pub struct Config {
     /// Time for one move: the move comes back within it.
     pub move_time: Option<Duration>,
     /// The time a move should take, where `move_time` is the most it may (a game clock's
-    /// [`Budget`]): iterations begin within it, stretched where the position is critical.
+    /// [`Budget`](super::time::Budget)): iterations begin within it, stretched where the position is critical.
     /// `None`: a move may use its whole `move_time`.
     pub target_time: Option<Duration>,
     /// A player's game clock: each move's `move_time` and `target_time` come from the time
@@ -101,15 +101,6 @@ impl Config {
     /// The same, under the game clock `clock` (see [`Config::clock`]).
     pub fn with_clock(self, clock: Option<TimeControl>) -> Config {
         Config { clock, ..self }
-    }
-
-    /// The same, with the time of the next move set by `budget`.
-    pub fn with_budget(self, budget: Budget) -> Config {
-        Config {
-            move_time: Some(budget.limit),
-            target_time: Some(budget.target),
-            ..self
-        }
     }
 
     pub fn with_hash_mb(self, hash_mb: usize) -> Config {

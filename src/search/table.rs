@@ -362,21 +362,20 @@ struct Buckets {
 
 impl Buckets {
     fn new(slots: usize) -> Self {
-        Buckets {
-            words: Words::zeroed(2 * slots),
-            mask: AtomicUsize::new(slots.min(FIRST_SLOTS) - 1),
-            full: slots - 1,
-            stores: AtomicUsize::new(0),
-            growing: AtomicBool::new(false),
-        }
+        Buckets::over(Words::zeroed(2 * slots), slots, slots.min(FIRST_SLOTS))
     }
 
     /// Buckets over `words` (zeroed, `slots` of them), all in use from the start.
     #[cfg(target_os = "linux")]
     fn whole(words: Words, slots: usize) -> Self {
+        Buckets::over(words, slots, slots)
+    }
+
+    /// Buckets over `words` (zeroed, `slots` of them), of which the first `in_use` are in use.
+    fn over(words: Words, slots: usize, in_use: usize) -> Self {
         Buckets {
             words,
-            mask: AtomicUsize::new(slots - 1),
+            mask: AtomicUsize::new(in_use - 1),
             full: slots - 1,
             stores: AtomicUsize::new(0),
             growing: AtomicBool::new(false),
@@ -471,43 +470,32 @@ impl Words {
 
     #[cfg(target_os = "linux")]
     fn zeroed(len: usize) -> Words {
-        let bytes = Self::bytes(len);
-        // SAFETY: a fresh private anonymous mapping, checked below; its pages read as zero.
-        let raw = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                bytes,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if raw == libc::MAP_FAILED {
-            handle_alloc_error(Self::layout(len));
-        }
-        // SAFETY: the range is this mapping; the advice changes no contents.
-        unsafe { libc::madvise(raw, bytes, libc::MADV_HUGEPAGE) };
-        Words {
-            ptr: std::ptr::NonNull::new(raw as *mut AtomicU64).expect("mmap never maps page 0"),
-            len,
-        }
+        let private = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+        // A fresh private anonymous mapping: its pages read as zero.
+        Self::map(len, private, -1, 0).unwrap_or_else(|_| handle_alloc_error(Self::layout(len)))
     }
 
     /// `len` words of `file` from byte `offset` (a multiple of the page size), mapped shared.
     #[cfg(target_os = "linux")]
     fn mapped(file: &std::fs::File, offset: usize, len: usize) -> std::io::Result<Words> {
         use std::os::fd::AsRawFd;
-        let bytes = Self::bytes(len);
         let offset = libc::off_t::try_from(offset).map_err(std::io::Error::other)?;
-        // SAFETY: a shared mapping of an open file, checked below; it outlives the descriptor.
+        Self::map(len, libc::MAP_SHARED, file.as_raw_fd(), offset)
+    }
+
+    /// `len` words mapped with `flags` from `fd` at `offset`, on huge pages where the system
+    /// allows.
+    #[cfg(target_os = "linux")]
+    fn map(len: usize, flags: i32, fd: i32, offset: libc::off_t) -> std::io::Result<Words> {
+        let bytes = Self::bytes(len);
+        // SAFETY: a new mapping, checked below; a file's outlives its descriptor.
         let raw = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
                 bytes,
                 libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
-                file.as_raw_fd(),
+                flags,
+                fd,
                 offset,
             )
         };
@@ -546,7 +534,7 @@ impl Drop for Words {
     fn drop(&mut self) {
         let raw = self.ptr.as_ptr();
         #[cfg(target_os = "linux")]
-        // SAFETY: mapped in `zeroed` or `mapped` with this length.
+        // SAFETY: mapped in `map` with this length.
         unsafe {
             libc::munmap(raw as *mut libc::c_void, Self::bytes(self.len))
         };

@@ -2,6 +2,7 @@
 //! (one policy for every front end that answers against a clock: tournament triples, GTP), and
 //! how the search spends it (when to stop, whether to begin another iteration).
 
+use crate::rules::{Bits, Position, Rules};
 use std::time::Duration;
 
 /// The search time for a move that must thresholds its reader within `limit`: a tenth of the limit,
@@ -28,6 +29,17 @@ pub fn share(left: Duration, stones: u32, empty: u32, per_move: Duration) -> Dur
 pub struct TimeControl {
     pub main: Duration,
     pub increment: Duration,
+}
+
+impl TimeControl {
+    /// The clock of `main` time with `increment` (none if `None`), if there is a main time:
+    /// as `--time` and `--inc` give it.
+    pub fn of(main: Option<Duration>, increment: Option<Duration>) -> Option<TimeControl> {
+        main.map(|main| TimeControl {
+            main,
+            increment: increment.unwrap_or_default(),
+        })
+    }
 }
 
 impl std::fmt::Display for TimeControl {
@@ -74,14 +86,13 @@ impl GameClock {
         }
     }
 
-    /// The budget of the next move, `spent` of it gone already, at a position with `empty`
-    /// of `cells` cells empty (see [`budget`]).
-    pub fn budget(&self, spent: Duration, empty: u32, cells: u32) -> Budget {
+    /// The budget of the next move, `spent` of it gone already, at `pos` (see [`budget`]).
+    pub fn budget<B: Bits>(&self, spent: Duration, rules: &Rules<B>, pos: &Position<B>) -> Budget {
         budget(
             self.left.saturating_sub(spent),
             self.control.increment,
-            empty,
-            cells,
+            rules.empty(pos).count(),
+            rules.geometry.cell_count() as u32,
         )
     }
 
@@ -283,9 +294,12 @@ mod tests {
         assert_eq!(clock.left, s(57));
         clock.charge(s(90));
         assert_eq!(clock.left, s(2));
+        let rules: Rules<u64> =
+            Rules::new(crate::rules::Shape::STANDARD, Default::default()).unwrap();
+        let start = rules.start(crate::rules::Color::Black, crate::rules::Color::White);
         assert_eq!(
-            clock.budget(s(1), 40, 64),
-            budget(s(1), s(2), 40, 64),
+            clock.budget(s(1), &rules, &start),
+            budget(s(1), s(2), 60, 64),
             "the time already spent on the move comes off"
         );
     }
