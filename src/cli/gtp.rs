@@ -24,6 +24,7 @@ pub fn run(
     let settings = gtp::Settings {
         variant: rules.variant(false),
         config: args.engine.config(EngineDefaults::PROTOCOLS, eval),
+        clock_cap: args.engine.move_time(),
         book,
     };
     Ok(gtp::run(settings, io::stdin().lock(), io::stdout().lock())?)

@@ -1,6 +1,6 @@
 //! `othello nboard`: the NBoard protocol.
 
-use super::options::{EngineArgs, EngineDefaults, GameRules};
+use super::options::{ClockArgs, EngineArgs, EngineDefaults, GameRules};
 use crate::cli::error::AppError;
 use othello::players::BookUse;
 use othello::protocols::nboard;
@@ -13,6 +13,9 @@ use std::io;
 pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// A game clock for each colour: `go` spends the side to move's (the protocol has none).
+    #[command(flatten)]
+    pub clock: ClockArgs,
 }
 
 pub fn run(
@@ -23,7 +26,11 @@ pub fn run(
 ) -> Result<(), AppError> {
     let settings = nboard::Settings {
         variant: rules.variant(false),
-        config: args.engine.config(EngineDefaults::PROTOCOLS, eval),
+        config: args.engine.config_with_clock(
+            EngineDefaults::PROTOCOLS,
+            eval,
+            args.clock.control(),
+        ),
         book,
     };
     let (input, output) = (io::stdin().lock(), io::stdout().lock());

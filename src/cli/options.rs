@@ -93,6 +93,11 @@ impl std::str::FromStr for Selectivity {
 }
 
 impl EngineArgs {
+    /// The time a move was given on the command line, if it was.
+    pub fn move_time(&self) -> Option<Duration> {
+        self.move_time
+    }
+
     /// The search these options ask for, the command's `defaults` filling in what they leave
     /// out.
     pub fn config(&self, defaults: EngineDefaults, eval: &Evaluation) -> Config {

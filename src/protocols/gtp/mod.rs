@@ -295,8 +295,11 @@ impl fmt::Display for Reply {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub variant: Variant,
-    /// Depth, move time (the longest any move may take) and table size.
+    /// Depth, move time (the longest any move may take with no clock) and table size.
     pub config: Config,
+    /// Under `time_settings`, the longest a move may take: a per-move time the user asked
+    /// for; a default one does not cut short what the clock allows.
+    pub clock_cap: Option<Duration>,
     /// The opening book the engine plays from where it has the position.
     pub book: Option<BookUse>,
 }
@@ -473,7 +476,7 @@ impl Clocks {
         let (depth, move_time) = (self.settings.config.depth, self.settings.config.move_time);
         match self.budget(t, color) {
             Some(mut budget) => {
-                if let Some(m) = move_time {
+                if let Some(m) = self.settings.clock_cap {
                     budget.limit = budget.limit.min(m);
                     budget.target = budget.target.min(budget.limit);
                 }

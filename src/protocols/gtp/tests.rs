@@ -31,6 +31,7 @@ fn session(depth: u32) -> Session {
     Session::new(Settings {
         variant: Variant::default(),
         book: None,
+        clock_cap: None,
         config: Config::to_depth(depth),
     })
 }
@@ -193,6 +194,7 @@ fn run_stops_after_quit_and_survives_bad_bytes() {
         Settings {
             variant: Variant::default(),
             book: None,
+            clock_cap: None,
             config: Config::default(),
         },
         input,

@@ -6,6 +6,11 @@
 //! The protocol has no error reply: a line that cannot be followed is ignored, with one line
 //! saying why on the notes stream (standard error).
 //!
+//! Nor has it a clock: under a game clock ([`Config::clock`], `othello nboard --time 5m`) the
+//! session keeps one for each colour, charged with the time of each `go` for the side to move.
+//! A `set game` that goes on with the game (the same start, and one list of moves begins the
+//! other: later moves, or moves taken back) keeps the clocks; any other starts new ones.
+//!
 //! [`parse`] turns a line into a [`Command`]; [`Session::handle`] carries it out, writing the
 //! engine's lines as they come; [`run`] does the reading.
 
@@ -14,7 +19,8 @@ pub use crate::notation::{parse_ggf, GgfError, GgfGame};
 use crate::lines::LineReader;
 use crate::players::BookUse;
 use crate::players::{Analysis, AnyEngineGame, EngineGame};
-use crate::rules::{Bits, Color, IllegalMove, Move, Position, Shape, Variant};
+use crate::rules::{Bits, ByColor, Color, IllegalMove, Move, Position, Shape, Variant};
+use crate::search::time::GameClock;
 use crate::search::{Config, Scoring};
 use std::io::{self, BufRead, Write};
 
@@ -115,7 +121,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, NBoardError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub variant: Variant,
-    /// The depth until the GUI sets one, the time limit of every search, the table size.
+    /// The depth until the GUI sets one, the time limit of every search or the game clock,
+    /// the table size.
     pub config: Config,
     /// The opening book the engine plays from where it has the position.
     pub book: Option<BookUse>,
@@ -192,6 +199,10 @@ fn eval_text(hundredths: i32) -> String {
 pub struct Session {
     settings: Settings,
     table: AnyEngineGame,
+    /// Each colour's game clock, under one.
+    clocks: ByColor<Option<GameClock>>,
+    /// The game the clocks are of: its start and moves, as `set game` and `move` gave them.
+    record: Option<GgfGame>,
 }
 
 impl Session {
@@ -201,7 +212,18 @@ impl Session {
         settings.config.scoring = Scoring::EmptiesToWinner;
         let table = AnyEngineGame::new(Shape::STANDARD, settings.variant, settings.config.clone())
             .with_book(settings.book.clone());
-        Session { settings, table }
+        let clocks = ByColor::new(|_| settings.config.clock.map(GameClock::new));
+        Session {
+            settings,
+            table,
+            clocks,
+            record: None,
+        }
+    }
+
+    /// The time left on `color`'s clock, under a game clock.
+    pub fn time_left(&self, color: Color) -> Option<std::time::Duration> {
+        self.clocks[color].map(|c| c.left)
     }
 
     /// The game being analysed, with the engine.
@@ -249,20 +271,31 @@ impl Session {
             Command::SetContempt => {}
             Command::Move(played) => {
                 // A square where the side to move must pass is the other side's.
-                let color = crate::on_erased!(&self.table, |t| {
+                let (color, passed) = crate::on_erased!(&self.table, |t| {
                     let game = t.game();
                     let color = game.position().to_move;
                     if game.must_pass() {
-                        color.opposite()
+                        (color.opposite(), true)
                     } else {
-                        color
+                        (color, false)
                     }
                 });
                 let result =
                     crate::on_erased!(&mut self.table, |t| t.play_listed(played).map(|_| ()));
-                if let Err(e) = result {
-                    let why = refusal(e, color, played);
-                    writeln!(notes, "{NAME}: ignored move {}: {why}", move_text(played))?;
+                match result {
+                    Err(e) => {
+                        let why = refusal(e, color, played);
+                        writeln!(notes, "{NAME}: ignored move {}: {why}", move_text(played))?;
+                    }
+                    Ok(()) => {
+                        if let Some(record) = &mut self.record {
+                            // GGF writes a pass as a move of its own.
+                            if passed && played != Move::Pass {
+                                record.moves.push((color.opposite(), Move::Pass));
+                            }
+                            record.moves.push((color, played));
+                        }
+                    }
                 }
             }
             Command::Hint(count) => {
@@ -276,8 +309,19 @@ impl Session {
             }
             Command::Go => {
                 send("status thinking")?;
+                let started = std::time::Instant::now();
                 let color = self.to_move();
+                if let Some(clock) = self.clocks[color] {
+                    crate::on_erased!(&mut self.table, |t| {
+                        let game = t.game();
+                        let budget = clock.budget(started.elapsed(), game.rules(), game.position());
+                        t.set_budget(budget)
+                    });
+                }
                 let a = crate::on_erased!(&mut self.table, |t| t.analyse(color));
+                if let Some(clock) = &mut self.clocks[color] {
+                    clock.charge(started.elapsed());
+                }
                 send(&format!(
                     "nodestats {} {:.2}",
                     a.nodes,
@@ -317,8 +361,20 @@ impl Session {
         }
         let loaded = crate::on_erased!(&mut self.table, |t| load(t, record));
         if let Err((i, e)) = loaded {
-            writeln!(notes, "{NAME}: ignored game: move {}: {e}", i + 1)?;
+            return writeln!(notes, "{NAME}: ignored game: move {}: {e}", i + 1);
         }
+        let same_game = self.record.as_ref().is_some_and(|kept| {
+            let (a, b) = (&kept.moves, &record.moves);
+            let n = a.len().min(b.len());
+            kept.size == record.size
+                && kept.cells == record.cells
+                && kept.to_move == record.to_move
+                && a[..n] == b[..n]
+        });
+        if !same_game {
+            self.clocks = ByColor::new(|_| self.settings.config.clock.map(GameClock::new));
+        }
+        self.record = Some(record.clone());
         Ok(())
     }
 }

@@ -192,3 +192,43 @@ fn a_forced_move_has_a_true_evaluation() {
     assert!(out.contains("=== A2/-8.00/"), "{out}");
     assert!(out.contains("search A2 -8.00 0 100%"), "{out}");
 }
+
+#[test]
+fn a_game_clock_is_charged_by_go_and_kept_while_the_game_goes_on() {
+    let clock: crate::search::time::TimeControl = "3s".parse().unwrap();
+    let mut s = Session::new(Settings {
+        variant: Variant::default(),
+        book: None,
+        config: Config {
+            clock: Some(clock),
+            move_time: None,
+            ..Config::default()
+        },
+    });
+    let full = Some(clock.main);
+    let game = format!("set game (;GM[Othello]BO[8 {START} *]B[f5]W[f6];)");
+    let (out, notes) = feed(&mut s, &["nboard 2", &game, "go"]);
+    assert_eq!(notes, "");
+    assert!(out.contains("\n=== "), "{out}");
+    let black = s.time_left(Color::Black).unwrap();
+    assert!(black < clock.main, "go is charged to the side to move");
+    assert!(
+        black > clock.main / 2,
+        "one move takes a small share: {black:?}"
+    );
+    assert_eq!(s.time_left(Color::White), full);
+    // The GUI plays the move and sends the game again, longer: the same game, the same clocks.
+    feed(&mut s, &["move e6"]);
+    let longer = format!("set game (;GM[Othello]BO[8 {START} *]B[f5]W[f6]B[e6];)");
+    feed(&mut s, &[&longer, "go"]);
+    assert_eq!(s.time_left(Color::Black), Some(black));
+    assert!(s.time_left(Color::White).unwrap() < clock.main);
+    // A move taken back is still this game.
+    feed(&mut s, &[&game]);
+    assert_eq!(s.time_left(Color::Black), Some(black));
+    // Another game starts new clocks.
+    let other = format!("set game (;GM[Othello]BO[8 {START} *]B[d3];)");
+    feed(&mut s, &[&other]);
+    assert_eq!(s.time_left(Color::Black), full);
+    assert_eq!(s.time_left(Color::White), full);
+}
