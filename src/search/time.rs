@@ -5,7 +5,7 @@
 use crate::rules::{Bits, Position, Rules};
 use std::time::Duration;
 
-/// The search time for a move that must thresholds its reader within `limit`: a tenth of the limit,
+/// The search time for a move that must reach its reader within `limit`: a tenth of the limit,
 /// and at least 10 ms, stays in hand for the pipes and a busy system; at least 1 ms is searched.
 pub fn search_time(limit: Duration) -> Duration {
     let reserve = (limit / 10).max(Duration::from_millis(10));
