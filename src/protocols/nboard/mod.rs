@@ -7,7 +7,8 @@
 //! saying why on the notes stream (standard error).
 //!
 //! Nor has it a clock: under a game clock ([`Config::clock`], `othello nboard --time 5m`) the
-//! session keeps one for each colour, charged with the time of each `go` for the side to move.
+//! session keeps one for each colour, charged with the time of each `go` for the side to move
+//! (a `hint` gets the same budget, free).
 //! A `set game` that goes on with the game (the same start, and one list of moves begins the
 //! other: later moves, or moves taken back) keeps the clocks; any other starts new ones.
 //!
@@ -301,6 +302,9 @@ impl Session {
             Command::Hint(count) => {
                 send("status thinking")?;
                 let color = self.to_move();
+                // Under a clock a hint has the move's budget (there is no other limit), and
+                // costs the clock nothing: the GUI asks it, not the game.
+                self.budget_from_clock(color, std::time::Instant::now());
                 let lines = crate::on_erased!(&mut self.table, |t| t.analyse_moves(color, count));
                 for a in lines {
                     send(&search_line(&a))?;
@@ -311,13 +315,7 @@ impl Session {
                 send("status thinking")?;
                 let started = std::time::Instant::now();
                 let color = self.to_move();
-                if let Some(clock) = self.clocks[color] {
-                    crate::on_erased!(&mut self.table, |t| {
-                        let game = t.game();
-                        let budget = clock.budget(started.elapsed(), game.rules(), game.position());
-                        t.set_budget(budget)
-                    });
-                }
+                self.budget_from_clock(color, started);
                 let a = crate::on_erased!(&mut self.table, |t| t.analyse(color));
                 if let Some(clock) = &mut self.clocks[color] {
                     clock.charge(started.elapsed());
@@ -340,6 +338,18 @@ impl Session {
             Command::Quit => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// Under a game clock, gives the next search `color`'s budget for the move owed since
+    /// `owed`.
+    fn budget_from_clock(&mut self, color: Color, owed: std::time::Instant) {
+        if let Some(clock) = self.clocks[color] {
+            crate::on_erased!(&mut self.table, |t| {
+                let game = t.game();
+                let budget = clock.budget(owed.elapsed(), game.rules(), game.position());
+                t.set_budget(budget)
+            });
+        }
     }
 
     /// The side whose turn the last move gave, whether or not it can move.

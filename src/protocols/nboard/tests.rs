@@ -217,6 +217,10 @@ fn a_game_clock_is_charged_by_go_and_kept_while_the_game_goes_on() {
         "one move takes a small share: {black:?}"
     );
     assert_eq!(s.time_left(Color::White), full);
+    // A hint has the move's budget (no other limit here) and costs the clock nothing.
+    let (out, _) = feed(&mut s, &["hint 2"]);
+    assert!(out.ends_with("status\n"), "{out}");
+    assert_eq!(s.time_left(Color::Black), Some(black));
     // The GUI plays the move and sends the game again, longer: the same game, the same clocks.
     feed(&mut s, &["move e6"]);
     let longer = format!("set game (;GM[Othello]BO[8 {START} *]B[f5]W[f6]B[e6];)");
