@@ -200,10 +200,8 @@ fn eval_text(hundredths: i32) -> String {
 pub struct Session {
     settings: Settings,
     table: AnyEngineGame,
-    /// Each colour's game clock, under one.
+    /// Each colour's game clock, under one: the clocks of the table's game.
     clocks: ByColor<Option<GameClock>>,
-    /// The game the clocks are of: its start and moves, as `set game` and `move` gave them.
-    record: Option<GgfGame>,
 }
 
 impl Session {
@@ -213,12 +211,11 @@ impl Session {
         settings.config.scoring = Scoring::EmptiesToWinner;
         let table = AnyEngineGame::new(Shape::STANDARD, settings.variant, settings.config.clone())
             .with_book(settings.book.clone());
-        let clocks = ByColor::new(|_| settings.config.clock.map(GameClock::new));
+        let clocks = new_clocks(&settings.config);
         Session {
             settings,
             table,
             clocks,
-            record: None,
         }
     }
 
@@ -272,31 +269,20 @@ impl Session {
             Command::SetContempt => {}
             Command::Move(played) => {
                 // A square where the side to move must pass is the other side's.
-                let (color, passed) = crate::on_erased!(&self.table, |t| {
+                let color = crate::on_erased!(&self.table, |t| {
                     let game = t.game();
                     let color = game.position().to_move;
                     if game.must_pass() {
-                        (color.opposite(), true)
+                        color.opposite()
                     } else {
-                        (color, false)
+                        color
                     }
                 });
                 let result =
                     crate::on_erased!(&mut self.table, |t| t.play_listed(played).map(|_| ()));
-                match result {
-                    Err(e) => {
-                        let why = refusal(e, color, played);
-                        writeln!(notes, "{NAME}: ignored move {}: {why}", move_text(played))?;
-                    }
-                    Ok(()) => {
-                        if let Some(record) = &mut self.record {
-                            // GGF writes a pass as a move of its own.
-                            if passed && played != Move::Pass {
-                                record.moves.push((color.opposite(), Move::Pass));
-                            }
-                            record.moves.push((color, played));
-                        }
-                    }
+                if let Err(e) = result {
+                    let why = refusal(e, color, played);
+                    writeln!(notes, "{NAME}: ignored move {}: {why}", move_text(played))?;
                 }
             }
             Command::Hint(count) => {
@@ -359,7 +345,9 @@ impl Session {
 
     /// Replaces the game with `record`'s; on a bad record the game stays as it was.
     fn load(&mut self, record: &GgfGame, notes: &mut dyn Write) -> io::Result<()> {
-        if self.table.shape().rows() != record.size || self.table.shape().cols() != record.size {
+        let resized =
+            self.table.shape().rows() != record.size || self.table.shape().cols() != record.size;
+        if resized {
             match Shape::square(record.size) {
                 Ok(shape) => {
                     let s = &self.settings;
@@ -369,32 +357,38 @@ impl Session {
                 Err(e) => return writeln!(notes, "{NAME}: ignored game: {e}"),
             }
         }
-        let loaded = crate::on_erased!(&mut self.table, |t| load(t, record));
-        if let Err((i, e)) = loaded {
-            return writeln!(notes, "{NAME}: ignored game: move {}: {e}", i + 1);
+        match crate::on_erased!(&mut self.table, |t| load(t, record)) {
+            Err((i, e)) => writeln!(notes, "{NAME}: ignored game: move {}: {e}", i + 1),
+            Ok(goes_on) => {
+                if resized || !goes_on {
+                    self.clocks = new_clocks(&self.settings.config);
+                }
+                Ok(())
+            }
         }
-        let same_game = self.record.as_ref().is_some_and(|kept| {
-            let (a, b) = (&kept.moves, &record.moves);
-            let n = a.len().min(b.len());
-            kept.size == record.size
-                && kept.cells == record.cells
-                && kept.to_move == record.to_move
-                && a[..n] == b[..n]
-        });
-        if !same_game {
-            self.clocks = ByColor::new(|_| self.settings.config.clock.map(GameClock::new));
-        }
-        self.record = Some(record.clone());
-        Ok(())
     }
 }
 
-/// Plays `record` on the table; the refused move's index and why, in NBoard's words.
-fn load<B: Bits>(t: &mut EngineGame<B>, record: &GgfGame) -> Result<(), (usize, String)> {
+/// Each colour's clock at the start of a game, under `config`'s game clock.
+fn new_clocks(config: &Config) -> ByColor<Option<GameClock>> {
+    ByColor::new(|_| config.clock.map(GameClock::new))
+}
+
+/// Plays `record` on the table; whether it goes on with the table's game (the same start, and
+/// one list of moves begins the other), or the refused move's index and why, in NBoard's words.
+fn load<B: Bits>(t: &mut EngineGame<B>, record: &GgfGame) -> Result<bool, (usize, String)> {
     let cells = record.cells.iter().copied().take(t.game().shape().cells());
     let position = Position::from_cells(cells, record.to_move);
+    let (start, before): (Position<B>, Vec<_>) = (*t.game().start(), t.game().record().collect());
     t.load(position, &record.moves)
-        .map_err(|(i, e)| (i, refusal(e, record.moves[i].0, record.moves[i].1)))
+        .map_err(|(i, e)| (i, refusal(e, record.moves[i].0, record.moves[i].1)))?;
+    let game = t.game();
+    let shared = before.len().min(game.record().len());
+    Ok(*game.start() == start
+        && game
+            .record()
+            .take(shared)
+            .eq(before[..shared].iter().copied()))
 }
 
 /// Why `color`'s move `played` was refused, as the notes say it.
