@@ -47,6 +47,8 @@ pub struct Engine<B> {
     pub(super) eval: Evaluator<B>,
     pub(super) zobrist: Zobrist,
     pub(super) table: Arc<Table>,
+    /// Whether each search marks the table's entries as older (see [`Engine::one_solve`]).
+    pub(super) ages_table: bool,
     pub(super) config: Config,
     /// 0 for the thread that answers; helpers count from 1.
     pub(super) id: usize,
@@ -125,6 +127,7 @@ impl<B: Bits> Engine<B> {
             quarter_cells,
             zobrist,
             table: Arc::new(Table::new(config.hash_mb)),
+            ages_table: true,
             id: 0,
             shared: Arc::default(),
             eval,
@@ -185,6 +188,15 @@ impl<B: Bits> Engine<B> {
         self.table = table;
     }
 
+    /// Later solves are parts of one solve (the jobs of a split solve, many at once where
+    /// workers share a table): they leave the table's entries as current as their own, as one
+    /// direct solve does. Each would otherwise mark every entry before it as older, to be
+    /// replaced first, including those of the jobs running beside it (docs/decisions.md, "Jobs
+    /// that do not age one another's entries").
+    pub fn one_solve(&mut self) {
+        self.ages_table = false;
+    }
+
     /// The estimate of `pos` for its side to move.
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
         self.eval.evaluate(&self.rules, pos)
@@ -204,7 +216,9 @@ impl<B: Bits> Engine<B> {
 
     /// Resets the counters for a search started at `clock` with `limit` to spend.
     pub(super) fn begin(&mut self, clock: Instant, limit: Option<Duration>) {
-        self.table.new_search();
+        if self.ages_table {
+            self.table.new_search();
+        }
         self.ctx.nodes = 0;
         self.ctx.stopped = false;
         self.ctx.started = clock;

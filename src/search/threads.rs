@@ -17,6 +17,7 @@ impl<B: Bits> Engine<B> {
             eval: self.eval.clone(),
             zobrist: self.zobrist.clone(),
             table: Arc::clone(&self.table),
+            ages_table: self.ages_table,
             config: self.config.clone(),
             id,
             shared: Arc::clone(&self.shared),

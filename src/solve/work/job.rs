@@ -94,6 +94,7 @@ impl KeptSolver {
                 }
                 if self.many {
                     engine.prepare_for(root);
+                    engine.one_solve();
                 }
                 engine
             }
