@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The cost of a split solve run as one MPI job against the direct solve: the CPU seconds
 # (user+sys) of `othello solve --threads 1` against those of every rank of
-# `mpirun -n RANKS othello solve --work DIR --mpi` (after the split, counted too), and the wall
-# time of each. Ranks beyond the cores share them (--oversubscribe): the CPU ratio stays
-# meaningful, the wall time does not.
+# `mpirun -n RANKS othello solve --work DIR --mpi` (after the split, counted too), the nodes of
+# each, and the wall time of the MPI run. Ranks beyond the cores share them (--oversubscribe):
+# the CPU ratio stays meaningful (though each node then costs more CPU: decisions.md, "Jobs no
+# pass asks for any more"), the wall time does not; the nodes' ratio is the same on any machine
+# and moves far less from run to run.
 #
 #   bench/work-mpi.sh                              # 4 and 8 ranks on the three boards below
 #   RANKS="2 4" SPLIT=200 bench/work-mpi.sh "5 6" "--rules simple|4 6 --misere"
@@ -27,7 +29,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cpu() { awk '{printf "%.2f", $1 + $2}' "$1"; }
 wall() { awk '{printf "%.2f", $3}' "$1"; }
-printf '%-26s %6s %10s %10s %10s %6s %10s\n' board ranks direct_cpu split_cpu run_cpu ratio run_wall
+nodes() { awk '$1 == "Nodes:" {print $2}' "$1"; }
+printf '%-26s %6s %10s %10s %10s %6s %10s %6s\n' board ranks direct_cpu split_cpu run_cpu ratio run_wall nodes
 for board in "${boards[@]}"; do
     global=""
     if [[ $board == *"|"* ]]; then
@@ -52,8 +55,9 @@ for board in "${boards[@]}"; do
         d=$(cpu "$scratch/direct.time")
         s=$(cpu "$scratch/split.time")
         r=$(cpu "$scratch/run.time")
-        printf '%-26s %6s %10s %10s %10s %6.2f %10s\n' "${global:+$global }${rows}x$cols${extra:+ $extra}" \
+        printf '%-26s %6s %10s %10s %10s %6.2f %10s %6.2f\n' "${global:+$global }${rows}x$cols${extra:+ $extra}" \
             "$n" "$d" "$s" "$r" "$(awk -v a="$s" -v b="$r" -v c="$d" 'BEGIN{print (a + b) / c}')" \
-            "$(wall "$scratch/run.time")"
+            "$(wall "$scratch/run.time")" \
+            "$(awk -v a="$(nodes "$scratch/run.out")" -v b="$(nodes "$scratch/direct.out")" 'BEGIN{print a / b}')"
     done
 done
