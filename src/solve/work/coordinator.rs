@@ -10,14 +10,14 @@
 //!    them, else the jobs still wanted, in the order the search meets them. The other moves
 //!    of an "at most" test wait for its first move's (young brothers wait), where rounds ask
 //!    for them all at once.
-//! 2. Cancel a running job whose window the results have decided, whose position the tree
+//! 2. Hand the wanted jobs to idle workers, in order, one job per position at a time.
+//! 3. Cancel a running job whose window the results have decided, whose position the tree
 //!    now asks for in a window the job's does not hold, or whose position the pass no longer
 //!    asks for at all (a sibling's result refuted the test it served).
-//! 3. Hand the wanted jobs to idle workers, in order, one job per position at a time. Told
-//!    to `--speculate`, with workers still idle, pass again asking also for tests at
+//! 4. Told to `--speculate`, with workers still idle, pass again asking also for tests at
 //!    estimates (as a split's first round does): work only where workers would wait anyway,
 //!    but thrown away where an estimate is wrong.
-//! 4. With workers still idle, split the job that has run longest (it holds
+//! 5. With workers still idle, split the job that has run longest (it holds
 //!    the rest up): from then on the tree merges it from its moves, whose jobs the idle workers
 //!    share, and the job itself is cancelled.
 //!
@@ -210,20 +210,18 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                     write_report(&mut self.tree, self.plan, &self.root, outcome, &totals, out)?;
                     return Ok(Ok(totals));
                 }
-                self.cancel_pointless(workers)?;
                 let asked = self.hand_out(workers)?;
+                // A cancelled job frees its worker only once it reports, so cancelling after
+                // the hand-out loses no job. The guessing pass below asks for its jobs only
+                // while workers are idle, so under `--speculate` a job the normal pass does
+                // not ask for is kept.
+                self.cancel_pointless(workers, (!self.options.speculate).then_some(&asked))?;
                 // Workers still idle: the tests at estimates are work that would otherwise
-                // wait. The same pass again, guessing where values are not known yet. Its
-                // jobs are asked for only while workers are idle, so a job that no pass asks
-                // for is stopped only when not speculating.
-                if self.options.speculate {
-                    if self.running.iter().any(Option::is_none) {
-                        self.tree.guesses = Guesses::Always;
-                        pass(&mut self.tree, &self.root, self.plan.which)?;
-                        self.hand_out(workers)?;
-                    }
-                } else {
-                    self.cancel_unasked(workers, &asked)?;
+                // wait. The same pass again, guessing where values are not known yet.
+                if self.options.speculate && self.running.iter().any(Option::is_none) {
+                    self.tree.guesses = Guesses::Always;
+                    pass(&mut self.tree, &self.root, self.plan.which)?;
+                    self.hand_out(workers)?;
                 }
                 let step = self.step;
                 self.asked_since.retain(|_, (_, asked)| *asked == step);
@@ -291,8 +289,18 @@ impl<'a, B: Bits> Coordinator<'a, B> {
         Ok(())
     }
 
-    /// Cancels the running jobs whose windows the results have decided.
-    fn cancel_pointless(&mut self, workers: &mut dyn Workers) -> anyhow::Result<()> {
+    /// Cancels the running window jobs whose results are no longer needed: those whose window
+    /// the results have decided, and, given the canonical positions the last pass asked for
+    /// (`asked`), those whose position it no longer asks for at all. There a result refuted
+    /// the test they served (one move failing an "at most" test settles it, and its other
+    /// moves' jobs are thrown away); their entries stay in the table, should a later pass ask
+    /// for them again. (4x7 SIMPLE on 7 workers: 49 jobs that one worker never needed, 211 M
+    /// nodes beside 934 M in all, ran to their end.)
+    fn cancel_pointless(
+        &mut self,
+        workers: &mut dyn Workers,
+        asked: Option<&HashSet<Position<B>>>,
+    ) -> anyhow::Result<()> {
         for (worker, slot) in self.running.iter_mut().enumerate() {
             let Some(r) = slot.as_mut().filter(|r| !r.cancelled) else {
                 continue;
@@ -301,30 +309,9 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 continue;
             };
             let (low, high) = self.tree.bounds(&r.position);
-            if low >= beta || high <= alpha || low == high {
-                r.cancelled = true;
-                workers.send(worker, Order::Cancel { id: r.id })?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Cancels the running window jobs whose positions the last pass no longer asks for (its
-    /// canonical positions, `asked`): a result refuted the test they served (one move failing
-    /// an "at most" test settles it, and its other moves' jobs are thrown away), so what they
-    /// would prove is not needed. Their entries stay in the table, should a later pass ask for
-    /// them again. (4x7 SIMPLE on 7 workers: 49 jobs that one worker never needed, 211 M
-    /// nodes beside 934 M in all, ran to their end.)
-    fn cancel_unasked(
-        &mut self,
-        workers: &mut dyn Workers,
-        asked: &HashSet<Position<B>>,
-    ) -> anyhow::Result<()> {
-        for (worker, slot) in self.running.iter_mut().enumerate() {
-            let Some(r) = slot.as_mut().filter(|r| !r.cancelled) else {
-                continue;
-            };
-            if matches!(r.job.task, Task::Window { .. }) && !asked.contains(&r.canonical) {
+            let decided = low >= beta || high <= alpha || low == high;
+            let unasked = asked.is_some_and(|asked| !asked.contains(&r.canonical));
+            if decided || unasked {
                 r.cancelled = true;
                 workers.send(worker, Order::Cancel { id: r.id })?;
             }
