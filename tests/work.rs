@@ -101,6 +101,8 @@ fn the_local_runner_gives_the_direct_solve_on_every_variant() {
             "--run-local",
             "--workers",
             "2",
+            "--cores",
+            "2",
         ];
         // Every other case guesses with the idle worker.
         if n % 2 == 1 {
@@ -881,6 +883,8 @@ fn jobs_split_among_idle_workers_give_the_direct_solve() {
         "--run-local",
         "--workers",
         "3",
+        "--cores",
+        "3",
         "--split-after",
         "1ms",
     ];
@@ -894,6 +898,51 @@ fn jobs_split_among_idle_workers_give_the_direct_solve() {
     assert_eq!(report(&again), report(&run));
     let merged = othello(&["solve", "--work", d, "--merge"]);
     assert_eq!(report(&merged), report(&run), "{}", text(&merged.stderr));
+}
+
+/// A machine runs at most a job a core: three workers on `--cores 1` never run two jobs at
+/// once (the record's times do not overlap) and split nothing, however soon they may
+/// (`--split-after 1ms`); the report is the direct solve's.
+#[test]
+fn workers_beyond_the_cores_wait() {
+    let solve = ["--rows", "4", "--cols", "6"];
+    let dir = split_folder("one-core", &["--rows", "4", "--cols", "6", "--split", "12"]);
+    let d = dir.to_str().unwrap();
+    let args = [
+        "solve",
+        "--work",
+        d,
+        "--run-local",
+        "--workers",
+        "3",
+        "--cores",
+        "1",
+        "--split-after",
+        "1ms",
+    ];
+    let run = othello(&args);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(report(&run), direct(&[], &solve));
+    let record = std::fs::read_to_string(dir.join("solve.log")).unwrap();
+    // job ID WORKER AFTER START-MS END-MS ...
+    let mut spans: Vec<(u64, u64)> = record
+        .lines()
+        .filter(|l| l.starts_with("job "))
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            (f[4].parse().unwrap(), f[5].parse().unwrap())
+        })
+        .collect();
+    assert!(spans.len() > 3, "{record}");
+    // Nor is a held-up job split while no core is free.
+    assert!(!record.lines().any(|l| l.starts_with("split ")), "{record}");
+    spans.sort();
+    for pair in spans.windows(2) {
+        assert!(
+            pair[1].0 >= pair[0].1,
+            "two jobs at once: {pair:?}\n{record}"
+        );
+    }
 }
 
 /// Without the cargo feature `mpi`, `--mpi` says how to get it (tests/mpi.rs runs it).

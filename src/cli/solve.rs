@@ -99,9 +99,13 @@ pub struct Args {
     /// estimates are good and cores many; more CPU where estimates are off.
     #[arg(long, requires = "coordinated")]
     pub speculate: bool,
-    /// Jobs run at once by --run-local [default: every core].
+    /// Worker threads of --run-local [default: every core].
     #[arg(long, value_name = "K", requires = "run_local", value_parser = threads_arg)]
     pub workers: Option<usize>,
+    /// With --run-local or --mpi: the cores of each machine, at most one job a core at once;
+    /// workers beyond them wait [default: the CPUs the machine's workers may run on].
+    #[arg(long, value_name = "N", requires = "coordinated", value_parser = threads_arg)]
+    pub cores: Option<usize>,
     /// With --split: project the CPU time of every round: the rounds run with estimates for
     /// the jobs' values, a sample of their jobs solved (round 1's into the folder), a job
     /// stopped by --limit projected from a split of its own.
@@ -181,6 +185,7 @@ fn solve_work(args: Args, rules: GameRules, eval: &Evaluation, dir: &Path) -> Re
         interrupt: Interrupt::on_signals()?,
         split_after: args.split_after.unwrap_or(work::SPLIT_AFTER),
         speculate: args.speculate,
+        cores: args.cores,
     };
     let mut stdout = io::stdout().lock();
     if args.span {

@@ -10,14 +10,15 @@
 //!    them, else the jobs still wanted, in the order the search meets them. The other moves
 //!    of an "at most" test wait for its first move's (young brothers wait), where rounds ask
 //!    for them all at once.
-//! 2. Hand the wanted jobs to idle workers, in order, one job per position at a time.
+//! 2. Hand the wanted jobs to idle workers, in order, one job per position at a time, and no
+//!    more jobs on a machine than its cores ([`Cores`]).
 //! 3. Cancel a running job whose window the results have decided, whose position the tree
 //!    now asks for in a window the job's does not hold, or whose position the pass no longer
 //!    asks for at all (a sibling's result refuted the test it served).
 //! 4. Told to `--speculate`, with workers still idle, pass again asking also for tests at
 //!    estimates (as a split's first round does): work only where workers would wait anyway,
 //!    but thrown away where an estimate is wrong.
-//! 5. With workers still idle, split the job that has run longest (it holds
+//! 5. With a worker still free to start, split the job that has run longest (it holds
 //!    the rest up): from then on the tree merges it from its moves, whose jobs the idle workers
 //!    share, and the job itself is cancelled.
 //!
@@ -43,10 +44,82 @@ use std::time::{Duration, Instant};
 
 /// The workers a coordinator hands jobs to.
 pub trait Workers {
-    fn count(&self) -> usize;
+    /// Where the workers run: their count, and the cores each machine gives them.
+    fn cores(&self) -> Cores;
     fn send(&mut self, worker: usize, order: Order) -> anyhow::Result<()>;
     /// The next report, waiting at most `wait` for one.
     fn receive(&mut self, wait: Duration) -> anyhow::Result<Option<Report>>;
+}
+
+/// The workers by machine, and each machine's cores: a machine runs at most as many jobs at
+/// once as it has cores. Workers beyond them (ranks started with `--oversubscribe`, threads
+/// past the cores) would only take turns on the same cores, and every job run beside
+/// another is a guess that sequential search might have cut off: 4x7 SIMPLE took 1.73 times
+/// the direct solve's nodes on 7 workers sharing 2 cores, 1.43 times on 2 (decisions.md,
+/// "A job a core"). A held-up job is split only while a core is free, for the same reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cores {
+    /// By worker: its machine.
+    machine: Vec<usize>,
+    /// By machine: its cores.
+    cores: Vec<usize>,
+}
+
+impl Cores {
+    /// `workers` on one machine of `cores` cores.
+    pub fn one_machine(workers: usize, cores: usize) -> Cores {
+        Cores {
+            machine: vec![0; workers],
+            cores: vec![cores.max(1)],
+        }
+    }
+
+    /// Workers whose machines are given by any labels (`labels[w]` for worker `w`), with the
+    /// cores of each worker's machine (`cores[w]`, the same for every worker of a machine).
+    pub fn by_label<L: PartialEq>(labels: &[L], cores: &[usize]) -> Cores {
+        let mut seen: Vec<&L> = Vec::new();
+        let mut machine = Vec::with_capacity(labels.len());
+        let mut counts = Vec::new();
+        for (label, &n) in labels.iter().zip(cores) {
+            let m = match seen.iter().position(|&l| l == label) {
+                Some(m) => m,
+                None => {
+                    seen.push(label);
+                    counts.push(n.max(1));
+                    seen.len() - 1
+                }
+            };
+            machine.push(m);
+        }
+        Cores {
+            machine,
+            cores: counts,
+        }
+    }
+
+    pub fn workers(&self) -> usize {
+        self.machine.len()
+    }
+
+    /// The idle workers that may start a job now, lowest first: on each machine, as many as
+    /// its cores leave room for beside the jobs running there (`busy[w]`).
+    fn free(&self, busy: impl Iterator<Item = bool>) -> Vec<usize> {
+        let busy: Vec<bool> = busy.collect();
+        let mut room = self.cores.clone();
+        for (w, _) in busy.iter().enumerate().filter(|(_, &b)| b) {
+            let m = self.machine[w];
+            room[m] = room[m].saturating_sub(1);
+        }
+        let mut free = Vec::new();
+        for (w, _) in busy.iter().enumerate().filter(|(_, &b)| !b) {
+            let m = self.machine[w];
+            if room[m] > 0 {
+                room[m] -= 1;
+                free.push(w);
+            }
+        }
+        free
+    }
 }
 
 /// A job too small to be worth splitting: below this many empty cells it ends in well under
@@ -68,7 +141,7 @@ pub fn coordinate(
     let plan = folder.plan()?;
     let _lock = folder.lock(LockKind::Exclusive)?;
     crate::with_bits!(plan.start.shape(), |B| {
-        Coordinator::<B>::new(&folder, &plan, workers.count(), options)?.run(workers, out)
+        Coordinator::<B>::new(&folder, &plan, workers.cores(), options)?.run(workers, out)
     })
 }
 
@@ -108,6 +181,7 @@ struct Coordinator<'a, B: Bits> {
     record: Record,
     /// By worker: the job it runs.
     running: Vec<Option<Running<B>>>,
+    cores: Cores,
     next_id: u64,
     /// The last job whose result the tree learned.
     last_learned: Option<u64>,
@@ -126,7 +200,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
     fn new(
         folder: &'a Folder,
         plan: &'a Plan,
-        workers: usize,
+        cores: Cores,
         options: &'a JobOptions,
     ) -> anyhow::Result<Self> {
         let eval = &options.search.eval;
@@ -171,7 +245,8 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             tree,
             root,
             record,
-            running: (0..workers).map(|_| None).collect(),
+            running: (0..cores.workers()).map(|_| None).collect(),
+            cores,
             next_id,
             last_learned,
             asked_since: HashMap::new(),
@@ -218,7 +293,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 self.cancel_pointless(workers, (!self.options.speculate).then_some(&asked))?;
                 // Workers still idle: the tests at estimates are work that would otherwise
                 // wait. The same pass again, guessing where values are not known yet.
-                if self.options.speculate && self.running.iter().any(Option::is_none) {
+                if self.options.speculate && !self.free_workers().is_empty() {
                     self.tree.guesses = Guesses::Always;
                     pass(&mut self.tree, &self.root, self.plan.which)?;
                     self.hand_out(workers)?;
@@ -226,7 +301,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 let step = self.step;
                 self.asked_since.retain(|_, (_, asked)| *asked == step);
             }
-            if self.running.iter().any(Option::is_none) && self.split_longest(workers)? {
+            if !self.free_workers().is_empty() && self.split_longest(workers)? {
                 changed = true;
                 continue;
             }
@@ -323,6 +398,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
     /// its images) at a time; the canonical positions it asked for.
     fn hand_out(&mut self, workers: &mut dyn Workers) -> anyhow::Result<HashSet<Position<B>>> {
         let mut asked_positions = HashSet::new();
+        let mut free = self.free_workers().into_iter();
         let wants = self.tree.wants();
         let lines = self.tree.lines_asked.clone();
         let asked = (wants.iter().map(Asked::Window))
@@ -355,7 +431,7 @@ impl<'a, B: Bits> Coordinator<'a, B> {
                 .or_insert((self.last_learned, self.step));
             *step = self.step;
             let since = *since;
-            let Some(worker) = self.running.iter().position(Option::is_none) else {
+            let Some(worker) = free.next() else {
                 continue;
             };
             self.asked_since.remove(&canonical);
@@ -384,6 +460,11 @@ impl<'a, B: Bits> Coordinator<'a, B> {
             });
         }
         Ok(asked_positions)
+    }
+
+    /// The idle workers that may start a job now ([`Cores::free`]).
+    fn free_workers(&self) -> Vec<usize> {
+        self.cores.free(self.running.iter().map(Option::is_some))
     }
 
     /// Splits the window job that has run longest, when it is large enough and has run long
@@ -452,5 +533,28 @@ impl<'a, B: Bits> Coordinator<'a, B> {
         }
         self.tree.keep_estimates(estimates);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cores;
+
+    #[test]
+    fn a_machine_starts_no_more_jobs_than_its_cores() {
+        // Workers 0, 2 and 3 on machine "a" (2 cores), 1 and 4 on "b" (1 core).
+        let cores = Cores::by_label(&["a", "b", "a", "a", "b"], &[2, 1, 2, 2, 1]);
+        assert_eq!(cores.workers(), 5);
+        let idle = [false; 5];
+        assert_eq!(cores.free(idle.into_iter()), [0, 1, 2]);
+        // Worker 2 busy: one more on "a"; worker 1 busy: none on "b".
+        let busy = [false, true, true, false, false];
+        assert_eq!(cores.free(busy.into_iter()), [0]);
+        let all_busy = [true, false, true, false, false];
+        assert_eq!(cores.free(all_busy.into_iter()), [1]);
+        assert_eq!(
+            Cores::one_machine(3, 8).free([false; 3].into_iter()),
+            [0, 1, 2]
+        );
     }
 }

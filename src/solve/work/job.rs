@@ -32,6 +32,8 @@ pub struct JobOptions {
     /// Whether a coordinator with idle workers has them test moves at estimates before the
     /// values those tests depend on are known.
     pub speculate: bool,
+    /// The cores of each machine, where not those its workers may run on ([`super::Cores`]).
+    pub cores: Option<usize>,
 }
 
 /// How long a job runs before a coordinator with idle workers splits it: a job that ends

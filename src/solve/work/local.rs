@@ -1,7 +1,7 @@
 //! `--run-local`: the whole split solve in this process, the coordinator handing its jobs to
 //! worker threads, each with its own solver kept from job to job, all of them with one table.
 
-use super::coordinator::{coordinate, Workers};
+use super::coordinator::{coordinate, Cores, Workers};
 use super::folder::{Folder, Job, Plan};
 use super::job::{handed_out_journal, plan_root, solve_job, JobEnd, JobOptions, KeptSolver};
 use super::merge::Totals;
@@ -45,6 +45,7 @@ struct Thread {
 struct Threads {
     threads: Vec<Thread>,
     reports: Receiver<Report>,
+    cores: usize,
 }
 
 impl Threads {
@@ -84,7 +85,15 @@ impl Threads {
                 }
             })
             .collect();
-        Threads { threads, reports }
+        // The threads may run on every CPU this process may.
+        let cores = options.cores.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        Threads {
+            threads,
+            reports,
+            cores,
+        }
     }
 
     /// Tells every thread there is no more work and waits for them.
@@ -108,8 +117,8 @@ impl Drop for Threads {
 }
 
 impl Workers for Threads {
-    fn count(&self) -> usize {
-        self.threads.len()
+    fn cores(&self) -> Cores {
+        Cores::one_machine(self.threads.len(), self.cores)
     }
 
     fn send(&mut self, worker: usize, order: Order) -> anyhow::Result<()> {

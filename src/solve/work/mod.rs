@@ -28,7 +28,7 @@ mod span;
 mod split;
 mod tree;
 
-pub use coordinator::{coordinate, Workers};
+pub use coordinator::{coordinate, Cores, Workers};
 pub use folder::{Folder, Job, JobResult, Plan, Round, Task};
 pub use job::{run_jobs, Batch, Found, JobEnd, JobOptions, SPLIT_AFTER, STATUS_JOB_STOPPED};
 pub use local::run_local;

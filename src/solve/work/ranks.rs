@@ -8,7 +8,7 @@
 //! Only each process's main thread calls MPI (`MPI_THREAD_FUNNELED`): a worker solves on a
 //! thread of its own while its main thread watches for a cancel.
 
-use super::coordinator::{coordinate, Workers};
+use super::coordinator::{coordinate, Cores, Workers};
 use super::folder::{Folder, Job, Plan};
 use super::job::{JobEnd, JobOptions, KeptSolver};
 use super::local::solve_assigned;
@@ -16,6 +16,7 @@ use super::merge::Totals;
 use super::messages::{Ended, Order, Report};
 use crate::search::Table;
 use anyhow::{bail, Context};
+use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::ffi::CStr;
@@ -78,19 +79,21 @@ pub fn run_mpi(
              the others solve"
         );
     }
-    let table = node_table(&world, options.search.hash_mb);
+    let node = world.split_shared(world.rank());
+    let table = node_table(&world, &node, options.search.hash_mb);
+    let cores = node_cores(&world, &node, options.cores);
     if world.rank() != 0 {
         serve(&world, dir, options, table)?;
         return Ok(None);
     }
     let mut ranks = Ranks {
         world: &world,
-        count: world.size() as usize - 1,
+        cores: cores.expect("rank 0 gathers the cores"),
     };
     let solved = coordinate(dir, &mut ranks, options, out);
     if solved.is_err() {
         // The workers wait for orders: tell them to end, so that every rank finalizes.
-        for worker in 0..ranks.count {
+        for worker in 0..ranks.cores.workers() {
             let _ = ranks.send(worker, Order::Finish);
         }
     }
@@ -100,12 +103,12 @@ pub fn run_mpi(
 /// The worker ranks, as the coordinator sees them: worker `w` is rank `w + 1`.
 struct Ranks<'a> {
     world: &'a SimpleCommunicator,
-    count: usize,
+    cores: Cores,
 }
 
 impl Workers for Ranks<'_> {
-    fn count(&self) -> usize {
-        self.count
+    fn cores(&self) -> Cores {
+        self.cores.clone()
     }
 
     fn send(&mut self, worker: usize, order: Order) -> anyhow::Result<()> {
@@ -142,8 +145,11 @@ fn text(bytes: &[u8]) -> anyhow::Result<&str> {
 /// collective). The table is a POSIX shared-memory object that the node's first rank names;
 /// it is unlinked once every rank of the node has mapped it, so that nothing is left behind
 /// however the run ends.
-fn node_table(world: &SimpleCommunicator, megabytes: usize) -> Option<Arc<Table>> {
-    let node = world.split_shared(world.rank());
+fn node_table(
+    world: &SimpleCommunicator,
+    node: &SimpleCommunicator,
+    megabytes: usize,
+) -> Option<Arc<Table>> {
     let mut name = [0u8; 64];
     if node.rank() == 0 {
         let nanos = SystemTime::now()
@@ -170,6 +176,66 @@ fn node_table(world: &SimpleCommunicator, megabytes: usize) -> Option<Arc<Table>
             None
         }
     }
+}
+
+/// Where the workers run, on rank 0 (`None` on the others): each worker rank's node, and each
+/// node's cores, `cores` where given, else the CPUs its worker ranks may run on between them
+/// (the union of their affinity masks). Every rank calls this (it is collective).
+fn node_cores(
+    world: &SimpleCommunicator,
+    node: &SimpleCommunicator,
+    cores: Option<usize>,
+) -> Option<Cores> {
+    // Rank 0 coordinates: the cores it may run on are not a worker's.
+    let mask = match world.rank() {
+        0 => [0; CPU_WORDS],
+        _ => cpu_mask(),
+    };
+    let mut union = [0u64; CPU_WORDS];
+    node.all_reduce_into(&mask[..], &mut union[..], SystemOperation::bitwise_or());
+    let found = union.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+    // A node is named by its first rank in the world.
+    let mut first = world.rank();
+    node.process_at_rank(0).broadcast_into(&mut first);
+    let mine = [i64::from(first), cores.map_or(found, |n| n as u64) as i64];
+    let root = world.process_at_rank(0);
+    if world.rank() != 0 {
+        root.gather_into(&mine[..]);
+        return None;
+    }
+    let mut all = vec![0i64; 2 * world.size() as usize];
+    root.gather_into_root(&mine[..], &mut all[..]);
+    // Worker `w` is rank `w + 1`.
+    let workers = &all[2..];
+    let labels: Vec<i64> = workers.chunks(2).map(|c| c[0]).collect();
+    let counts: Vec<usize> = workers.chunks(2).map(|c| c[1].max(1) as usize).collect();
+    Some(Cores::by_label(&labels, &counts))
+}
+
+/// Words of a CPU mask: Linux's `cpu_set_t`, 1,024 CPUs.
+const CPU_WORDS: usize = 16;
+
+/// The CPUs this process may run on, a bit each; every CPU where the system does not say.
+fn cpu_mask() -> [u64; CPU_WORDS] {
+    // SAFETY: a zeroed `cpu_set_t` is an empty set; the call fills at most its size.
+    let set = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        match libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) {
+            0 => Some(set),
+            _ => None,
+        }
+    };
+    let Some(set) = set else {
+        return [u64::MAX; CPU_WORDS];
+    };
+    let mut mask = [0u64; CPU_WORDS];
+    for cpu in 0..CPU_WORDS * 64 {
+        // SAFETY: `cpu` is within the set's size.
+        if unsafe { libc::CPU_ISSET(cpu, &set) } {
+            mask[cpu / 64] |= 1 << (cpu % 64);
+        }
+    }
+    mask
 }
 
 /// The table of `megabytes` in the shared-memory object `name`, made if it is not there.
