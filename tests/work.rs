@@ -945,6 +945,42 @@ fn workers_beyond_the_cores_wait() {
     }
 }
 
+/// A line's job counts its own nodes, not also those of the job its worker ran before: on
+/// SIMPLE 3x8 the last test is of the position the line starts from, and the line then
+/// finds that test's proof in the table (the record once gave the line the test's nodes
+/// and its own).
+#[test]
+fn a_line_counts_only_its_own_nodes() {
+    let global = ["--rules", "simple"];
+    let solve = ["--rows", "3", "--cols", "8"];
+    let dir = scratch("line-nodes").join("w");
+    let d = dir.to_str().unwrap();
+    let split = with_work(&global, &solve, &["--split", "10", "--work", d]);
+    assert!(othello(&split).status.success());
+    let run = othello(&["solve", "--work", d, "--run-local", "--workers", "1"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(report(&run), direct(&global, &solve));
+    let record = std::fs::read_to_string(dir.join("solve.log")).unwrap();
+    // job ID WORKER AFTER START-MS END-MS NODES TASK ... (POSITION) ~CHECK
+    let jobs: Vec<(u64, &str, &str)> = record
+        .lines()
+        .filter(|l| l.starts_with("job "))
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            let position = &l[l.find('(').unwrap()..l.rfind(" ~").unwrap()];
+            (f[6].parse().unwrap(), f[7], position)
+        })
+        .collect();
+    let after_its_test: Vec<_> = jobs
+        .windows(2)
+        .filter(|p| p[1].1 == "line" && p[0].2 == p[1].2)
+        .collect();
+    assert!(!after_its_test.is_empty(), "{record}");
+    for pair in after_its_test {
+        assert!(pair[1].0 < pair[0].0, "{pair:?}\n{record}");
+    }
+}
+
 /// Without the cargo feature `mpi`, `--mpi` says how to get it (tests/mpi.rs runs it).
 #[cfg(not(feature = "mpi"))]
 #[test]

@@ -355,6 +355,9 @@ pub(super) fn solve_job<B: Bits>(
     engine.keep_journal(Some(Arc::clone(&journal.journal)));
     engine.observe(Some(interruptible(options.interrupt.clone(), stop)));
     let g = &rules.geometry;
+    // A window's solve counts its nodes from zero; a line goes on from the count of the solve
+    // before it (as a direct solve's report counts both), here the kept solver's last job.
+    let counted = engine.nodes();
     let found = match job.task {
         Task::Window { alpha, beta } => engine
             .solve_window_within(&pos, alpha, beta, options.limit)
@@ -389,7 +392,10 @@ pub(super) fn solve_job<B: Bits>(
     };
     engine.observe(None);
     engine.keep_journal(None);
-    let nodes = engine.nodes();
+    let nodes = match job.task {
+        Task::Window { .. } => engine.nodes(),
+        Task::Line { .. } => engine.nodes().saturating_sub(counted),
+    };
     warm.keep(engine);
     let stopped = found.is_none() || options.interrupt.signal().is_some();
     journal.finish(nodes, clock.elapsed(), !stopped);
