@@ -946,13 +946,13 @@ fn workers_beyond_the_cores_wait() {
 }
 
 /// A line's job counts its own nodes, not also those of the job its worker ran before: on
-/// SIMPLE 3x8 the last test is of the position the line starts from, and the line then
+/// SIMPLE 3x7 the last test is of the position the line starts from, and the line then
 /// finds that test's proof in the table (the record once gave the line the test's nodes
-/// and its own).
+/// and its own). Should the tree come to end otherwise, the test says so (no such pair).
 #[test]
 fn a_line_counts_only_its_own_nodes() {
     let global = ["--rules", "simple"];
-    let solve = ["--rows", "3", "--cols", "8"];
+    let solve = ["--rows", "3", "--cols", "7"];
     let dir = scratch("line-nodes").join("w");
     let d = dir.to_str().unwrap();
     let split = with_work(&global, &solve, &["--split", "10", "--work", d]);

@@ -16,6 +16,25 @@ impl<B: Bits> Engine<B> {
         list.iter().map(|c| c.cell).collect()
     }
 
+    /// The moves of `pos` in the order the exact solver tries them from an empty table, where
+    /// that order weighs the values of the sets of empty cells (SIMPLE rules, after
+    /// [`Engine::prepare_for`] a root whose empty cells hold `pos`'s); `None` elsewhere.
+    pub fn order_by_sets(&self, pos: &Position<B>) -> Option<Vec<usize>> {
+        let sets = self.solver.subsets.as_ref()?;
+        if !(self.rules.empty(pos) & !sets.within).is_empty() {
+            return None;
+        }
+        let mut list = Vec::new();
+        self.order(
+            pos,
+            self.rules.moves(pos),
+            None,
+            OrderingKind::Solve,
+            &mut list,
+        );
+        Some(list.iter().map(|c| c.cell).collect())
+    }
+
     /// A line of perfect play from `pos`, whose exact value for its side to move is `score`, to
     /// the end of the game: `None` for a pass. Every move is proved to keep the value (by a
     /// search of the position after it with a window around the value), so the line is optimal

@@ -211,7 +211,10 @@ pub(super) fn plan_tree<B: Bits>(
     eval: &Evaluation,
 ) -> Tree<B> {
     let empties = rules.empty(root).count();
-    Tree::new(rules.clone(), empties.saturating_sub(plan.depth), eval)
+    let mut tree = Tree::new(rules.clone(), empties.saturating_sub(plan.depth), eval);
+    // Under SIMPLE rules, the sets of empty cells that order the moves (and the lines).
+    tree.prepare_lines(root);
+    tree
 }
 
 /// The estimates the folder keeps for `tree`'s board under the evaluation `mark` names.

@@ -536,8 +536,23 @@ impl<B: Bits> Tree<B> {
             return Arc::clone(children);
         }
         let children = self.children(pos);
-        let children: Children<B> = match children.len() {
-            0 | 1 => children.into(),
+        let children: Children<B> = match (children.len(), self.liner.order_by_sets(pos)) {
+            (0 | 1, _) => children.into(),
+            // Under SIMPLE rules the solver orders by the values of the sets of empty cells,
+            // which tell a move's worth better than estimates a few moves deep: ordered so,
+            // 4x7 SIMPLE took 748 M nodes on one worker with 40 jobs asked, against 900 M
+            // ordered by estimates (under FULL rules the solver's order, without those
+            // values, took 2.4 times the nodes on 5x7).
+            (_, Some(order)) => {
+                let mut keyed: Vec<_> = children
+                    .into_iter()
+                    .map(|(m, child)| {
+                        (m.and_then(|m| order.iter().position(|&o| o == m)), m, child)
+                    })
+                    .collect();
+                keyed.sort_by_key(|&(i, m, _)| (i.is_none(), i, m));
+                keyed.into_iter().map(|(_, m, child)| (m, child)).collect()
+            }
             _ => {
                 let mut keyed: Vec<_> = children
                     .into_iter()
