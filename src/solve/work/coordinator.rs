@@ -54,9 +54,10 @@ pub trait Workers {
 /// The workers by machine, and each machine's cores: a machine runs at most as many jobs at
 /// once as it has cores. Workers beyond them (ranks started with `--oversubscribe`, threads
 /// past the cores) would only take turns on the same cores, and every job run beside
-/// another is a guess that sequential search might have cut off: 4x7 SIMPLE took 1.73 times
-/// the direct solve's nodes on 7 workers sharing 2 cores, 1.43 times on 2 (decisions.md,
-/// "A job a core"). A held-up job is split only while a core is free, for the same reason.
+/// another is a guess that sequential search might have cut off (4x7 SIMPLE, when measured:
+/// 1.73 times the direct solve's nodes on 7 workers sharing 2 cores, 1.43 times on 2;
+/// decisions.md, "A job a core"). A held-up job is split only while a core is free, for the
+/// same reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cores {
     /// By worker: its machine.
