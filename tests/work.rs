@@ -866,6 +866,33 @@ fn a_local_run_killed_mid_way_goes_on_from_its_record() {
     assert_eq!(report(&merged), report(&again));
 }
 
+/// A local run of the folder `d` with `workers` threads on `cores` cores, splitting a held-up
+/// job after a millisecond.
+fn splitting_soon<'a>(d: &'a str, workers: &'a str, cores: &'a str) -> [&'a str; 10] {
+    [
+        "solve",
+        "--work",
+        d,
+        "--run-local",
+        "--workers",
+        workers,
+        "--cores",
+        cores,
+        "--split-after",
+        "1ms",
+    ]
+}
+
+/// Runs `args` on the folder `dir`, checks that it gives the direct solve of `solve`, and
+/// returns its output and the record it leaves.
+fn run_against_direct(args: &[&str], solve: &[&str], dir: &Path) -> (Output, String) {
+    let run = othello(args);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(report(&run), direct(&[], solve));
+    let record = std::fs::read_to_string(dir.join("solve.log")).unwrap();
+    (run, record)
+}
+
 /// Jobs split as soon as workers are idle (`--split-after 1ms`): the record keeps the splits,
 /// the report is the direct solve's, and a run started again learns them.
 #[test]
@@ -876,22 +903,8 @@ fn jobs_split_among_idle_workers_give_the_direct_solve() {
         &["--rows", "5", "--cols", "5", "--split", "4"],
     );
     let d = dir.to_str().unwrap();
-    let args = [
-        "solve",
-        "--work",
-        d,
-        "--run-local",
-        "--workers",
-        "3",
-        "--cores",
-        "3",
-        "--split-after",
-        "1ms",
-    ];
-    let run = othello(&args);
-    assert!(run.status.success(), "{}", text(&run.stderr));
-    assert_eq!(report(&run), direct(&[], &solve));
-    let record = std::fs::read_to_string(dir.join("solve.log")).unwrap();
+    let args = splitting_soon(d, "3", "3");
+    let (run, record) = run_against_direct(&args, &solve, &dir);
     let splits = record.lines().filter(|l| l.starts_with("split ")).count();
     assert!(splits > 0, "no job was split:\n{record}");
     let again = othello(&args);
@@ -907,23 +920,11 @@ fn jobs_split_among_idle_workers_give_the_direct_solve() {
 fn workers_beyond_the_cores_wait() {
     let solve = ["--rows", "4", "--cols", "6"];
     let dir = split_folder("one-core", &["--rows", "4", "--cols", "6", "--split", "12"]);
-    let d = dir.to_str().unwrap();
-    let args = [
-        "solve",
-        "--work",
-        d,
-        "--run-local",
-        "--workers",
-        "3",
-        "--cores",
-        "1",
-        "--split-after",
-        "1ms",
-    ];
-    let run = othello(&args);
-    assert!(run.status.success(), "{}", text(&run.stderr));
-    assert_eq!(report(&run), direct(&[], &solve));
-    let record = std::fs::read_to_string(dir.join("solve.log")).unwrap();
+    let (_, record) = run_against_direct(
+        &splitting_soon(dir.to_str().unwrap(), "3", "1"),
+        &solve,
+        &dir,
+    );
     // job ID WORKER AFTER START-MS END-MS ...
     let mut spans: Vec<(u64, u64)> = record
         .lines()
