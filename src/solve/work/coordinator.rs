@@ -15,9 +15,9 @@
 //! 3. Cancel a running job whose window the results have decided, whose position the tree
 //!    now asks for in a window the job's does not hold, or whose position the pass no longer
 //!    asks for at all (a sibling's result refuted the test it served).
-//! 4. Told to `--speculate`, with workers still idle, pass again asking also for tests at
-//!    estimates (as a split's first round does): work only where workers would wait anyway,
-//!    but thrown away where an estimate is wrong.
+//! 4. Told to `--speculate`, with a worker still free to start, pass again asking also for
+//!    tests at estimates (as a split's first round does): work only where workers would wait
+//!    anyway, but thrown away where an estimate is wrong.
 //! 5. With a worker still free to start, split the job that has run longest (it holds
 //!    the rest up): from then on the tree merges it from its moves, whose jobs the idle workers
 //!    share, and the job itself is cancelled.
