@@ -21,7 +21,7 @@ impl<B: Bits> Engine<B> {
     /// [`Engine::prepare_for`] a root whose empty cells hold `pos`'s); `None` elsewhere.
     pub fn order_by_sets(&self, pos: &Position<B>) -> Option<Vec<usize>> {
         let sets = self.solver.subsets.as_ref()?;
-        if !(self.rules.empty(pos) & !sets.within).is_empty() {
+        if !sets.covers(self.rules.empty(pos)) {
             return None;
         }
         let mut list = Vec::new();

@@ -556,7 +556,7 @@ impl<B: Bits> Engine<B> {
         let variant = self.rules.variant;
         let empty = self.rules.empty(pos);
         if let Some(subsets) = &self.solver.subsets {
-            if (empty & !subsets.within).is_empty() {
+            if subsets.covers(empty) {
                 return;
             }
         }

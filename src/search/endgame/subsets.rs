@@ -156,6 +156,12 @@ impl<B: Bits> Subsets<B> {
         })
     }
 
+    /// Whether every set of the cells `empty` is valued here (they are among the root's).
+    #[inline]
+    pub(in crate::search) fn covers(&self, empty: B) -> bool {
+        (empty & !self.within).is_empty()
+    }
+
     /// The value of `pos` (whose empty cells are `empty`) for its side to move were every
     /// empty cell a move, if its empty cells are among the root's.
     #[inline]
@@ -165,7 +171,7 @@ impl<B: Bits> Subsets<B> {
         pos: &Position<B>,
         empty: B,
     ) -> Option<i32> {
-        if !(empty & !self.within).is_empty() {
+        if !self.covers(empty) {
             return None;
         }
         let index = match empty.to_word() {
