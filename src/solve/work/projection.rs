@@ -13,6 +13,7 @@
 
 use super::folder::{Folder, Task};
 use super::job::{plan_root, run_loaded_job, spread, JobEnd, JobOptions, KeptSolver};
+use super::merge::plan_tree;
 use super::outcome::pass;
 use super::tree::Tree;
 use crate::rules::{Bits, Position, Rules};
@@ -457,12 +458,7 @@ pub fn estimate(
         .context("the work folder has no round of jobs")?;
     crate::with_bits!(plan.start.shape(), |B| {
         let (rules, root) = plan_root::<B>(&plan)?;
-        let empties = rules.empty(&root).count();
-        let mut tree = Tree::new(
-            rules.clone(),
-            empties.saturating_sub(plan.depth),
-            &options.search.eval,
-        );
+        let mut tree = plan_tree(&plan, &rules, &root, &options.search.eval);
         let sim = simulate(&mut tree, &root, plan.which)?;
         let count = |kind| sim.jobs.iter().filter(|j| j.kind == kind).count();
         let kinds: Vec<String> = Kind::ALL.iter().map(|&k| k.counted(count(k))).collect();

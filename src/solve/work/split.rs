@@ -98,6 +98,8 @@ pub fn split(
         let (rules, root) = plan_root::<B>(&plan)?;
         let empties = rules.empty(&root).count();
         let mut tree = Tree::new(rules, empties, eval);
+        // Ordered as the merges and the coordinator will order it (see `plan_tree`).
+        tree.prepare_lines(&root);
         let guess = tree.guess(&root);
         let depth = super::projection::first_round(&mut tree, &root, plan.which, jobs, interrupt)?;
         let (wants, lines) = (tree.wants(), tree.lines_asked.clone());
