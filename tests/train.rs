@@ -735,3 +735,82 @@ fn bad_shards_are_refused_and_files_left_as_they_were() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `train probcut` writes the midgame fits and, for the selective solve, an end fit per number
+/// of empty cells solved; the engine reads the file back beside its weights and plays with it.
+#[test]
+fn probcut_fits_the_midgame_and_the_end() {
+    let dir = scratch("probcut");
+    let out = dir.join("6x6.probcut");
+    let fitted = othello()
+        .args([
+            "train",
+            "probcut",
+            "--rows",
+            "6",
+            "--cols",
+            "6",
+            "--positions",
+            "60",
+        ])
+        .args([
+            "--max-depth",
+            "4",
+            "--phases",
+            "1",
+            "--end-max",
+            "18",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(fitted.status.success(), "{fitted:?}");
+    let text = fs::read_to_string(&out).unwrap();
+    assert!(text.contains("\nboard 6x6\n"), "{text}");
+    assert!(text.contains("\nfit 4 2 1-36 "), "{text}");
+    // Games that reach 18 empty cells (nearly all) give the end fit its samples.
+    let end = text
+        .lines()
+        .find(|l| l.starts_with("end 18 8 "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let samples: usize = end.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!((30..=60).contains(&samples), "{end}");
+    // No end fits with --end-max below 18.
+    let midgame_only = dir.join("midgame.probcut");
+    let fitted = othello()
+        .args([
+            "train",
+            "probcut",
+            "--rows",
+            "6",
+            "--cols",
+            "6",
+            "--positions",
+            "60",
+        ])
+        .args([
+            "--max-depth",
+            "4",
+            "--phases",
+            "1",
+            "--end-max",
+            "0",
+            "--out",
+        ])
+        .arg(&midgame_only)
+        .output()
+        .unwrap();
+    assert!(fitted.status.success(), "{fitted:?}");
+    let midgame = fs::read_to_string(&midgame_only).unwrap();
+    assert!(!midgame.contains("\nend "), "{midgame}");
+    // The midgame lines are the same either way.
+    let fits = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("fit "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(fits(&text), fits(&midgame));
+    fs::remove_dir_all(&dir).unwrap();
+}

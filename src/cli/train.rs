@@ -79,6 +79,11 @@ pub struct TrainProbCutArgs {
     /// Ranges of empty cells fitted apart.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub phases: u32,
+    /// The end fits (a solve predicted by a shallow search, for a time-limited engine's
+    /// selective solve): one position of each game, with 18 to N empty cells, solved
+    /// exactly. Below 18, none.
+    #[arg(long, value_name = "N", default_value_t = 24)]
+    pub end_max: u32,
     /// The seed of the games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -281,6 +286,7 @@ pub fn run(
                 positions: a.positions,
                 max_depth: a.max_depth,
                 phases: a.phases,
+                end_max: a.end_max,
                 seed: a.seed,
                 threads: a.threads.unwrap_or_else(all_cores),
                 search: Config::to_depth(1)
@@ -297,7 +303,7 @@ pub fn run(
             writeln!(
                 out,
                 "{} from {} written to {}",
-                Counted(fits.fits().len(), "fit"),
+                Counted(fits.fits().len() + fits.end_fits().len(), "fit"),
                 Counted(samples, "sample"),
                 a.out.display()
             )?;

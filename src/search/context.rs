@@ -21,6 +21,10 @@ pub(super) struct Context<B> {
     /// When the current search began.
     pub(super) started: Instant,
     pub(super) progress: SolveProgress,
+    /// While an iteration solves selectively: the solver cuts its null-window nodes where the
+    /// weights have end fits (see [`super::probcut`] and `Engine::end_cut`), and stores their
+    /// values as searches as deep as their empty cells, which only such a solve reads.
+    pub(super) selective_end: bool,
 }
 
 impl<B: Bits> Context<B> {
@@ -35,6 +39,7 @@ impl<B: Bits> Context<B> {
             outdated: false,
             started,
             progress: SolveProgress::default(),
+            selective_end: false,
         }
     }
 }

@@ -1,12 +1,13 @@
 //! The fits of the selective search (`othello train probcut`): positions from games the engine
 //! plays against itself after a few random moves, each searched at every depth that a fit
 //! pairs, and a least-squares line per depth and phase between the shallow and the deep values
-//! ([`ProbCut::fit`]).
+//! ([`ProbCut::fit`]); and for the end fits, a position of each game near its end, searched
+//! shallow and solved.
 
 use crate::random::splitmix;
 use crate::rules::{Bits, Position, Rules, Setup};
 use crate::search::probcut::{self, ProbCut, Sample};
-use crate::search::{Config, Engine};
+use crate::search::{Config, Engine, DISC};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -20,6 +21,9 @@ pub struct ProbCutOptions {
     pub max_depth: u32,
     /// Ranges of empty cells fitted apart.
     pub phases: u32,
+    /// The most empty cells of the end fits' solves (from [`probcut::END_FROM`]); below
+    /// that, none are made.
+    pub end_max: u32,
     pub seed: u64,
     pub threads: usize,
     /// The searches' evaluation and table; its limits and selectivity are set here.
@@ -66,11 +70,22 @@ fn fit_in<B: Bits>(options: &ProbCutOptions) -> Result<(ProbCut, usize), String>
 }
 
 /// The samples of game `game`: a position at a random ply, searched at every depth up to the
-/// deepest fitted that stays short of the end.
+/// deepest fitted that stays short of the end; and an end fit's sample of a game of its own.
 fn sample_game<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) -> Vec<Sample> {
+    let mut samples = midgame_samples(rules, options, game);
+    samples.extend(end_sample(rules, options, game));
+    samples
+}
+
+fn midgame_samples<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) -> Vec<Sample> {
     let mut state = options.seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let cells = rules.geometry.cell_count() as u64;
-    let Some(pos) = position_of_game(rules, options, &mut state, cells) else {
+    let random = RANDOM_MOVES + splitmix(&mut state) % (cells / 8).max(1);
+    // Past the opening, and short of the last moves, where no search is cut.
+    let last = cells.saturating_sub(8).max(random + 1);
+    let stop = random + splitmix(&mut state) % (last - random);
+    let Some(pos) = position_of_game(rules, options, &mut state, random, |ply, _| ply >= stop)
+    else {
         return Vec::new();
     };
     let empties = rules.empty(&pos).count();
@@ -95,20 +110,51 @@ fn sample_game<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) -
         .collect()
 }
 
-/// A position of a game opened by random moves and played on by a shallow engine, taken at a
-/// ply drawn evenly over the game (never the end).
+/// The end fits' sample of game `game`: a position with a number of empty cells drawn evenly
+/// from [`probcut::END_FROM`] to `end_max`, searched shallow and solved; none when the game
+/// ends first.
+fn end_sample<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) -> Option<Sample> {
+    let first = probcut::END_FROM;
+    if options.end_max < first {
+        return None;
+    }
+    // A stream apart from the midgame samples', so that those stay as they were.
+    let mut state =
+        (options.seed ^ 0xE2D5_0F17_A8C3_6B49) ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let cells = rules.geometry.cell_count() as u64;
+    let random = RANDOM_MOVES + splitmix(&mut state) % (cells / 8).max(1);
+    let empties = first + (splitmix(&mut state) % u64::from(options.end_max - first + 1)) as u32;
+    let pos = position_of_game(rules, options, &mut state, random, |_, pos| {
+        rules.empty(pos).count() <= empties
+    })?;
+    let empties = rules.empty(&pos).count();
+    if empties < first {
+        return None;
+    }
+    let mut engine = Engine::new(rules.clone(), options.search.clone().with_probcut(None));
+    // The shallow search first, on an empty table: the solve's exact values would answer it.
+    engine.set_limits(Some(probcut::shallow_depth(empties)), None);
+    let shallow = engine.search(&pos).score;
+    let deep = engine.solve_exact(&pos, false).score * DISC;
+    Some(Sample {
+        depth: empties,
+        empties,
+        shallow,
+        deep,
+    })
+}
+
+/// A position of a game opened by `random` random moves and played on by a shallow engine:
+/// the first, at ply `ply`, for which `stop(ply, position)` holds (never the end).
 fn position_of_game<B: Bits>(
     rules: &Rules<B>,
     options: &ProbCutOptions,
     state: &mut u64,
-    cells: u64,
+    random: u64,
+    stop: impl Fn(u64, &Position<B>) -> bool,
 ) -> Option<Position<B>> {
     let setup = &options.setup;
     let mut pos = rules.start(setup.first, setup.top_left);
-    let random = RANDOM_MOVES + splitmix(state) % (cells / 8).max(1);
-    // Past the opening, and short of the last moves, where no search is cut.
-    let last = cells.saturating_sub(8).max(random + 1);
-    let stop = random + splitmix(state) % (last - random);
     let mut player = Engine::new(
         rules.clone(),
         Config::to_depth(PLAY_DEPTH)
@@ -126,7 +172,7 @@ fn position_of_game<B: Bits>(
             pos = rules.pass(&pos);
             continue;
         }
-        if ply >= stop {
+        if stop(ply, &pos) {
             return Some(pos);
         }
         let m = if ply < random {

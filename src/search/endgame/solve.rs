@@ -6,8 +6,8 @@ use crate::search::engine::Engine;
 use crate::search::journal::Journal;
 use crate::search::midgame::OrderingKind;
 use crate::search::moves::Candidate;
-use crate::search::score::{Outcome, Score, INFINITY};
-use crate::search::table::{Bound, Entry, SOLVED};
+use crate::search::score::{Outcome, Score, DISC, INFINITY};
+use crate::search::table::{Bound, Entry, MAX_DEPTH, SOLVED};
 
 impl<B: Bits> Engine<B> {
     /// The exact value of `pos` within `(alpha, beta)`, fail-soft: a result at or below
@@ -81,12 +81,19 @@ impl<B: Bits> Engine<B> {
                 .best
                 .map(|m| place.read(&self.solver.images, m))
                 .filter(|&m| moves.contains(m));
-            if e.depth == SOLVED {
+            // A selective solve's entries are as deep as their empty cells; only it reads them.
+            let selective = self.ctx.selective_end && u32::from(e.depth) >= empties;
+            if e.depth == SOLVED || selective {
                 // Solved entries hold outcomes, so their scores convert back exactly.
                 let score = Outcome::at_most(e.score) + place.offset;
                 if e.bound.settles(score, alpha, beta) {
                     return score;
                 }
+            }
+        }
+        if self.ctx.selective_end {
+            if let Some(score) = self.end_cut(pos, key, empties, alpha, beta, ply) {
+                return score;
             }
         }
         if empties >= thresholds.transposition_cuts {
@@ -137,17 +144,57 @@ impl<B: Bits> Engine<B> {
             Entry {
                 score: Outcome(best_score - place.offset).score(),
                 best: best_move.map(|m| place.write(&self.solver.images, m)),
-                depth: SOLVED,
+                depth: if self.ctx.selective_end {
+                    empties.min(u32::from(MAX_DEPTH)) as u8
+                } else {
+                    SOLVED
+                },
                 bound,
                 cost: Entry::cost_of(self.ctx.nodes - start),
             },
         );
-        if let Some(journal) = &self.solver.journal {
+        if let Some(journal) = self
+            .solver
+            .journal
+            .as_ref()
+            .filter(|_| !self.ctx.selective_end)
+        {
             if self.ctx.nodes - start >= journal.min_nodes() {
                 journal.record(pos, best_score, alpha, beta);
             }
         }
         best_score
+    }
+
+    /// Multi-ProbCut in a selective solve, at a null window with `empties` empty cells where
+    /// the weights have an end fit: `beta` where a shallow search predicts, with the configured
+    /// confidence, that the solve reaches it; `alpha` where it predicts the solve at or below
+    /// it; else `None`. Windows in whole discs; the shallow search's in hundredths.
+    #[inline(never)]
+    pub(in crate::search) fn end_cut(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let confidence = self.config.probcut?;
+        if beta - alpha != 1 {
+            return None;
+        }
+        let fit = *self.eval.probcut()?.end_fit(empties)?;
+        let shallow = fit.shallow() as i32;
+        let high = fit.high_cut(beta * DISC, confidence);
+        if self.pvs(pos, key, shallow, Score(high - 1), Score(high), ply) >= Score(high) {
+            return Some(if self.ctx.stopped { 0 } else { beta });
+        }
+        let low = fit.low_cut(alpha * DISC, confidence);
+        if self.pvs(pos, key, shallow, Score(low), Score(low + 1), ply) <= Score(low) {
+            return Some(if self.ctx.stopped { 0 } else { alpha });
+        }
+        self.ctx.stopped.then_some(0)
     }
 
     /// An upper bound on the value of `pos` from the discs that can never change colour, when

@@ -5,6 +5,11 @@
 //! search. The line and its error are fitted from the program's own searches, for each depth
 //! and phase (`othello train probcut`), and kept next to the weights they were fitted with:
 //! they describe that evaluation's searches and no other.
+//!
+//! Near the end the deep value is the exact one: an *end* fit predicts, for each number of
+//! empty cells, the solve's value from a shallow search, so that a time-limited engine can
+//! first solve selectively (as Edax's and Egaroucid's endgame "selectivity" levels do) and
+//! then exactly.
 
 use crate::rules::{RuleSet, Variant};
 use std::fmt;
@@ -13,6 +18,10 @@ use std::str::FromStr;
 /// Nodes this many moves from the horizon or more may be cut; nearer, the shallow search
 /// saves too little.
 pub const MIN_DEPTH: u32 = 3;
+
+/// End fits start here, and a selective solve cuts no nearer the end: there the exact solver
+/// is quick, and cutting it saves little and errs more (8x8, docs/performance.md).
+pub const END_FROM: u32 = 18;
 
 /// The depth of the shallow search that predicts a search `depth` moves deep: about half, and
 /// of the same parity, so that both end on the same side's move (as Edax pairs them).
@@ -87,7 +96,8 @@ impl Fit {
     }
 }
 
-/// A search's value at two depths of one position: what a fit is made of.
+/// A search's value at two depths of one position: what a fit is made of. A `depth` of at
+/// least `empties` is a solve: its `deep` value is exact, and the sample is an end fit's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
     pub depth: u32,
@@ -106,6 +116,9 @@ pub struct ProbCut {
     fits: Vec<Fit>,
     /// By depth (up to the deepest fitted), then by number of empty cells: the fit's index.
     index: Vec<Vec<Option<usize>>>,
+    /// The end fits, by number of empty cells: each a solve's (`depth` and both `empties`
+    /// that number).
+    end: Vec<Fit>,
 }
 
 /// The values are finite numbers (the reader refuses any other), so equality is one.
@@ -116,7 +129,8 @@ const MIN_SAMPLES: usize = 30;
 
 impl ProbCut {
     /// The fits of `samples` on a `rows` x `cols` board under `variant`: one least-squares line
-    /// for each depth and each of `phases` equal ranges of empty cells.
+    /// for each depth and each of `phases` equal ranges of empty cells, and an end fit for each
+    /// number of empty cells from [`END_FROM`] that has solves.
     pub fn fit(
         rows: usize,
         cols: usize,
@@ -133,46 +147,34 @@ impl ProbCut {
                 let empties = (phase * width + 1, ((phase + 1) * width).min(cells));
                 let set: Vec<&Sample> = samples
                     .iter()
-                    .filter(|s| s.depth == depth)
+                    .filter(|s| s.depth == depth && s.depth < s.empties)
                     .filter(|s| (empties.0..=empties.1).contains(&s.empties))
                     .collect();
-                if set.len() < MIN_SAMPLES {
-                    continue;
+                if let Some(fit) = line_through(&set, depth, empties) {
+                    fits.push(fit);
                 }
-                let n = set.len() as f64;
-                let mean = |f: &dyn Fn(&Sample) -> f64| set.iter().map(|s| f(s)).sum::<f64>() / n;
-                let (mx, my) = (
-                    mean(&|s| f64::from(s.shallow)),
-                    mean(&|s| f64::from(s.deep)),
-                );
-                let sxx = mean(&|s| (f64::from(s.shallow) - mx).powi(2));
-                let sxy = mean(&|s| (f64::from(s.shallow) - mx) * (f64::from(s.deep) - my));
-                // A shallow search that says nothing of the deep one would be a slope of
-                // zero: no cut can be trusted there.
-                if sxx <= 0.0 || sxy <= 0.0 {
-                    continue;
-                }
-                let slope = sxy / sxx;
-                let intercept = my - slope * mx;
-                let residual =
-                    |s: &Sample| f64::from(s.deep) - (slope * f64::from(s.shallow) + intercept);
-                let sigma = (set.iter().map(|s| residual(s).powi(2)).sum::<f64>()
-                    / (n - 2.0).max(1.0))
-                .sqrt();
-                fits.push(Fit {
-                    depth,
-                    empties,
-                    slope,
-                    intercept,
-                    sigma,
-                    samples: set.len(),
-                });
             }
         }
-        ProbCut::new(rows, cols, variant, fits)
+        let mut end = Vec::new();
+        for empties in END_FROM..=cells {
+            let set: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.empties == empties && s.depth >= empties)
+                .collect();
+            if let Some(fit) = line_through(&set, empties, (empties, empties)) {
+                end.push(fit);
+            }
+        }
+        ProbCut::new(rows, cols, variant, fits, end)
     }
 
-    fn new(rows: usize, cols: usize, variant: Variant, fits: Vec<Fit>) -> ProbCut {
+    fn new(
+        rows: usize,
+        cols: usize,
+        variant: Variant,
+        fits: Vec<Fit>,
+        mut end: Vec<Fit>,
+    ) -> ProbCut {
         let cells = rows * cols;
         let deepest = fits.iter().map(|f| f.depth).max().unwrap_or(0) as usize;
         let mut index = vec![vec![None; cells + 1]; deepest + 1];
@@ -187,11 +189,26 @@ impl ProbCut {
             variant,
             fits,
             index,
+            end: {
+                end.sort_by_key(|f| f.depth);
+                end
+            },
         }
     }
 
     pub fn fits(&self) -> &[Fit] {
         &self.fits
+    }
+
+    /// The end fits, fewest empty cells first.
+    pub fn end_fits(&self) -> &[Fit] {
+        &self.end
+    }
+
+    /// The end fit for a solve with `empties` empty cells: that of the most empty cells fitted
+    /// up to `empties` (as deeper searches use the deepest fit); none below the fewest.
+    pub fn end_fit(&self, empties: u32) -> Option<&Fit> {
+        self.end.iter().rev().find(|f| f.depth <= empties)
     }
 
     /// The fit for a search `depth` moves deep with `empties` empty cells: that of the deepest
@@ -218,6 +235,39 @@ impl ProbCut {
     }
 }
 
+/// The least-squares line through `set` (a deep value against its shallow one), and its error;
+/// `None` for too few samples, or where the shallow value says nothing of the deep one.
+fn line_through(set: &[&Sample], depth: u32, empties: (u32, u32)) -> Option<Fit> {
+    if set.len() < MIN_SAMPLES {
+        return None;
+    }
+    let n = set.len() as f64;
+    let mean = |f: &dyn Fn(&Sample) -> f64| set.iter().map(|s| f(s)).sum::<f64>() / n;
+    let (mx, my) = (
+        mean(&|s| f64::from(s.shallow)),
+        mean(&|s| f64::from(s.deep)),
+    );
+    let sxx = mean(&|s| (f64::from(s.shallow) - mx).powi(2));
+    let sxy = mean(&|s| (f64::from(s.shallow) - mx) * (f64::from(s.deep) - my));
+    // A shallow search that says nothing of the deep one would be a slope of zero: no cut
+    // can be trusted there.
+    if sxx <= 0.0 || sxy <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let intercept = my - slope * mx;
+    let residual = |s: &Sample| f64::from(s.deep) - (slope * f64::from(s.shallow) + intercept);
+    let sigma = (set.iter().map(|s| residual(s).powi(2)).sum::<f64>() / (n - 2.0).max(1.0)).sqrt();
+    Some(Fit {
+        depth,
+        empties,
+        slope,
+        intercept,
+        sigma,
+        samples: set.len(),
+    })
+}
+
 impl fmt::Display for ProbCut {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -231,6 +281,10 @@ impl fmt::Display for ProbCut {
         writeln!(
             f,
             "# (hundredths of a disc, one standard deviation) over SAMPLES positions."
+        )?;
+        writeln!(
+            f,
+            "# An end line is a solve's: with EMPTIES empty cells, the exact value."
         )?;
         writeln!(f, "board {}", self.board())?;
         writeln!(f, "# depth shallow empties slope intercept sigma samples")?;
@@ -248,6 +302,21 @@ impl fmt::Display for ProbCut {
                 fit.samples
             )?;
         }
+        if !self.end.is_empty() {
+            writeln!(f, "# empties shallow slope intercept sigma samples")?;
+        }
+        for fit in &self.end {
+            writeln!(
+                f,
+                "end {} {} {:.4} {:.1} {:.1} {}",
+                fit.depth,
+                fit.shallow(),
+                fit.slope,
+                fit.intercept,
+                fit.sigma,
+                fit.samples
+            )?;
+        }
         Ok(())
     }
 }
@@ -257,6 +326,7 @@ impl FromStr for ProbCut {
     fn from_str(text: &str) -> Result<Self, String> {
         let mut board = None;
         let mut fits = Vec::new();
+        let mut end = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let at = |why: String| format!("line {}: {why}", n + 1);
             let line = line.trim();
@@ -287,11 +357,23 @@ impl FromStr for ProbCut {
                     }
                     board = Some((rows, cols, variant));
                 }
-                Some("fit") => {
+                Some(kind @ ("fit" | "end")) => {
                     let words: Vec<&str> = words.collect();
-                    let [depth, shallow, empties, slope, intercept, sigma, samples] = words[..]
-                    else {
-                        return Err(at("a fit has 7 numbers".into()));
+                    // An end line has no range: its depth is its number of empty cells.
+                    let (depth, shallow, empties, rest) = match (kind, &words[..]) {
+                        ("fit", [depth, shallow, empties, rest @ ..]) if rest.len() == 4 => {
+                            (*depth, *shallow, Some(*empties), rest)
+                        }
+                        ("end", [empties, shallow, rest @ ..]) if rest.len() == 4 => {
+                            (*empties, *shallow, None, rest)
+                        }
+                        _ => {
+                            let n = if kind == "fit" { 7 } else { 6 };
+                            return Err(at(format!("a {kind} line has {n} numbers")));
+                        }
+                    };
+                    let [slope, intercept, sigma, samples] = rest[..] else {
+                        unreachable!("four numbers matched above")
                     };
                     let whole = |w: &str| {
                         w.parse::<u32>()
@@ -304,35 +386,50 @@ impl FromStr for ProbCut {
                             .ok_or_else(|| at(format!("{w:?} is not a number")))
                     };
                     let depth = whole(depth)?;
-                    if !(MIN_DEPTH..=64).contains(&depth) || whole(shallow)? != shallow_depth(depth)
-                    {
+                    let depths = if kind == "fit" {
+                        MIN_DEPTH..=64
+                    } else {
+                        END_FROM..=676
+                    };
+                    if !depths.contains(&depth) || whole(shallow)? != shallow_depth(depth) {
                         return Err(at(format!(
                             "depth {depth} pairs with shallow depth {}",
                             shallow_depth(depth)
                         )));
                     }
-                    let (from, to) = empties
-                        .split_once('-')
-                        .ok_or_else(|| at(format!("{empties:?} is not a range such as 1-16")))?;
+                    let empties = match empties {
+                        Some(range) => {
+                            let (from, to) = range.split_once('-').ok_or_else(|| {
+                                at(format!("{range:?} is not a range such as 1-16"))
+                            })?;
+                            (whole(from)?, whole(to)?)
+                        }
+                        None => (depth, depth),
+                    };
                     let (slope, sigma) = (real(slope)?, real(sigma)?);
                     if slope <= 0.0 || sigma < 0.0 {
                         return Err(at("a fit's slope is above 0 and its sigma not below".into()));
                     }
-                    fits.push(Fit {
+                    let fit = Fit {
                         depth,
-                        empties: (whole(from)?, whole(to)?),
+                        empties,
                         slope,
                         intercept: real(intercept)?,
                         sigma,
                         samples: whole(samples)? as usize,
-                    });
+                    };
+                    if kind == "fit" {
+                        fits.push(fit);
+                    } else {
+                        end.push(fit);
+                    }
                 }
                 Some(word) => return Err(at(format!("unknown line {word:?}"))),
                 None => {}
             }
         }
         let (rows, cols, variant) = board.ok_or("no board line")?;
-        Ok(ProbCut::new(rows, cols, variant, fits))
+        Ok(ProbCut::new(rows, cols, variant, fits, end))
     }
 }
 
@@ -377,12 +474,15 @@ mod tests {
 
     #[test]
     fn a_probcut_file_reads_back_and_refuses_what_it_cannot_use() {
+        // Midgame samples at depth 5, and solves with 20 empty cells (an end fit).
         let samples: Vec<Sample> = (0..100)
-            .map(|i| Sample {
-                depth: 5,
-                empties: 20,
-                shallow: i * 10,
-                deep: i * 9 + (i % 3) * 7,
+            .flat_map(|i| {
+                [(5, 20), (20, 20)].map(|(depth, empties)| Sample {
+                    depth,
+                    empties,
+                    shallow: i * 10,
+                    deep: i * 9 + (i % 3) * 7,
+                })
             })
             .collect();
         let simple = Variant {
@@ -395,13 +495,21 @@ mod tests {
         assert!(text.contains("board 6x6 simple misere"), "{text}");
         let back: ProbCut = text.parse().unwrap();
         assert_eq!((back.rows, back.cols, back.variant), (6, 6, simple));
-        assert_eq!(back.fits().len(), 1);
-        let (a, b) = (back.fits()[0], pc.fits()[0]);
-        assert_eq!(
-            (a.depth, a.empties, a.samples),
-            (b.depth, b.empties, b.samples)
-        );
-        assert!((a.slope - b.slope).abs() < 1e-4 && (a.sigma - b.sigma).abs() < 0.1);
+        assert_eq!((back.fits().len(), back.end_fits().len()), (1, 1));
+        for (a, b) in [
+            (back.fits()[0], pc.fits()[0]),
+            (back.end_fits()[0], pc.end_fits()[0]),
+        ] {
+            assert_eq!(
+                (a.depth, a.empties, a.samples),
+                (b.depth, b.empties, b.samples)
+            );
+            assert!((a.slope - b.slope).abs() < 1e-4 && (a.sigma - b.sigma).abs() < 0.1);
+        }
+        assert!(text.contains("\nend 20 10 "), "{text}");
+        // An end fit serves more empty cells, not fewer.
+        assert_eq!(back.end_fit(30), back.end_fits().first());
+        assert_eq!(back.end_fit(19), None);
         for bad in [
             "fit 5 3 13-24 0.9 1 1 100\n",
             "board 8x8\nfit 5 2 13-24 0.9 1 1 100\n",
@@ -409,6 +517,9 @@ mod tests {
             "board 8x8\nfit 5 3 13-24 0.9 NaN 1 100\n",
             "board 99x8\n",
             "board 8x8 chess\n",
+            "board 8x8\nend 20 10 13-24 0.9 1 1 100\n",
+            "board 8x8\nend 20 9 0.9 1 1 100\n",
+            "board 8x8\nend 17 9 0.9 1 1 100\n",
         ] {
             assert!(bad.parse::<ProbCut>().is_err(), "{bad}");
         }
@@ -418,19 +529,29 @@ mod tests {
     }
 
     /// The built-in 8x8 weights with fits that trust every shallow search (slope 1, an error
-    /// of a tenth of a disc), so that the selective search cuts as much as it can.
-    fn trusting_8x8() -> crate::search::Evaluation {
+    /// of a tenth of a disc), so that the selective search cuts as much as it can; the end
+    /// fits expect the solve `end_offset` hundredths above the shallow value.
+    fn trusting_8x8(end_offset: i32) -> crate::search::Evaluation {
         use crate::search::weights;
         let mut w = (*weights::built_in(8, 8, Variant::default()).unwrap()).clone();
+        let noise = |i: u32| if i.is_multiple_of(2) { 10 } else { -10 };
         let samples: Vec<Sample> = (MIN_DEPTH..=12)
             .flat_map(|depth| {
                 (0..64).map(move |i| Sample {
                     depth,
                     empties: 1 + i % 64,
                     shallow: i as i32 * 50,
-                    deep: i as i32 * 50 + if i % 2 == 0 { 10 } else { -10 },
+                    deep: i as i32 * 50 + noise(i),
                 })
             })
+            .chain((END_FROM..=24).flat_map(|empties| {
+                (0..64).map(move |i| Sample {
+                    depth: empties,
+                    empties,
+                    shallow: i as i32 * 50,
+                    deep: i as i32 * 50 + end_offset + noise(i),
+                })
+            }))
             .collect();
         w.probcut = Some(std::sync::Arc::new(ProbCut::fit(
             8,
@@ -452,7 +573,7 @@ mod tests {
             let square: crate::rules::Square = m.parse().unwrap();
             pos = rules.play_unchecked(&pos, rules.geometry.index(square).unwrap());
         }
-        let eval = trusting_8x8();
+        let eval = trusting_8x8(0);
         let search = |pos, depth, probcut| {
             let config = Config::to_depth(depth)
                 .with_eval(eval.clone())
@@ -484,5 +605,62 @@ mod tests {
         let (full, cut) = (search(&end, 12, None), search(&end, 12, sure));
         assert!(full.exact && cut.exact);
         assert_eq!(full.score, cut.score);
+    }
+
+    /// A time-limited search near the end solves selectively before it solves exactly: stopped
+    /// once an iteration reaches the end, it has a selective value, at a fraction of the exact
+    /// solve's nodes; let run, its value is the solver's, even where the end fits are wrong by
+    /// ten discs (the selective values in the table do not answer the exact solve).
+    #[test]
+    fn a_selective_solve_comes_before_the_exact_one() {
+        use crate::rules::{Bits, Color, Rules, Shape};
+        use crate::search::{Config, Engine, Report};
+        use std::time::Duration;
+        let rules = Rules::<u64>::new(Shape::STANDARD, Variant::default()).unwrap();
+        // A game of the middle legal move each time, to a few more empty cells than are cut.
+        let mut pos = rules.start(Color::Black, Color::White);
+        while rules.empty(&pos).count() > END_FROM + 3 {
+            let moves = rules.moves(&pos);
+            pos = match moves.iter().nth(moves.count() as usize / 2) {
+                Some(m) => rules.play_unchecked(&pos, m),
+                None => rules.pass(&pos),
+            };
+        }
+        let empties = rules.empty(&pos).count();
+        let engine = |end_offset: Option<i32>| {
+            let mut eval = trusting_8x8(end_offset.unwrap_or(0));
+            if end_offset.is_none() {
+                let crate::search::Evaluation::Learned(w) = &mut eval else {
+                    unreachable!()
+                };
+                let w = std::sync::Arc::make_mut(&mut w[0]);
+                let pc = std::sync::Arc::make_mut(w.probcut.as_mut().unwrap());
+                pc.end.clear();
+            }
+            let config = Config::for_time(Duration::from_secs(600))
+                .with_eval(eval)
+                .with_probcut(Some(Confidence::DEFAULT));
+            Engine::new(rules.clone(), config)
+        };
+        let until_the_end = |mut e: Engine<u64>| -> Report {
+            e.observe(Some(Box::new(move |p: &crate::search::SolveProgress| {
+                if p.depth >= empties {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            })));
+            e.search(&pos)
+        };
+        let selective = until_the_end(engine(Some(0)));
+        let exact = until_the_end(engine(None));
+        assert_eq!((selective.depth, selective.exact), (empties, false));
+        assert_eq!((exact.depth, exact.exact), (empties, true));
+        assert!(selective.nodes * 2 < exact.nodes, "{selective:?} {exact:?}");
+        for end_offset in [0, 1000] {
+            let report = engine(Some(end_offset)).search(&pos);
+            assert!(report.exact, "{report:?}");
+            assert_eq!(report.score, exact.score, "offset {end_offset}");
+        }
     }
 }

@@ -44,6 +44,11 @@ const TABLE_DEPTH: i32 = 3;
 /// the table: there its subtree is large and transpositions many.
 const TABLE_MOVES: u32 = 20;
 
+/// A time-limited search with the selective solve goes on to it once its depth comes this near
+/// the end: the midgame iterations in between cost more than the selective solve and tell
+/// less (8x8, docs/performance.md, "The selective solve").
+const SELECTIVE_SOLVE_WITHIN: u32 = 10;
+
 /// From this many moves from the horizon on, a node first looks in the table for a move whose
 /// position is stored deep enough with a value that cuts off here (enhanced transposition
 /// cut-off, as the solver does near the end); nearer, the probes cost more than they save.
@@ -149,7 +154,19 @@ impl<B: Bits> Engine<B> {
         // iteration found, to tell.
         let mut stretch = 1.0;
         let mut last_found: Option<(usize, i32)> = None;
-        for depth in 1..=last {
+        // Near the end, under a time limit with the selective search on, the solve comes
+        // twice: first selectively, cut by the end fits, then exactly. Only where the fits
+        // reach two moves below the root: with fewer cut, it would be the exact solve again.
+        let solve_selectively = self.config.probcut.is_some()
+            && limit.is_some()
+            && empties <= last
+            && (self.eval.probcut())
+                .is_some_and(|p| p.end_fit(empties.saturating_sub(2)).is_some());
+        let mut depth = 1;
+        let mut solved_selectively = false;
+        while depth <= last {
+            let selective = solve_selectively && depth >= empties && !solved_selectively;
+            self.ctx.selective_end = selective;
             let began = clock.elapsed();
             let (score, best, complete) = self.root_iteration(pos, key, depth as i32, &mut root);
             if let Some(best) = best {
@@ -157,7 +174,7 @@ impl<B: Bits> Engine<B> {
                 report.score = score.to_hundredths();
                 if complete {
                     report.depth = depth;
-                    report.exact = depth >= empties;
+                    report.exact = depth >= empties && !selective;
                 }
             }
             if complete && self.observer.is_some() {
@@ -190,7 +207,16 @@ impl<B: Bits> Engine<B> {
             if !go_on {
                 break;
             }
+            if selective {
+                solved_selectively = true;
+            } else {
+                depth += 1;
+                if solve_selectively && depth + SELECTIVE_SOLVE_WITHIN >= empties {
+                    depth = depth.max(empties);
+                }
+            }
         }
+        self.ctx.selective_end = false;
         // The table may hold a longer line from earlier searches; only this search's depth is
         // backed by it (all of it when exact).
         let length = if report.exact {
