@@ -737,36 +737,23 @@ fn bad_shards_are_refused_and_files_left_as_they_were() {
 }
 
 /// `train probcut` writes the midgame fits and, for the selective solve, an end fit per number
-/// of empty cells solved; the engine reads the file back beside its weights and plays with it.
+/// of empty cells solved; without end fits (`--end-max 0`) the midgame lines are the same.
 #[test]
 fn probcut_fits_the_midgame_and_the_end() {
     let dir = scratch("probcut");
-    let out = dir.join("6x6.probcut");
-    let fitted = othello()
-        .args([
-            "train",
-            "probcut",
-            "--rows",
-            "6",
-            "--cols",
-            "6",
-            "--positions",
-            "60",
-        ])
-        .args([
-            "--max-depth",
-            "4",
-            "--phases",
-            "1",
-            "--end-max",
-            "18",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(fitted.status.success(), "{fitted:?}");
-    let text = fs::read_to_string(&out).unwrap();
+    let fit = |end_max: &str| -> String {
+        let out = dir.join(format!("end-{end_max}.probcut"));
+        let fitted = othello()
+            .args(["train", "probcut", "--rows", "6", "--cols", "6"])
+            .args(["--positions", "60", "--max-depth", "4", "--phases", "1"])
+            .args(["--end-max", end_max, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(fitted.status.success(), "{fitted:?}");
+        fs::read_to_string(&out).unwrap()
+    };
+    let text = fit("18");
     assert!(text.contains("\nboard 6x6\n"), "{text}");
     assert!(text.contains("\nfit 4 2 1-36 "), "{text}");
     // Games that reach 18 empty cells (nearly all) give the end fit its samples.
@@ -776,35 +763,8 @@ fn probcut_fits_the_midgame_and_the_end() {
         .unwrap_or_else(|| panic!("{text}"));
     let samples: usize = end.rsplit(' ').next().unwrap().parse().unwrap();
     assert!((30..=60).contains(&samples), "{end}");
-    // No end fits with --end-max below 18.
-    let midgame_only = dir.join("midgame.probcut");
-    let fitted = othello()
-        .args([
-            "train",
-            "probcut",
-            "--rows",
-            "6",
-            "--cols",
-            "6",
-            "--positions",
-            "60",
-        ])
-        .args([
-            "--max-depth",
-            "4",
-            "--phases",
-            "1",
-            "--end-max",
-            "0",
-            "--out",
-        ])
-        .arg(&midgame_only)
-        .output()
-        .unwrap();
-    assert!(fitted.status.success(), "{fitted:?}");
-    let midgame = fs::read_to_string(&midgame_only).unwrap();
+    let midgame = fit("0");
     assert!(!midgame.contains("\nend "), "{midgame}");
-    // The midgame lines are the same either way.
     let fits = |t: &str| -> Vec<String> {
         t.lines()
             .filter(|l| l.starts_with("fit "))
