@@ -82,7 +82,8 @@ pub struct TrainProbCutArgs {
     /// The end fits (a solve predicted by a shallow search, for a time-limited engine's
     /// selective solve): one position of each game, with 18 to N empty cells, solved
     /// exactly. Below 18, none.
-    #[arg(long, value_name = "N", default_value_t = 24)]
+    #[arg(long, value_name = "N", default_value_t = 24,
+          value_parser = clap::value_parser!(u32).range(0..=676))]
     pub end_max: u32,
     /// The seed of the games.
     #[arg(long, default_value_t = 1)]
