@@ -80,7 +80,7 @@ fn sample_game<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) -
 fn midgame_samples<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) -> Vec<Sample> {
     let mut state = options.seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let cells = rules.geometry.cell_count() as u64;
-    let random = RANDOM_MOVES + splitmix(&mut state) % (cells / 8).max(1);
+    let random = opening_moves(&mut state, cells);
     // Past the opening, and short of the last moves, where no search is cut.
     let last = cells.saturating_sub(8).max(random + 1);
     let stop = random + splitmix(&mut state) % (last - random);
@@ -122,7 +122,7 @@ fn end_sample<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) ->
     let mut state =
         (options.seed ^ 0xE2D5_0F17_A8C3_6B49) ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let cells = rules.geometry.cell_count() as u64;
-    let random = RANDOM_MOVES + splitmix(&mut state) % (cells / 8).max(1);
+    let random = opening_moves(&mut state, cells);
     let empties = first + (splitmix(&mut state) % u64::from(options.end_max - first + 1)) as u32;
     let pos = position_of_game(rules, options, &mut state, random, |_, pos| {
         rules.empty(pos).count() <= empties
@@ -142,6 +142,12 @@ fn end_sample<B: Bits>(rules: &Rules<B>, options: &ProbCutOptions, game: u64) ->
         shallow,
         deep,
     })
+}
+
+/// How many random moves open a game on a board of `cells` cells: at least [`RANDOM_MOVES`],
+/// and up to an eighth of the board more.
+fn opening_moves(state: &mut u64, cells: u64) -> u64 {
+    RANDOM_MOVES + splitmix(state) % (cells / 8).max(1)
 }
 
 /// A position of a game opened by `random` random moves and played on by a shallow engine:

@@ -4,7 +4,7 @@ use super::thresholds::{self, Thresholds, DEEPER_SORT_DEPTH, DEEPER_SORT_FROM, S
 use crate::rules::{Bits, Position};
 use crate::search::engine::Engine;
 use crate::search::journal::Journal;
-use crate::search::midgame::OrderingKind;
+use crate::search::midgame::{OrderingKind, Prediction};
 use crate::search::moves::Candidate;
 use crate::search::score::{Outcome, Score, DISC, INFINITY};
 use crate::search::table::{Bound, Entry, MAX_DEPTH, SOLVED};
@@ -185,16 +185,13 @@ impl<B: Bits> Engine<B> {
             return None;
         }
         let fit = *self.eval.probcut()?.end_fit(empties)?;
-        let shallow = fit.shallow() as i32;
-        let high = fit.high_cut(beta * DISC, confidence);
-        if self.pvs(pos, key, shallow, Score(high - 1), Score(high), ply) >= Score(high) {
-            return Some(if self.ctx.stopped { 0 } else { beta });
-        }
-        let low = fit.low_cut(alpha * DISC, confidence);
-        if self.pvs(pos, key, shallow, Score(low), Score(low + 1), ply) <= Score(low) {
-            return Some(if self.ctx.stopped { 0 } else { alpha });
-        }
-        self.ctx.stopped.then_some(0)
+        Some(
+            match self.predict(pos, key, &fit, confidence, alpha * DISC, beta * DISC, ply)? {
+                Prediction::AtLeastBeta => beta,
+                Prediction::AtMostAlpha => alpha,
+                Prediction::Stopped => 0,
+            },
+        )
     }
 
     /// An upper bound on the value of `pos` from the discs that can never change colour, when

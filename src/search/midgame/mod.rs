@@ -6,5 +6,6 @@ mod search;
 mod valued;
 
 pub(super) use ordering::OrderingKind;
+pub(super) use search::Prediction;
 pub use search::Report;
 pub use valued::{Horizon, ValuedMove};

@@ -360,21 +360,19 @@ impl FromStr for ProbCut {
                 Some(kind @ ("fit" | "end")) => {
                     let words: Vec<&str> = words.collect();
                     // An end line has no range: its depth is its number of empty cells.
-                    let (depth, shallow, empties, rest) = match (kind, &words[..]) {
-                        ("fit", [depth, shallow, empties, rest @ ..]) if rest.len() == 4 => {
-                            (*depth, *shallow, Some(*empties), rest)
-                        }
-                        ("end", [empties, shallow, rest @ ..]) if rest.len() == 4 => {
-                            (*empties, *shallow, None, rest)
-                        }
-                        _ => {
-                            let n = if kind == "fit" { 7 } else { 6 };
-                            return Err(at(format!("a {kind} line has {n} numbers")));
-                        }
-                    };
-                    let [slope, intercept, sigma, samples] = rest[..] else {
-                        unreachable!("four numbers matched above")
-                    };
+                    let (depth, shallow, empties, [slope, intercept, sigma, samples]) =
+                        match (kind, &words[..]) {
+                            ("fit", &[depth, shallow, empties, a, b, c, d]) => {
+                                (depth, shallow, Some(empties), [a, b, c, d])
+                            }
+                            ("end", &[empties, shallow, a, b, c, d]) => {
+                                (empties, shallow, None, [a, b, c, d])
+                            }
+                            _ => {
+                                let n = if kind == "fit" { 7 } else { 6 };
+                                return Err(at(format!("a {kind} line has {n} numbers")));
+                            }
+                        };
                     let whole = |w: &str| {
                         w.parse::<u32>()
                             .map_err(|_| at(format!("{w:?} is not a whole number")))

@@ -2,6 +2,7 @@
 //! the solver shares.
 
 use super::ordering::OrderingKind;
+use super::probcut::{Confidence, Fit};
 use crate::rules::{Bits, Position};
 use crate::search::engine::Engine;
 use crate::search::eval::patterns::Indices;
@@ -30,6 +31,14 @@ pub struct Report {
     pub elapsed: Duration,
     /// The expected line, starting with `best`.
     pub pv: Vec<usize>,
+}
+
+/// What a shallow search predicts of a deeper one at a null window ([`Engine::predict`]).
+pub(in crate::search) enum Prediction {
+    AtLeastBeta,
+    AtMostAlpha,
+    /// The search was stopped before it could tell.
+    Stopped,
 }
 
 /// A node of the search this many moves from its horizon or more reads and writes the table; a
@@ -396,7 +405,8 @@ impl<B: Bits> Engine<B> {
     /// Multi-ProbCut at a null-window node: `beta` where a search [`shallow_depth`] moves deep
     /// shows, with the configured confidence, that one `depth` deep would reach it; `alpha`
     /// where it shows that one would stay at or below it; else `None`, and the node is searched
-    /// in full. Windows of won or lost games, and the exact solve near the end, are never cut.
+    /// in full. Windows of won or lost games, and the solve near the end, are never cut here
+    /// (a selective solve cuts in the solver: `Engine::end_cut`).
     ///
     /// [`shallow_depth`]: super::probcut::shallow_depth
     #[allow(clippy::too_many_arguments)]
@@ -415,29 +425,53 @@ impl<B: Bits> Engine<B> {
             return None;
         }
         let fit = *self.eval.probcut()?.fit_for(depth as u32, empties as u32)?;
+        Some(
+            match self.predict(pos, key, &fit, confidence, alpha.0, beta.0, ply)? {
+                Prediction::AtLeastBeta => beta,
+                Prediction::AtMostAlpha => alpha,
+                Prediction::Stopped => Score(0),
+            },
+        )
+    }
+
+    /// Multi-ProbCut's test at the null window `(alpha, beta)`, in hundredths: whether a search
+    /// `fit.shallow()` moves deep shows, with `confidence`, the value `fit` predicts at or above
+    /// `beta`, or at or below `alpha`; `None` where it shows neither (and for windows of won or
+    /// lost games). The midgame's cut and the selective solve's both ask it.
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::search) fn predict(
+        &mut self,
+        pos: &Position<B>,
+        key: u64,
+        fit: &Fit,
+        confidence: Confidence,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<Prediction> {
         let shallow = fit.shallow() as i32;
         let estimate = WON / 2;
-        if beta.0.abs() < estimate {
-            let bound = fit.high_cut(beta.0, confidence);
+        if beta.abs() < estimate {
+            let bound = fit.high_cut(beta, confidence);
             if bound.abs() < estimate {
                 let s = self.pvs(pos, key, shallow, Score(bound - 1), Score(bound), ply);
                 if self.ctx.stopped {
-                    return Some(Score(0));
+                    return Some(Prediction::Stopped);
                 }
                 if s >= Score(bound) {
-                    return Some(beta);
+                    return Some(Prediction::AtLeastBeta);
                 }
             }
         }
-        if alpha.0.abs() < estimate {
-            let bound = fit.low_cut(alpha.0, confidence);
+        if alpha.abs() < estimate {
+            let bound = fit.low_cut(alpha, confidence);
             if bound.abs() < estimate {
                 let s = self.pvs(pos, key, shallow, Score(bound), Score(bound + 1), ply);
                 if self.ctx.stopped {
-                    return Some(Score(0));
+                    return Some(Prediction::Stopped);
                 }
                 if s <= Score(bound) {
-                    return Some(alpha);
+                    return Some(Prediction::AtMostAlpha);
                 }
             }
         }
