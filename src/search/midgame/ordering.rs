@@ -10,6 +10,9 @@ use crate::search::score::{DISC, INFINITY};
 pub(in crate::search) enum OrderingKind {
     /// The square weights and the opponent's replies after the move.
     Replies,
+    /// For midgame nodes [`ESTIMATE_DEPTH`] or more from the horizon: also the static
+    /// estimate of the position after the move.
+    Estimate,
     /// For the exact solver: also the discs it makes safe, where that pays.
     Solve,
 }
@@ -38,6 +41,13 @@ pub(in crate::search) struct OrderWeights {
 /// move's position where [`Engine::order_weights`] asks for it: nearer the end an estimate
 /// per move costs about what the nodes it saves do.
 pub(in crate::search) const ESTIMATE_FROM: u32 = 12;
+
+/// From this many moves from the horizon on, the midgame search orders its moves by the static
+/// estimate after each as well ([`OrderingKind::Estimate`]): an estimate a move costs little
+/// beside the subtree it orders, and at 12 moves deep it saves about a tenth of the nodes
+/// (docs/performance.md, "Move order in the midgame"); nearer the horizon it costs more than
+/// it saves.
+pub(in crate::search) const ESTIMATE_DEPTH: i32 = 4;
 
 /// [`Engine::weigh`] before the sort, as work for the rules' kernel.
 pub(in crate::search) struct Weighing<'a, B> {
@@ -258,6 +268,11 @@ impl<B: Bits> Engine<B> {
             return OrderWeights {
                 exposed: 40,
                 flipped: -20,
+                estimate: if look == OrderingKind::Estimate {
+                    50
+                } else {
+                    0
+                },
                 ..usual
             };
         }

@@ -1,7 +1,7 @@
 //! Iterative deepening over principal-variation search, and the loop over a node's moves that
 //! the solver shares.
 
-use super::ordering::OrderingKind;
+use super::ordering::{OrderingKind, ESTIMATE_DEPTH};
 use super::probcut::{Confidence, Fit};
 use crate::rules::{Bits, Position};
 use crate::search::engine::Engine;
@@ -380,7 +380,12 @@ impl<B: Bits> Engine<B> {
             false,
             |e, list| {
                 if !by_square {
-                    e.weigh(pos, moves.count(), OrderingKind::Replies, list);
+                    let look = if depth >= ESTIMATE_DEPTH {
+                        OrderingKind::Estimate
+                    } else {
+                        OrderingKind::Replies
+                    };
+                    e.weigh(pos, moves.count(), look, list);
                 }
             },
             |e, child, a, b| {
