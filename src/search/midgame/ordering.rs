@@ -45,8 +45,8 @@ pub(in crate::search) const ESTIMATE_FROM: u32 = 12;
 /// From this many moves from the horizon on, the midgame search orders its moves by the static
 /// estimate after each as well ([`OrderingKind::Estimate`]): an estimate a move costs little
 /// beside the subtree it orders, and at 12 moves deep it saves about a tenth of the nodes
-/// (docs/performance.md, "Move order in the midgame"); nearer the horizon it costs more than
-/// it saves.
+/// (docs/performance.md, "Move order in the midgame"); from 3 it saves a few more nodes but
+/// reads an estimate at many more of them.
 pub(in crate::search) const ESTIMATE_DEPTH: i32 = 4;
 
 /// [`Engine::weigh`] before the sort, as work for the rules' kernel.
