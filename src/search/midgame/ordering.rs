@@ -241,8 +241,9 @@ impl<B: Bits> Engine<B> {
     }
 
     /// The weights of [`Engine::order`] for `look` under these rules. The midgame search uses
-    /// one set everywhere, with the static estimate at 50 a disc from [`ESTIMATE_DEPTH`] on. The exact solver ([`OrderingKind::Solve`]) changes it where the rules make
-    /// a term tell little: safe discs count where stability is cheap to know (SIMPLE rules,
+    /// one set everywhere, with the static estimate at 50 a disc from [`ESTIMATE_DEPTH`] on.
+    /// The exact solver ([`OrderingKind::Solve`]) changes it where the rules make a term tell
+    /// little: safe discs count where stability is cheap to know (SIMPLE rules,
     /// place-anywhere) and against the mover under misère; replies weigh more under SIMPLE
     /// misère and near the end, where no estimate is weighed; place-anywhere drops the square
     /// weights and exposed cells (any empty cell is a reply there); the static estimate
